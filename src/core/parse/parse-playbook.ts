@@ -1,0 +1,362 @@
+import type { List, ListItem, Paragraph, RootContent } from "mdast";
+import type { Diagnostic, Span } from "../model/diagnostic.ts";
+import { diagnosticAt } from "../model/diagnostic.ts";
+import {
+  PHASE_STATUSES,
+  VALIDATION_NAMES,
+  type FinalTask,
+  type Phase,
+  type PhaseLabel,
+  type PhaseStatus,
+  type Playbook,
+  type Subtask,
+  type Validation,
+  type ValidationName,
+} from "../model/playbook.ts";
+import { createFieldReader } from "./field-reader.ts";
+import { parseMarkdown } from "./markdown.ts";
+import type { Parsed } from "./parse-state.ts";
+import { plainText, rootEnd, splitSections, type Section } from "./sections.ts";
+import { lineEndAt, spanFromNode, spanOf, type Source, createSource } from "./source.ts";
+import { parseInlineValue, parseInlineList, parseValidationValue } from "./values.ts";
+import { readYamlContent, readYamlSection } from "./yaml-section.ts";
+
+const META_KEYS = ["project", "branch", "created", "issue", "reviewed", "roles"] as const;
+const GOAL_KEYS = ["summary", "done_when"] as const;
+const LABEL_LINE = /^(\s*)\*\*([A-Za-z_][\w ]*?)\*\*\s*[:：]\s*(.*?)\s*$/;
+const ID_PREFIX = /^\*\*([^*\n]+)\*\*\s*[:：]?[ \t]*/;
+const FIELD_LINE = /^([A-Za-z_][\w-]*)\s*[:：]\s*(.*?)\s*$/;
+
+/** Parses a `plan/playbook-<name>.md`. Never throws: problems come back as diagnostics. */
+export function parsePlaybook(text: string, file: string): Parsed<Playbook> {
+  const source = createSource(file, text);
+  const root = parseMarkdown(source.body);
+  const diagnostics: Diagnostic[] = [];
+  const sections = splitSections(root.children, 2, rootEnd(root));
+  const byName = (...names: string[]) => {
+    const matches = sections.filter((s) => names.includes(s.name));
+    for (const duplicate of matches.slice(1)) {
+      diagnostics.push(
+        diagnosticAt(
+          file,
+          spanFromNode(source, duplicate.heading).start,
+          "section-duplicate",
+          "error",
+          `Unexpected second \`## ${duplicate.name}\` section, expected one; only the first is read. Merge the two sections.`,
+        ),
+      );
+    }
+    return matches[0];
+  };
+  const missing = (name: string, hint: string) =>
+    diagnostics.push(
+      diagnosticAt(
+        file,
+        { line: 1, column: 1 },
+        "section-missing",
+        "error",
+        `Unexpected playbook without a \`## ${name}\` section, expected meta, goal, context, phases and final_tasks. ${hint}`,
+      ),
+    );
+
+  const metaSection = byName("meta");
+  const frontmatter = root.children[0]?.type === "yaml" ? root.children[0] : undefined;
+  let metaRead;
+  if (metaSection) metaRead = readYamlSection(source, metaSection, diagnostics);
+  else if (frontmatter) {
+    metaRead = readYamlContent(source, "meta", spanFromNode(source, frontmatter), "frontmatter", diagnostics);
+  } else missing("meta", "Add a `## meta` section with project, branch and reviewed.");
+  const meta = createFieldReader(source, metaRead?.section, metaRead?.data ?? {}, diagnostics);
+  meta.reportUnknown(META_KEYS);
+
+  const goalSection = byName("goal");
+  const goalRead = goalSection ? readYamlSection(source, goalSection, diagnostics) : undefined;
+  if (!goalSection) missing("goal", "Add a `## goal` section with summary and done_when.");
+  const goal = createFieldReader(source, goalRead?.section, goalRead?.data ?? {}, diagnostics);
+  goal.reportUnknown(GOAL_KEYS);
+
+  const contextSection = byName("context");
+  const phasesSection = byName("phases");
+  if (!phasesSection) missing("phases", "Add `## phases` with at least one `### p1: <name>` phase.");
+  const finalSection = byName("final_tasks", "final tasks");
+
+  const sectionsOut: Playbook["sections"] = {};
+  if (metaRead) sectionsOut.meta = metaRead.section;
+  if (goalRead) sectionsOut.goal = goalRead.section;
+
+  const value: Playbook = {
+    meta: {
+      project: meta.stringOrNull("project"),
+      branch: meta.stringOrNull("branch"),
+      created: meta.stringOrNull("created"),
+      issue: meta.stringOrNull("issue"),
+      reviewed: meta.boolean("reviewed", false),
+      roles: meta.stringMap("roles"),
+    },
+    goal: {
+      summary: goal.stringOrNull("summary"),
+      doneWhen: goal.stringList("done_when"),
+    },
+    context: contextSection ? readContext(source, contextSection) : null,
+    phases: phasesSection ? readPhases(source, phasesSection, diagnostics) : [],
+    finalTasks: finalSection ? readFinalTasks(source, finalSection) : [],
+    sections: sectionsOut,
+  };
+  return { value, diagnostics };
+}
+
+function readContext(source: Source, section: Section): { text: string; span: Span } {
+  const start = lineEndAt(source, spanFromNode(source, section.heading).end.offset);
+  const end = section.endOffset + source.bomLength;
+  return { text: source.text.slice(start, end).trim(), span: spanOf(source, start, end) };
+}
+
+function readPhases(source: Source, section: Section, diagnostics: Diagnostic[]): Phase[] {
+  return splitSections(section.nodes, 3, section.endOffset).map((chunk) => readPhase(source, chunk, diagnostics));
+}
+
+function readPhase(source: Source, chunk: Section, diagnostics: Diagnostic[]): Phase {
+  const heading = spanFromNode(source, chunk.heading);
+  const title = plainText(chunk.heading).trim();
+  const match = /^(\S+?)\s*[:：]\s*(.*)$/.exec(title);
+  const id = match?.[1] ?? title.split(/\s+/)[0] ?? "";
+  const name = (match?.[2] ?? title.slice(id.length)).trim();
+  const labels = readLabels(source, chunk.nodes);
+  const subtasks: Subtask[] = [];
+  for (const node of chunk.nodes) {
+    if (node.type !== "list") continue;
+    for (const item of node.children) {
+      const subtask = readSubtask(source, item, diagnostics);
+      if (subtask) subtasks.push(subtask);
+    }
+  }
+  const status = readStatus(source, labels.status, diagnostics);
+  const maxIterations = readPositiveInt(source, "max_iterations", labels.max_iterations, diagnostics);
+  return {
+    id,
+    name,
+    goal: labels.goal?.value ?? null,
+    dependsOn: labels.depends_on ? parseInlineList(labels.depends_on.value) : [],
+    status,
+    maxIterations,
+    timeLimit: labels.time_limit?.value ?? null,
+    priority: labels.priority?.value ?? null,
+    subtasks,
+    labels,
+    span: spanOf(source, heading.start.offset, chunk.endOffset + source.bomLength),
+    heading,
+  };
+}
+
+/**
+ * Collects `**label**: value` lines of a phase. Lines inside a list item only count when they start at column 1:
+ * markdown folds a label written right under a list into the list's last paragraph ("lazy continuation").
+ */
+function readLabels(source: Source, nodes: readonly RootContent[]): Record<string, PhaseLabel> {
+  const labels: Record<string, PhaseLabel> = {};
+  const visit = (node: unknown, nested: boolean) => {
+    if (typeof node !== "object" || node === null) return;
+    const typed = node as { type?: string; children?: unknown[] };
+    if (typed.type === "paragraph") {
+      scanLabelLines(source, typed as Paragraph, nested, labels);
+      return;
+    }
+    if (typed.type === "heading" || typed.type === "code") return;
+    for (const child of typed.children ?? []) visit(child, nested || typed.type === "list");
+  };
+  for (const node of nodes) visit(node, false);
+  return labels;
+}
+
+function scanLabelLines(
+  source: Source,
+  paragraph: Paragraph,
+  nested: boolean,
+  labels: Record<string, PhaseLabel>,
+): void {
+  const span = spanFromNode(source, paragraph);
+  for (let line = span.start.line; line <= span.end.line; line++) {
+    const lineStart = source.lineStarts[line - 1] ?? span.start.offset;
+    const text = source.text.slice(lineStart, lineEndAt(source, lineStart));
+    const match = LABEL_LINE.exec(text);
+    if (!match || (nested && (match[1] ?? "") !== "")) continue;
+    const key = (match[2] ?? "").trim().toLowerCase().replace(/\s+/g, "_");
+    const value = match[3] ?? "";
+    if (key in labels) continue;
+    const valueStart = lineStart + text.trimEnd().length - value.length;
+    labels[key] = { value, span: spanOf(source, valueStart, valueStart + value.length) };
+  }
+}
+
+function readStatus(source: Source, label: PhaseLabel | undefined, diagnostics: Diagnostic[]): PhaseStatus {
+  if (!label) return "pending";
+  const value = label.value.replace(/^`|`$/g, "").trim();
+  if ((PHASE_STATUSES as readonly string[]).includes(value)) return value as PhaseStatus;
+  diagnostics.push(
+    diagnosticAt(
+      source.file,
+      label.span.start,
+      "phase-status-invalid",
+      "error",
+      `Unexpected **status**: ${value || "(empty)"}, expected one of ${PHASE_STATUSES.join(", ")}. Set the phase status to one of those.`,
+    ),
+  );
+  return "pending";
+}
+
+function readPositiveInt(
+  source: Source,
+  key: string,
+  label: PhaseLabel | undefined,
+  diagnostics: Diagnostic[],
+): number | null {
+  if (!label) return null;
+  const value = Number(label.value);
+  if (Number.isInteger(value) && value > 0) return value;
+  diagnostics.push(
+    diagnosticAt(
+      source.file,
+      label.span.start,
+      "field-invalid",
+      "error",
+      `Unexpected **${key}**: ${label.value || "(empty)"}, expected a whole number above 0. Write e.g. \`**${key}**: 5\`.`,
+    ),
+  );
+  return null;
+}
+
+interface ItemHead {
+  id: string | null;
+  rest: string;
+  checkbox: Span | null;
+}
+
+/** Reads `- [ ] **id**: text` at the start of a list item. */
+function readItemHead(source: Source, item: ListItem): ItemHead | null {
+  const first = item.children[0];
+  if (first?.type !== "paragraph") return null;
+  const itemSpan = spanFromNode(source, item);
+  const paragraph = spanFromNode(source, first);
+  const firstLineEnd = lineEndAt(source, itemSpan.start.offset);
+  const boxAt = source.text.slice(itemSpan.start.offset, firstLineEnd).search(/\[[ xX]\]/);
+  const checkbox =
+    item.checked === null || item.checked === undefined || boxAt === -1
+      ? null
+      : spanOf(source, itemSpan.start.offset + boxAt, itemSpan.start.offset + boxAt + 3);
+  let text = source.text.slice(paragraph.start.offset, paragraph.end.offset);
+  text = text.replace(/^\[[ xX]\]\s*/, "");
+  const lines = text.split(/\r?\n/).filter((line, index) => index === 0 || !LABEL_LINE.test(line) || /^\s/.test(line));
+  const joined = lines.join(" ");
+  const match = ID_PREFIX.exec(joined);
+  if (!match) return { id: null, rest: collapse(joined), checkbox };
+  return { id: (match[1] ?? "").trim(), rest: collapse(joined.slice(match[0].length)), checkbox };
+}
+
+function collapse(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+function readSubtask(source: Source, item: ListItem, diagnostics: Diagnostic[]): Subtask | null {
+  const head = readItemHead(source, item);
+  if (!head) return null;
+  const span = spanFromNode(source, item);
+  if (head.id === null) {
+    if (head.checkbox === null) return null;
+    diagnostics.push(
+      diagnosticAt(
+        source.file,
+        span.start,
+        "subtask-id-missing",
+        "error",
+        `Unexpected checkbox item without an id, expected \`- [ ] **p1.1**: <criterion>\`. Give the subtask an id under its phase.`,
+      ),
+    );
+    return null;
+  }
+  const subtask: Subtask = {
+    id: head.id,
+    checked: item.checked === true,
+    criterion: head.rest,
+    executor: null,
+    validations: {},
+    validated: null,
+    dependsOn: [],
+    span,
+    checkbox: head.checkbox ?? spanOf(source, span.start.offset, span.start.offset),
+  };
+  for (const field of readFields(source, item)) {
+    if (field.key === "validations") {
+      for (const nested of field.children) readValidation(nested, subtask);
+    } else if ((VALIDATION_NAMES as readonly string[]).includes(field.key)) {
+      readValidation(field, subtask);
+    } else if (field.key === "executor") {
+      subtask.executor = parseInlineValue(field.value) || null;
+    } else if (field.key === "depends_on") {
+      subtask.dependsOn = parseInlineList(field.value);
+    } else if (field.key === "validated") {
+      subtask.validated = parseInlineValue(field.value) || null;
+    }
+  }
+  return subtask;
+}
+
+interface Field {
+  key: string;
+  value: string;
+  span: Span;
+  children: Field[];
+}
+
+/** Reads the `key: value` items of the lists nested in a list item. */
+function readFields(source: Source, item: ListItem): Field[] {
+  const fields: Field[] = [];
+  for (const child of item.children) {
+    if (child.type !== "list") continue;
+    for (const nested of (child as List).children) {
+      const first = nested.children[0];
+      if (first?.type !== "paragraph") continue;
+      const start = spanFromNode(source, first).start.offset;
+      const line = source.text.slice(start, lineEndAt(source, start));
+      const match = FIELD_LINE.exec(line);
+      if (!match) continue;
+      const value = match[2] ?? "";
+      const valueStart = start + (value === "" ? line.length : line.lastIndexOf(value));
+      fields.push({
+        key: (match[1] ?? "").toLowerCase(),
+        value,
+        span: spanOf(source, valueStart, valueStart + value.length),
+        children: readFields(source, nested),
+      });
+    }
+  }
+  return fields;
+}
+
+function readValidation(field: Field, subtask: Subtask): void {
+  if (!(VALIDATION_NAMES as readonly string[]).includes(field.key)) return;
+  const name = field.key as ValidationName;
+  if (subtask.validations[name]) return;
+  const parsed = parseValidationValue(parseInlineValue(field.value));
+  const validation: Validation = { ...parsed, span: field.span };
+  subtask.validations[name] = validation;
+}
+
+function readFinalTasks(source: Source, section: Section): FinalTask[] {
+  const tasks: FinalTask[] = [];
+  for (const node of section.nodes) {
+    if (node.type !== "list") continue;
+    for (const item of node.children) {
+      const head = readItemHead(source, item);
+      if (!head || (head.id === null && head.checkbox === null)) continue;
+      const span = spanFromNode(source, item);
+      tasks.push({
+        id: head.id ?? "",
+        checked: item.checked === true,
+        text: head.rest,
+        span,
+        checkbox: head.checkbox ?? spanOf(source, span.start.offset, span.start.offset),
+      });
+    }
+  }
+  return tasks;
+}

@@ -1,0 +1,47 @@
+import type { Heading, Root, RootContent } from "mdast";
+
+export interface Section {
+  /** Heading text, lower-cased and trimmed: `## Final Tasks` gives `final tasks`. */
+  name: string;
+  heading: Heading;
+  nodes: RootContent[];
+  /** Offset (in the parser's body) where the section ends: the next heading of the same or higher level. */
+  endOffset: number;
+}
+
+/** Splits `nodes` at headings of `depth` (and stops at shallower ones). Nodes before the first heading are skipped. */
+export function splitSections(nodes: readonly RootContent[], depth: number, endOffset: number): Section[] {
+  const sections: Section[] = [];
+  let current: Section | undefined;
+  for (const node of nodes) {
+    if (node.type === "heading" && node.depth <= depth) {
+      if (current) current.endOffset = node.position?.start.offset ?? endOffset;
+      current = undefined;
+      if (node.depth === depth) {
+        current = { name: normaliseName(plainText(node)), heading: node, nodes: [], endOffset };
+        sections.push(current);
+      }
+      continue;
+    }
+    current?.nodes.push(node);
+  }
+  return sections;
+}
+
+export function rootEnd(root: Root): number {
+  return root.position?.end.offset ?? 0;
+}
+
+export function normaliseName(text: string): string {
+  return text.trim().toLowerCase().replace(/\s+/g, " ");
+}
+
+/** The plain text of a node: the concatenated values of its descendants. */
+export function plainText(node: unknown): string {
+  if (typeof node !== "object" || node === null) return "";
+  const value = (node as { value?: unknown }).value;
+  if (typeof value === "string") return value;
+  const children = (node as { children?: unknown }).children;
+  if (!Array.isArray(children)) return "";
+  return children.map(plainText).join("");
+}

@@ -1,0 +1,68 @@
+import { parseDocument } from "yaml";
+import { VALIDATION_KINDS, type Validation, type ValidationKind } from "../model/playbook.ts";
+
+/**
+ * Reads the value of a one-line `key: value` item. Quoted strings and flow lists are YAML; anything else is
+ * taken literally, so `automated - npx foo: bar` stays one string instead of becoming a mapping.
+ */
+export function parseInlineValue(raw: string): string {
+  const text = raw.trim();
+  if (/^["'[{]/.test(text)) {
+    const doc = parseDocument(text);
+    if (doc.errors.length === 0) {
+      const value: unknown = doc.toJS();
+      if (typeof value === "string") return value;
+    }
+  }
+  return text;
+}
+
+/** Reads `[]`, `[p1, p2]`, `p1, p2`, `none` or `-` as a list of ids. */
+export function parseInlineList(raw: string): string[] {
+  const text = raw.replace(/`/g, "").trim();
+  if (text === "" || /^(none|-|—|なし|없음)$/i.test(text)) return [];
+  if (text.startsWith("[")) {
+    const doc = parseDocument(text);
+    const value: unknown = doc.errors.length === 0 ? doc.toJS() : undefined;
+    if (Array.isArray(value)) return value.filter((v) => v !== null).map((v) => String(v).trim());
+    return splitList(text.replace(/^\[|\]$/g, ""));
+  }
+  return splitList(text);
+}
+
+function splitList(text: string): string[] {
+  return text
+    .split(/[,、]/)
+    .map((part) => part.trim())
+    .filter((part) => part !== "");
+}
+
+const RESULT_PREFIX = /^(PASS|FAIL)\b\s*(?:[-:—]\s*)?/i;
+const KIND_PREFIX = new RegExp(`^(${VALIDATION_KINDS.join("|")})\\b\\s*(?:[-:—]\\s*)?`, "i");
+
+/** Splits `"[PASS - ]automated - npx tsc --noEmit"` into result, kind and text. */
+export function parseValidationValue(value: string): Omit<Validation, "span"> {
+  let rest = value.trim();
+  let result: Validation["result"] = null;
+  const resultMatch = RESULT_PREFIX.exec(rest);
+  if (resultMatch) {
+    result = (resultMatch[1] ?? "").toUpperCase() as "PASS" | "FAIL";
+    rest = rest.slice(resultMatch[0].length);
+  }
+  let kind: ValidationKind = "unspecified";
+  const kindMatch = KIND_PREFIX.exec(rest);
+  if (kindMatch) {
+    kind = (kindMatch[1] ?? "").toLowerCase() as ValidationKind;
+    rest = rest.slice(kindMatch[0].length);
+  }
+  return { kind, text: rest.trim(), result };
+}
+
+/** The inverse of {@link parseValidationValue}. */
+export function formatValidationValue(validation: Omit<Validation, "span">): string {
+  const parts: string[] = [];
+  if (validation.result) parts.push(validation.result);
+  if (validation.kind !== "unspecified") parts.push(validation.kind);
+  if (validation.text !== "") parts.push(validation.text);
+  return parts.join(" - ");
+}
