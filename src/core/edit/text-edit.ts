@@ -1,0 +1,70 @@
+import { parseDocument } from "yaml";
+import type { Span } from "../model/diagnostic.ts";
+import type { YamlSection } from "../model/state.ts";
+
+/** The outcome of a surgical write: the new text, or why nothing was written. */
+export type EditResult = { ok: true; text: string; changed: boolean } | { ok: false; reason: string };
+
+export function replaceRange(text: string, start: number, end: number, replacement: string): EditResult {
+  const next = text.slice(0, start) + replacement + text.slice(end);
+  return { ok: true, text: next, changed: next !== text };
+}
+
+export function failure(reason: string): EditResult {
+  return { ok: false, reason };
+}
+
+export type YamlScalar = string | boolean | null;
+
+/** Formats a value as a one-line YAML scalar, quoting only when a plain scalar would read back differently. */
+export function formatYamlScalar(value: YamlScalar): string {
+  if (value === null) return "null";
+  if (typeof value === "boolean") return String(value);
+  if (value !== "" && !/[\n\r]/.test(value) && !/^\s|\s$/.test(value) && readsBackAs(value, value)) return value;
+  return JSON.stringify(value);
+}
+
+/** Formats `value` in the quoting style of `previous` (a raw scalar as written in the document). */
+export function formatLikePrevious(previous: string, value: string): string {
+  const trimmed = previous.trim();
+  if (trimmed.startsWith('"')) return JSON.stringify(value);
+  if (trimmed.startsWith("'")) return `'${value.replace(/'/g, "''")}'`;
+  return formatYamlScalar(value);
+}
+
+function readsBackAs(candidate: string, expected: string): boolean {
+  const doc = parseDocument(`k: ${candidate}`);
+  if (doc.errors.length > 0) return false;
+  const value: unknown = doc.toJS();
+  return typeof value === "object" && value !== null && (value as Record<string, unknown>)["k"] === expected;
+}
+
+/**
+ * Sets `key` in a parsed yaml section: replaces the value's bytes when the key exists, or adds a `key: value` line
+ * at the end of the block. Comments, order and the other keys stay as they were.
+ */
+export function setYamlKey(
+  text: string,
+  section: YamlSection,
+  key: string,
+  value: YamlScalar,
+  eol: string,
+): EditResult {
+  const block = section.block;
+  if (block === null) return failure(`\`## ${section.name}\` has no yaml block to write \`${key}\` into.`);
+  const formatted = formatYamlScalar(value);
+  const span: Span | undefined = section.fields[key];
+  if (span) {
+    if (span.start.offset === span.end.offset) {
+      const before = text[span.start.offset - 1] === " " ? "" : " ";
+      const after = text[span.start.offset] === "#" ? " " : "";
+      return replaceRange(text, span.start.offset, span.end.offset, `${before}${formatted}${after}`);
+    }
+    const current = text.slice(span.start.offset, span.end.offset);
+    const next = typeof value === "string" ? formatLikePrevious(current, value) : formatted;
+    return replaceRange(text, span.start.offset, span.end.offset, next);
+  }
+  const content = text.slice(block.start.offset, block.end.offset);
+  const needsBreak = content !== "" && !content.endsWith("\n");
+  return replaceRange(text, block.end.offset, block.end.offset, `${needsBreak ? eol : ""}${key}: ${formatted}${eol}`);
+}
