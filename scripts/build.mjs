@@ -1,0 +1,58 @@
+// Builds dist/cli.mjs (the CLI), dist/hook.cjs (the hot hook path) and dist/parser.cjs (the markdown parser,
+// which the hook loads only on a cache miss).
+import { createHash } from "node:crypto";
+import { chmodSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { build } from "esbuild";
+
+const root = new URL("..", import.meta.url).pathname;
+const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+
+/** Parser version: a digest of everything under src/core, so any parser change invalidates old cache entries. */
+function parserVersion() {
+  const hash = createHash("sha256");
+  const walk = (dir) => {
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else hash.update(name).update(readFileSync(path));
+    }
+  };
+  walk(join(root, "src/core"));
+  hash.update(pkg.version);
+  return `${pkg.version}+${hash.digest("hex").slice(0, 12)}`;
+}
+
+const define = {
+  __PLAYBOOK_VERSION__: JSON.stringify(pkg.version),
+  __PLAYBOOK_PARSER_VERSION__: JSON.stringify(parserVersion()),
+};
+const common = { bundle: true, platform: "node", target: "node20", define, logLevel: "warning", legalComments: "none" };
+
+rmSync(join(root, "dist"), { recursive: true, force: true });
+await Promise.all([
+  build({
+    ...common,
+    entryPoints: [join(root, "src/cli/main.ts")],
+    outfile: join(root, "dist/cli.mjs"),
+    format: "esm",
+    banner: {
+      js: '#!/usr/bin/env node\nimport { createRequire as __playbookCreateRequire } from "node:module";\nconst require = __playbookCreateRequire(import.meta.url);',
+    },
+  }),
+  build({
+    ...common,
+    entryPoints: [join(root, "src/hooks/main.ts")],
+    outfile: join(root, "dist/hook.cjs"),
+    format: "cjs",
+    minify: true,
+  }),
+  build({
+    ...common,
+    entryPoints: [join(root, "src/hooks/parser-entry.ts")],
+    outfile: join(root, "dist/parser.cjs"),
+    format: "cjs",
+    minify: true,
+  }),
+]);
+chmodSync(join(root, "dist/cli.mjs"), 0o755);

@@ -1,0 +1,34 @@
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+
+/**
+ * Replaces `path` with `text` atomically: the bytes go to a temp file in the same directory, which is then renamed
+ * over the target, so a crash leaves either the old file or the new one, never half of each. The target's mode is
+ * kept.
+ */
+export function writeTextAtomic(path: string, text: string): void {
+  const dir = dirname(path);
+  const temp = join(dir, `.${basename(path)}.${process.pid}.${Date.now().toString(36)}.tmp`);
+  let mode: number | undefined;
+  try {
+    mode = statSync(path).mode & 0o7777;
+  } catch {
+    mode = undefined;
+  }
+  const fd = openSync(temp, "wx", mode ?? 0o644);
+  try {
+    writeSync(fd, text);
+    fsyncSync(fd);
+  } catch (error) {
+    closeSync(fd);
+    rmSync(temp, { force: true });
+    throw error;
+  }
+  closeSync(fd);
+  try {
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+}

@@ -1,0 +1,58 @@
+import { mkdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import {
+  matchCacheEntry,
+  PARSER_VERSION,
+  type CacheEntry,
+  type CacheKey,
+  type DocumentKind,
+  type DocumentSummary,
+} from "../core/cache/summary.ts";
+import { writeTextAtomic } from "./atomic-write.ts";
+
+export type Summarize = (kind: DocumentKind, text: string, file: string) => DocumentSummary;
+
+export type CachedRead =
+  | { status: "missing" }
+  | { status: "hit" | "miss"; summary: DocumentSummary };
+
+export const CACHE_DIR = join(".claude", "playbook", "cache");
+
+/**
+ * Reads the summary of `relPath` (relative to `projectDir`) from the parse cache, or parses the file and refreshes
+ * the cache. An entry is only trusted when path, kind, mtime, ctime, size and parser version all match and its
+ * JSON is well-formed; anything else is rebuilt. `summarize` is injected so the hook bundle can load the parser
+ * lazily, only on a miss.
+ */
+export function readSummaryCached(
+  projectDir: string,
+  relPath: string,
+  kind: DocumentKind,
+  summarize: Summarize,
+): CachedRead {
+  const file = join(projectDir, relPath);
+  let stats;
+  try {
+    stats = statSync(file);
+  } catch {
+    return { status: "missing" };
+  }
+  if (!stats.isFile()) return { status: "missing" };
+  const key: CacheKey = { path: relPath, kind, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, size: stats.size };
+  const cacheFile = join(projectDir, CACHE_DIR, `${relPath.replace(/[\\/]/g, "__")}.json`);
+  try {
+    const hit = matchCacheEntry(JSON.parse(readFileSync(cacheFile, "utf8")), key);
+    if (hit) return { status: "hit", summary: hit };
+  } catch {
+    // A missing or corrupt entry is simply rebuilt.
+  }
+  const summary = summarize(kind, readFileSync(file, "utf8"), relPath);
+  const entry: CacheEntry = { ...key, version: PARSER_VERSION, summary };
+  try {
+    mkdirSync(join(projectDir, CACHE_DIR), { recursive: true });
+    writeTextAtomic(cacheFile, JSON.stringify(entry));
+  } catch {
+    // The cache only saves time: a read-only checkout still gets a correct answer.
+  }
+  return { status: "miss", summary };
+}

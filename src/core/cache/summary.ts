@@ -1,0 +1,123 @@
+import type { Diagnostic } from "../model/diagnostic.ts";
+import type { PhaseStatus, Playbook, ValidationKind, ValidationName, ValidationResult } from "../model/playbook.ts";
+import type { StateDoc } from "../model/state.ts";
+
+declare const __PLAYBOOK_PARSER_VERSION__: string | undefined;
+
+/** Changes whenever the parser's source changes (set at build time), so old cache entries are never trusted. */
+export const PARSER_VERSION: string =
+  typeof __PLAYBOOK_PARSER_VERSION__ === "string" ? __PLAYBOOK_PARSER_VERSION__ : "source";
+
+/** What the hook path needs from a playbook, without positions: small to store and fast to read. */
+export interface PlaybookSummary {
+  kind: "playbook";
+  meta: Playbook["meta"];
+  goal: Playbook["goal"];
+  hasContext: boolean;
+  phases: {
+    id: string;
+    name: string;
+    status: PhaseStatus;
+    dependsOn: string[];
+    maxIterations: number | null;
+    subtasks: {
+      id: string;
+      checked: boolean;
+      criterion: string;
+      executor: string | null;
+      validations: Partial<Record<ValidationName, { kind: ValidationKind; result: ValidationResult | null; text: string }>>;
+      validated: string | null;
+      dependsOn: string[];
+    }[];
+  }[];
+  finalTasks: { id: string; checked: boolean; text: string }[];
+  diagnostics: Diagnostic[];
+}
+
+export interface StateSummary {
+  kind: "state";
+  playbook: StateDoc["playbook"];
+  goal: StateDoc["goal"];
+  session: StateDoc["session"];
+  config: StateDoc["config"];
+  diagnostics: Diagnostic[];
+}
+
+export type DocumentSummary = PlaybookSummary | StateSummary;
+export type DocumentKind = DocumentSummary["kind"];
+
+export function summarizePlaybook(playbook: Playbook, diagnostics: Diagnostic[]): PlaybookSummary {
+  return {
+    kind: "playbook",
+    meta: playbook.meta,
+    goal: playbook.goal,
+    hasContext: playbook.context !== null && playbook.context.text !== "",
+    phases: playbook.phases.map((phase) => ({
+      id: phase.id,
+      name: phase.name,
+      status: phase.status,
+      dependsOn: phase.dependsOn,
+      maxIterations: phase.maxIterations,
+      subtasks: phase.subtasks.map((s) => ({
+        id: s.id,
+        checked: s.checked,
+        criterion: s.criterion,
+        executor: s.executor,
+        validations: Object.fromEntries(
+          Object.entries(s.validations).map(([name, v]) => [name, { kind: v.kind, result: v.result, text: v.text }]),
+        ),
+        validated: s.validated,
+        dependsOn: s.dependsOn,
+      })),
+    })),
+    finalTasks: playbook.finalTasks.map((t) => ({ id: t.id, checked: t.checked, text: t.text })),
+    diagnostics,
+  };
+}
+
+export function summarizeState(state: StateDoc, diagnostics: Diagnostic[]): StateSummary {
+  return {
+    kind: "state",
+    playbook: state.playbook,
+    goal: state.goal,
+    session: state.session,
+    config: state.config,
+    diagnostics,
+  };
+}
+
+/** The identity of one version of a file: a cache entry is only used when all of it matches. */
+export interface CacheKey {
+  path: string;
+  kind: DocumentKind;
+  mtimeMs: number;
+  ctimeMs: number;
+  size: number;
+}
+
+export interface CacheEntry extends CacheKey {
+  version: string;
+  summary: DocumentSummary;
+}
+
+/** Returns the cached summary when `entry` (untrusted JSON) is a well-formed entry for exactly `key`. */
+export function matchCacheEntry(entry: unknown, key: CacheKey): DocumentSummary | null {
+  if (typeof entry !== "object" || entry === null) return null;
+  const e = entry as Partial<CacheEntry>;
+  if (
+    e.version !== PARSER_VERSION ||
+    e.path !== key.path ||
+    e.kind !== key.kind ||
+    e.mtimeMs !== key.mtimeMs ||
+    e.ctimeMs !== key.ctimeMs ||
+    e.size !== key.size
+  ) {
+    return null;
+  }
+  const summary = e.summary as Partial<DocumentSummary> | undefined;
+  if (typeof summary !== "object" || summary === null || summary.kind !== key.kind) return null;
+  if (!Array.isArray(summary.diagnostics)) return null;
+  if (summary.kind === "playbook" && !Array.isArray((summary as Partial<PlaybookSummary>).phases)) return null;
+  if (summary.kind === "state" && typeof (summary as Partial<StateSummary>).config !== "object") return null;
+  return summary as DocumentSummary;
+}

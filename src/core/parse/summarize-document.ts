@@ -1,0 +1,22 @@
+import { summarizePlaybook, summarizeState, type DocumentKind, type DocumentSummary } from "../cache/summary.ts";
+import { validatePlaybook, type PlaybookRuleOptions } from "../validate/validate-playbook.ts";
+import { parsePlaybook } from "./parse-playbook.ts";
+import { parseState } from "./parse-state.ts";
+
+/** Parses and lints one document into its cacheable summary. This is the only entry the hook path lazy-loads. */
+export function summarizeDocument(
+  kind: DocumentKind,
+  text: string,
+  file: string,
+  options: PlaybookRuleOptions = {},
+): DocumentSummary {
+  if (kind === "state") {
+    const parsed = parseState(text, file);
+    return summarizeState(parsed.value, parsed.diagnostics);
+  }
+  const parsed = parsePlaybook(text, file);
+  return summarizePlaybook(parsed.value, [
+    ...parsed.diagnostics,
+    ...validatePlaybook(parsed.value, file, options),
+  ]);
+}

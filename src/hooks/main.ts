@@ -1,0 +1,39 @@
+import { join } from "node:path";
+import type { Summarize } from "../adapters/parse-cache.ts";
+import { readWorkspaceSummary } from "../app/read-workspace-summary.ts";
+import { readStdin } from "./read-stdin.ts";
+
+const MAX_STDIN_BYTES = 4 * 1024 * 1024;
+const STDIN_TIMEOUT_MS = 3000;
+
+declare const __dirname: string;
+
+/** Loads the markdown parser bundle only when the cache misses: remark costs ~150 ms to start. */
+const summarizeLazily: Summarize = (kind, text, file) => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a separate bundle, loaded on demand
+  const parser = require(join(__dirname, "parser.cjs")) as { summarizeDocument: Summarize };
+  return parser.summarizeDocument(kind, text, file);
+};
+
+/**
+ * Entry of `dist/hook.cjs`: `node dist/hook.cjs <EventName>` with the event JSON on stdin. This foundation reads
+ * the payload and the project's state from the parse cache; the guards that act on it plug in here.
+ */
+async function main(): Promise<void> {
+  if (process.env["PLAYBOOK_DISABLE"] === "1") return;
+  const input = await readStdin(MAX_STDIN_BYTES, STDIN_TIMEOUT_MS);
+  let payload: { cwd?: unknown } = {};
+  try {
+    payload = JSON.parse(input.text) as { cwd?: unknown };
+  } catch {
+    process.stderr.write("playbook hook: the event on stdin is not JSON; nothing was checked.\n");
+    return;
+  }
+  const projectDir =
+    process.env["CLAUDE_PROJECT_DIR"] ?? (typeof payload.cwd === "string" ? payload.cwd : process.cwd());
+  readWorkspaceSummary(projectDir, summarizeLazily);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`playbook hook: internal error, the call was allowed: ${String(error)}\n`);
+});

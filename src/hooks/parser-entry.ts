@@ -1,0 +1,1 @@
+export { summarizeDocument } from "../core/parse/summarize-document.ts";

@@ -1,0 +1,27 @@
+/** Reads stdin up to `maxBytes`, giving up after `timeoutMs` so a hook can never hang the agent. */
+export function readStdin(maxBytes: number, timeoutMs: number): Promise<{ text: string; truncated: boolean; timedOut: boolean }> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const finish = (truncated: boolean, timedOut: boolean) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      process.stdin.removeAllListeners();
+      process.stdin.pause();
+      resolve({ text: Buffer.concat(chunks).toString("utf8"), truncated, timedOut });
+    };
+    const timer = setTimeout(() => finish(false, true), timeoutMs);
+    process.stdin.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        finish(true, false);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    process.stdin.on("end", () => finish(false, false));
+    process.stdin.on("error", () => finish(false, false));
+  });
+}
