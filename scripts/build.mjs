@@ -1,11 +1,17 @@
 // Builds dist/cli.mjs (the CLI), dist/hook.cjs (the hot hook path) and dist/parser.cjs (the markdown parser,
 // which the hook loads only on a cache miss).
 import { createHash } from "node:crypto";
-import { chmodSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import {
+  chmodSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { join } from "node:path";
 import { build } from "esbuild";
 
-const root = new URL("..", import.meta.url).pathname;
+const root = join(import.meta.dirname, "..");
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 
 /** Parser version: a digest of everything under src/core, so any parser change invalidates old cache entries. */
@@ -27,7 +33,14 @@ const define = {
   __PLAYBOOK_VERSION__: JSON.stringify(pkg.version),
   __PLAYBOOK_PARSER_VERSION__: JSON.stringify(parserVersion()),
 };
-const common = { bundle: true, platform: "node", target: "node20", define, logLevel: "warning", legalComments: "none" };
+const common = {
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  define,
+  logLevel: "warning",
+  legalComments: "none",
+};
 
 rmSync(join(root, "dist"), { recursive: true, force: true });
 await Promise.all([

@@ -1,4 +1,12 @@
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  fsyncSync,
+  openSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from "node:fs";
 import { basename, dirname, join } from "node:path";
 
 /**
@@ -8,7 +16,10 @@ import { basename, dirname, join } from "node:path";
  */
 export function writeTextAtomic(path: string, text: string): void {
   const dir = dirname(path);
-  const temp = join(dir, `.${basename(path)}.${process.pid}.${Date.now().toString(36)}.tmp`);
+  const temp = join(
+    dir,
+    `.${basename(path)}.${process.pid}.${Date.now().toString(36)}.tmp`,
+  );
   let mode: number | undefined;
   try {
     mode = statSync(path).mode & 0o7777;

@@ -10,11 +10,14 @@ import {
 } from "../core/cache/summary.ts";
 import { writeTextAtomic } from "./atomic-write.ts";
 
-export type Summarize = (kind: DocumentKind, text: string, file: string) => DocumentSummary;
+export type Summarize = (
+  kind: DocumentKind,
+  text: string,
+  file: string,
+) => DocumentSummary;
 
 export type CachedRead =
-  | { status: "missing" }
-  | { status: "hit" | "miss"; summary: DocumentSummary };
+  { status: "missing" } | { status: "hit" | "miss"; summary: DocumentSummary };
 
 export const CACHE_DIR = join(".claude", "playbook", "cache");
 
@@ -38,10 +41,23 @@ export function readSummaryCached(
     return { status: "missing" };
   }
   if (!stats.isFile()) return { status: "missing" };
-  const key: CacheKey = { path: relPath, kind, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, size: stats.size };
-  const cacheFile = join(projectDir, CACHE_DIR, `${relPath.replace(/[\\/]/g, "__")}.json`);
+  const key: CacheKey = {
+    path: relPath,
+    kind,
+    mtimeMs: stats.mtimeMs,
+    ctimeMs: stats.ctimeMs,
+    size: stats.size,
+  };
+  const cacheFile = join(
+    projectDir,
+    CACHE_DIR,
+    `${relPath.replace(/[\\/]/g, "__")}.json`,
+  );
   try {
-    const hit = matchCacheEntry(JSON.parse(readFileSync(cacheFile, "utf8")), key);
+    const hit = matchCacheEntry(
+      JSON.parse(readFileSync(cacheFile, "utf8")),
+      key,
+    );
     if (hit) return { status: "hit", summary: hit };
   } catch {
     // A missing or corrupt entry is simply rebuilt.

@@ -6,7 +6,10 @@ import type { PlaybookRuleOptions } from "../core/validate/validate-playbook.ts"
 export const CONFIG_FILE = ".claude/playbook.json";
 
 /** Reads the `lint` part of `.claude/playbook.json`; a broken file is a diagnostic and the defaults apply. */
-export function readLintConfig(root: string): { options: PlaybookRuleOptions; diagnostics: Diagnostic[] } {
+export function readLintConfig(root: string): {
+  options: PlaybookRuleOptions;
+  diagnostics: Diagnostic[];
+} {
   const path = join(root, CONFIG_FILE);
   if (!existsSync(path)) return { options: {}, diagnostics: [] };
   const text = readFileSync(path, "utf8");
@@ -51,5 +54,5 @@ export function readLintConfig(root: string): { options: PlaybookRuleOptions; di
       ],
     };
   }
-  return { options: { bannedPhrases: phrases as string[] }, diagnostics: [] };
+  return { options: { bannedPhrases: phrases }, diagnostics: [] };
 }

@@ -1,11 +1,18 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, isAbsolute, join, relative } from "node:path";
-import { diagnosticAt, sortDiagnostics, type Diagnostic } from "../core/model/diagnostic.ts";
+import {
+  diagnosticAt,
+  sortDiagnostics,
+  type Diagnostic,
+} from "../core/model/diagnostic.ts";
 import type { Playbook } from "../core/model/playbook.ts";
 import type { StateDoc } from "../core/model/state.ts";
 import { parsePlaybook } from "../core/parse/parse-playbook.ts";
 import { parseState } from "../core/parse/parse-state.ts";
-import { explainUnsafeActivePath, normaliseActivePath } from "../core/validate/active-path.ts";
+import {
+  explainUnsafeActivePath,
+  normaliseActivePath,
+} from "../core/validate/active-path.ts";
 import { validatePlaybook } from "../core/validate/validate-playbook.ts";
 import { validateWorkspace } from "../core/validate/validate-workspace.ts";
 import { readLintConfig } from "./read-lint-config.ts";
@@ -38,7 +45,13 @@ export interface LintReport {
 export function runLint(root: string, files?: readonly string[]): LintReport {
   const config = readLintConfig(root);
   const diagnostics: Diagnostic[] = [...config.diagnostics];
-  const report: LintReport = { files: [], state: null, active: null, playbooks: [], diagnostics: [] };
+  const report: LintReport = {
+    files: [],
+    state: null,
+    active: null,
+    playbooks: [],
+    diagnostics: [],
+  };
   const seen = new Set<string>();
 
   const lintFile = (file: string) => {
@@ -57,7 +70,10 @@ export function runLint(root: string, files?: readonly string[]): LintReport {
       report.state = { kind: "state", file, state: parsed.value };
     } else {
       const parsed = parsePlaybook(text, file);
-      diagnostics.push(...parsed.diagnostics, ...validatePlaybook(parsed.value, file, config.options));
+      diagnostics.push(
+        ...parsed.diagnostics,
+        ...validatePlaybook(parsed.value, file, config.options),
+      );
       report.playbooks.push({ kind: "playbook", file, playbook: parsed.value });
     }
   };
@@ -74,9 +90,16 @@ export function runLint(root: string, files?: readonly string[]): LintReport {
   if (report.state) {
     const activePath = safeActivePath(report.state.state);
     report.active = report.playbooks.find((p) => p.file === activePath) ?? null;
-    const facts: Parameters<typeof validateWorkspace>[1] = { stateFile: report.state.file };
-    if (activePath !== null) facts.activeExists = existsSync(join(root, activePath));
-    if (report.active) facts.active = { file: report.active.file, playbook: report.active.playbook };
+    const facts: Parameters<typeof validateWorkspace>[1] = {
+      stateFile: report.state.file,
+    };
+    if (activePath !== null)
+      facts.activeExists = existsSync(join(root, activePath));
+    if (report.active)
+      facts.active = {
+        file: report.active.file,
+        playbook: report.active.playbook,
+      };
     diagnostics.push(...validateWorkspace(report.state.state, facts));
   }
   report.diagnostics = sortDiagnostics(diagnostics);
@@ -85,7 +108,9 @@ export function runLint(root: string, files?: readonly string[]): LintReport {
 
 function safeActivePath(state: StateDoc): string | null {
   const active = state.playbook.active;
-  return active !== null && explainUnsafeActivePath(active) === null ? normaliseActivePath(active) : null;
+  return active !== null && explainUnsafeActivePath(active) === null
+    ? normaliseActivePath(active)
+    : null;
 }
 
 function missingFile(file: string): Diagnostic {

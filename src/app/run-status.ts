@@ -8,7 +8,13 @@ export interface StatusReport {
   reviewed: boolean | null;
   summary: string | null;
   currentPhase: string | null;
-  phases: { id: string; name: string; status: PhaseStatus; done: number; total: number }[];
+  phases: {
+    id: string;
+    name: string;
+    status: PhaseStatus;
+    done: number;
+    total: number;
+  }[];
   next: { id: string; phase: string; criterion: string }[];
   finalTasks: { done: number; total: number };
   diagnostics: Diagnostic[];
@@ -45,14 +51,34 @@ export function runStatus(root: string): StatusReport {
 
 /** Open subtasks in phase order whose own dependencies are checked: what the agent can do now. */
 function nextSubtasks(playbook: Playbook): StatusReport["next"] {
-  const checked = new Set(playbook.phases.flatMap((p) => p.subtasks.filter((s) => s.checked).map((s) => s.id)));
-  const donePhases = new Set(playbook.phases.filter((p) => p.status === "done").map((p) => p.id));
+  const checked = new Set(
+    playbook.phases.flatMap((p) =>
+      p.subtasks.filter((s) => s.checked).map((s) => s.id),
+    ),
+  );
+  const donePhases = new Set(
+    playbook.phases.filter((p) => p.status === "done").map((p) => p.id),
+  );
   const next: StatusReport["next"] = [];
   for (const phase of playbook.phases) {
-    if (phase.status === "done" || !phase.dependsOn.every((dep) => donePhases.has(dep))) continue;
+    if (
+      phase.status === "done" ||
+      !phase.dependsOn.every((dep) => donePhases.has(dep))
+    )
+      continue;
     for (const subtask of phase.subtasks) {
-      if (subtask.checked || !subtask.dependsOn.every((dep) => checked.has(dep) || donePhases.has(dep))) continue;
-      next.push({ id: subtask.id, phase: phase.id, criterion: subtask.criterion });
+      if (
+        subtask.checked ||
+        !subtask.dependsOn.every(
+          (dep) => checked.has(dep) || donePhases.has(dep),
+        )
+      )
+        continue;
+      next.push({
+        id: subtask.id,
+        phase: phase.id,
+        criterion: subtask.criterion,
+      });
       if (next.length >= NEXT_LIMIT) return next;
     }
   }

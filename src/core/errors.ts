@@ -4,7 +4,11 @@ export type ErrorCode = "E_USAGE" | "E_NOT_FOUND" | "E_WRITE" | "E_CONFIG";
 export class PlaybookError extends Error {
   readonly code: ErrorCode;
   readonly hint: string | undefined;
-  constructor(code: ErrorCode, message: string, options: { hint?: string; cause?: unknown } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { hint?: string; cause?: unknown } = {},
+  ) {
     super(message, { cause: options.cause });
     this.name = new.target.name;
     this.code = code;

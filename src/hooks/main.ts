@@ -11,7 +11,9 @@ declare const __dirname: string;
 /** Loads the markdown parser bundle only when the cache misses: remark costs ~150 ms to start. */
 const summarizeLazily: Summarize = (kind, text, file) => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a separate bundle, loaded on demand
-  const parser = require(join(__dirname, "parser.cjs")) as { summarizeDocument: Summarize };
+  const parser = require(join(__dirname, "parser.cjs")) as {
+    summarizeDocument: Summarize;
+  };
   return parser.summarizeDocument(kind, text, file);
 };
 
@@ -22,18 +24,23 @@ const summarizeLazily: Summarize = (kind, text, file) => {
 async function main(): Promise<void> {
   if (process.env["PLAYBOOK_DISABLE"] === "1") return;
   const input = await readStdin(MAX_STDIN_BYTES, STDIN_TIMEOUT_MS);
-  let payload: { cwd?: unknown } = {};
+  let payload: { cwd?: unknown };
   try {
     payload = JSON.parse(input.text) as { cwd?: unknown };
   } catch {
-    process.stderr.write("playbook hook: the event on stdin is not JSON; nothing was checked.\n");
+    process.stderr.write(
+      "playbook hook: the event on stdin is not JSON; nothing was checked.\n",
+    );
     return;
   }
   const projectDir =
-    process.env["CLAUDE_PROJECT_DIR"] ?? (typeof payload.cwd === "string" ? payload.cwd : process.cwd());
+    process.env["CLAUDE_PROJECT_DIR"] ??
+    (typeof payload.cwd === "string" ? payload.cwd : process.cwd());
   readWorkspaceSummary(projectDir, summarizeLazily);
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`playbook hook: internal error, the call was allowed: ${String(error)}\n`);
+  process.stderr.write(
+    `playbook hook: internal error, the call was allowed: ${String(error)}\n`,
+  );
 });

@@ -1,5 +1,8 @@
 /** Reads stdin up to `maxBytes`, giving up after `timeoutMs` so a hook can never hang the agent. */
-export function readStdin(maxBytes: number, timeoutMs: number): Promise<{ text: string; truncated: boolean; timedOut: boolean }> {
+export function readStdin(
+  maxBytes: number,
+  timeoutMs: number,
+): Promise<{ text: string; truncated: boolean; timedOut: boolean }> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -10,7 +13,11 @@ export function readStdin(maxBytes: number, timeoutMs: number): Promise<{ text: 
       clearTimeout(timer);
       process.stdin.removeAllListeners();
       process.stdin.pause();
-      resolve({ text: Buffer.concat(chunks).toString("utf8"), truncated, timedOut });
+      resolve({
+        text: Buffer.concat(chunks).toString("utf8"),
+        truncated,
+        timedOut,
+      });
     };
     const timer = setTimeout(() => finish(false, true), timeoutMs);
     process.stdin.on("data", (chunk: Buffer) => {

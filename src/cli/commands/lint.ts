@@ -12,7 +12,12 @@ export const lintCommand = defineCommand({
   },
   args: {
     ...sharedArgs,
-    files: { type: "positional", required: false, description: "Files to lint (default: state.md, the active playbook, plan/playbook-*.md)" },
+    files: {
+      type: "positional",
+      required: false,
+      description:
+        "Files to lint (default: state.md, the active playbook, plan/playbook-*.md)",
+    },
   },
   run({ args }) {
     const report = runLint(projectRoot(args), args._);
@@ -22,8 +27,11 @@ export const lintCommand = defineCommand({
           {
             files: report.files,
             diagnostics: report.diagnostics,
-            errorCount: report.diagnostics.filter((d) => d.severity === "error").length,
-            warningCount: report.diagnostics.filter((d) => d.severity === "warning").length,
+            errorCount: report.diagnostics.filter((d) => d.severity === "error")
+              .length,
+            warningCount: report.diagnostics.filter(
+              (d) => d.severity === "warning",
+            ).length,
           },
           null,
           2,

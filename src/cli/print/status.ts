@@ -14,35 +14,61 @@ export function formatStatus(report: StatusReport, c: Colors): string[] {
   const lines: string[] = [];
   if (report.active === null) {
     lines.push(`${c.bold("playbook")}  none active`);
-    lines.push(c.dim("Start one with the playbook-init skill, or set `active:` in state.md."));
+    lines.push(
+      c.dim(
+        "Start one with the playbook-init skill, or set `active:` in state.md.",
+      ),
+    );
   } else {
-    const reviewed = report.reviewed ? c.green("reviewed") : c.yellow("not reviewed");
-    lines.push(`${c.bold("playbook")}  ${report.active}  ${c.dim(`(${report.branch ?? "no branch"})`)}  ${reviewed}`);
+    const reviewed = report.reviewed
+      ? c.green("reviewed")
+      : c.yellow("not reviewed");
+    lines.push(
+      `${c.bold("playbook")}  ${report.active}  ${c.dim(`(${report.branch ?? "no branch"})`)}  ${reviewed}`,
+    );
     if (report.summary) lines.push(`${c.bold("goal")}      ${report.summary}`);
-    if (report.currentPhase) lines.push(`${c.bold("phase")}     ${report.currentPhase}`);
+    if (report.currentPhase)
+      lines.push(`${c.bold("phase")}     ${report.currentPhase}`);
   }
   if (report.phases.length > 0) {
     lines.push("");
     const idWidth = Math.max(...report.phases.map((p) => p.id.length));
-    const nameWidth = Math.min(32, Math.max(...report.phases.map((p) => p.name.length)));
+    const nameWidth = Math.min(
+      32,
+      Math.max(...report.phases.map((p) => p.name.length)),
+    );
     for (const phase of report.phases) {
-      const name = phase.name.length > nameWidth ? `${phase.name.slice(0, nameWidth - 1)}…` : phase.name;
+      const name =
+        phase.name.length > nameWidth
+          ? `${phase.name.slice(0, nameWidth - 1)}…`
+          : phase.name;
       const status =
-        phase.status === "done" ? c.green(phase.status) : phase.status === "in_progress" ? c.cyan(phase.status) : c.dim(phase.status);
+        phase.status === "done"
+          ? c.green(phase.status)
+          : phase.status === "in_progress"
+            ? c.cyan(phase.status)
+            : c.dim(phase.status);
       lines.push(
         `${phase.id.padEnd(idWidth)}  ${name.padEnd(nameWidth)}  ${progressBar(phase.done, phase.total, c)}  ${`${phase.done}/${phase.total}`.padStart(7)}  ${status}`,
       );
     }
     if (report.finalTasks.total > 0) {
-      lines.push(`${"final tasks".padEnd(idWidth + nameWidth + 2)}  ${progressBar(report.finalTasks.done, report.finalTasks.total, c)}  ${`${report.finalTasks.done}/${report.finalTasks.total}`.padStart(7)}`);
+      lines.push(
+        `${"final tasks".padEnd(idWidth + nameWidth + 2)}  ${progressBar(report.finalTasks.done, report.finalTasks.total, c)}  ${`${report.finalTasks.done}/${report.finalTasks.total}`.padStart(7)}`,
+      );
     }
   }
   if (report.next.length > 0) {
     lines.push("", c.bold("next"));
-    for (const item of report.next) lines.push(`  ${item.id}  ${item.criterion}`);
+    for (const item of report.next)
+      lines.push(`  ${item.id}  ${item.criterion}`);
   }
   lines.push("");
   if (report.diagnostics.length === 0) lines.push(c.green("no problems found"));
-  else lines.push(c.bold("diagnostics"), ...formatDiagnostics(report.diagnostics, c).map((l) => `  ${l}`));
+  else
+    lines.push(
+      c.bold("diagnostics"),
+      ...formatDiagnostics(report.diagnostics, c).map((l) => `  ${l}`),
+    );
   return lines;
 }

@@ -1,12 +1,20 @@
 import type { Diagnostic } from "../model/diagnostic.ts";
-import type { PhaseStatus, Playbook, ValidationKind, ValidationName, ValidationResult } from "../model/playbook.ts";
+import type {
+  PhaseStatus,
+  Playbook,
+  ValidationKind,
+  ValidationName,
+  ValidationResult,
+} from "../model/playbook.ts";
 import type { StateDoc } from "../model/state.ts";
 
 declare const __PLAYBOOK_PARSER_VERSION__: string | undefined;
 
 /** Changes whenever the parser's source changes (set at build time), so old cache entries are never trusted. */
 export const PARSER_VERSION: string =
-  typeof __PLAYBOOK_PARSER_VERSION__ === "string" ? __PLAYBOOK_PARSER_VERSION__ : "source";
+  typeof __PLAYBOOK_PARSER_VERSION__ === "string"
+    ? __PLAYBOOK_PARSER_VERSION__
+    : "source";
 
 /** What the hook path needs from a playbook, without positions: small to store and fast to read. */
 export interface PlaybookSummary {
@@ -25,7 +33,16 @@ export interface PlaybookSummary {
       checked: boolean;
       criterion: string;
       executor: string | null;
-      validations: Partial<Record<ValidationName, { kind: ValidationKind; result: ValidationResult | null; text: string }>>;
+      validations: Partial<
+        Record<
+          ValidationName,
+          {
+            kind: ValidationKind;
+            result: ValidationResult | null;
+            text: string;
+          }
+        >
+      >;
       validated: string | null;
       dependsOn: string[];
     }[];
@@ -46,7 +63,10 @@ export interface StateSummary {
 export type DocumentSummary = PlaybookSummary | StateSummary;
 export type DocumentKind = DocumentSummary["kind"];
 
-export function summarizePlaybook(playbook: Playbook, diagnostics: Diagnostic[]): PlaybookSummary {
+export function summarizePlaybook(
+  playbook: Playbook,
+  diagnostics: Diagnostic[],
+): PlaybookSummary {
   return {
     kind: "playbook",
     meta: playbook.meta,
@@ -64,18 +84,28 @@ export function summarizePlaybook(playbook: Playbook, diagnostics: Diagnostic[])
         criterion: s.criterion,
         executor: s.executor,
         validations: Object.fromEntries(
-          Object.entries(s.validations).map(([name, v]) => [name, { kind: v.kind, result: v.result, text: v.text }]),
+          Object.entries(s.validations).map(([name, v]) => [
+            name,
+            { kind: v.kind, result: v.result, text: v.text },
+          ]),
         ),
         validated: s.validated,
         dependsOn: s.dependsOn,
       })),
     })),
-    finalTasks: playbook.finalTasks.map((t) => ({ id: t.id, checked: t.checked, text: t.text })),
+    finalTasks: playbook.finalTasks.map((t) => ({
+      id: t.id,
+      checked: t.checked,
+      text: t.text,
+    })),
     diagnostics,
   };
 }
 
-export function summarizeState(state: StateDoc, diagnostics: Diagnostic[]): StateSummary {
+export function summarizeState(
+  state: StateDoc,
+  diagnostics: Diagnostic[],
+): StateSummary {
   return {
     kind: "state",
     playbook: state.playbook,
@@ -101,7 +131,10 @@ export interface CacheEntry extends CacheKey {
 }
 
 /** Returns the cached summary when `entry` (untrusted JSON) is a well-formed entry for exactly `key`. */
-export function matchCacheEntry(entry: unknown, key: CacheKey): DocumentSummary | null {
+export function matchCacheEntry(
+  entry: unknown,
+  key: CacheKey,
+): DocumentSummary | null {
   if (typeof entry !== "object" || entry === null) return null;
   const e = entry as Partial<CacheEntry>;
   if (
@@ -115,9 +148,16 @@ export function matchCacheEntry(entry: unknown, key: CacheKey): DocumentSummary 
     return null;
   }
   const summary = e.summary as Partial<DocumentSummary> | undefined;
-  if (typeof summary !== "object" || summary === null || summary.kind !== key.kind) return null;
+  if (
+    typeof summary !== "object" ||
+    summary === null ||
+    summary.kind !== key.kind
+  )
+    return null;
   if (!Array.isArray(summary.diagnostics)) return null;
-  if (summary.kind === "playbook" && !Array.isArray((summary as Partial<PlaybookSummary>).phases)) return null;
-  if (summary.kind === "state" && typeof (summary as Partial<StateSummary>).config !== "object") return null;
+  if (summary.kind === "playbook" && !Array.isArray(summary.phases))
+    return null;
+  if (summary.kind === "state" && typeof summary.config !== "object")
+    return null;
   return summary as DocumentSummary;
 }

@@ -1,8 +1,26 @@
-import type { Playbook, PhaseStatus, Subtask, Validation, ValidationName } from "../model/playbook.ts";
+import type {
+  Playbook,
+  PhaseStatus,
+  Subtask,
+  Validation,
+  ValidationName,
+} from "../model/playbook.ts";
 import { parsePlaybook } from "../parse/parse-playbook.ts";
-import { createSource, lineEndAt, lineText, type Source } from "../parse/source.ts";
+import {
+  createSource,
+  lineEndAt,
+  lineText,
+  type Source,
+} from "../parse/source.ts";
 import { formatValidationValue } from "../parse/values.ts";
-import { failure, formatLikePrevious, formatYamlScalar, replaceRange, setYamlKey, type EditResult } from "./text-edit.ts";
+import {
+  failure,
+  formatLikePrevious,
+  formatYamlScalar,
+  replaceRange,
+  setYamlKey,
+  type EditResult,
+} from "./text-edit.ts";
 import { hasYamlErrorIn } from "./yaml-guard.ts";
 
 interface Loaded {
@@ -13,7 +31,11 @@ interface Loaded {
 
 function load(text: string): Loaded {
   const parsed = parsePlaybook(text, "playbook.md");
-  return { source: createSource("playbook.md", text), playbook: parsed.value, diagnostics: parsed.diagnostics };
+  return {
+    source: createSource("playbook.md", text),
+    playbook: parsed.value,
+    diagnostics: parsed.diagnostics,
+  };
 }
 
 function findSubtask(playbook: Playbook, id: string): Subtask | undefined {
@@ -25,15 +47,30 @@ function findSubtask(playbook: Playbook, id: string): Subtask | undefined {
 }
 
 /** Checks or unchecks a subtask or final task: only its `[ ]` / `[x]` marker changes. */
-export function setTaskChecked(text: string, id: string, checked: boolean): EditResult {
+export function setTaskChecked(
+  text: string,
+  id: string,
+  checked: boolean,
+): EditResult {
   const { playbook } = load(text);
-  const task = findSubtask(playbook, id) ?? playbook.finalTasks.find((t) => t.id === id);
-  if (!task) return failure(`No subtask or final task \`${id}\` in this playbook; check the id with \`playbook status\`.`);
+  const task =
+    findSubtask(playbook, id) ?? playbook.finalTasks.find((t) => t.id === id);
+  if (!task)
+    return failure(
+      `No subtask or final task \`${id}\` in this playbook; check the id with \`playbook status\`.`,
+    );
   if (task.checkbox.start.offset === task.checkbox.end.offset) {
-    return failure(`\`${id}\` has no checkbox; write it as \`- [ ] **${id}**: ...\` first.`);
+    return failure(
+      `\`${id}\` has no checkbox; write it as \`- [ ] **${id}**: ...\` first.`,
+    );
   }
   if (task.checked === checked) return { ok: true, text, changed: false };
-  return replaceRange(text, task.checkbox.start.offset, task.checkbox.end.offset, checked ? "[x]" : "[ ]");
+  return replaceRange(
+    text,
+    task.checkbox.start.offset,
+    task.checkbox.end.offset,
+    checked ? "[x]" : "[ ]",
+  );
 }
 
 /** Changes one validation of a subtask (its result, kind or text), keeping the value's quoting style. */
@@ -45,57 +82,122 @@ export function setValidation(
 ): EditResult {
   const { playbook } = load(text);
   const subtask = findSubtask(playbook, subtaskId);
-  if (!subtask) return failure(`No subtask \`${subtaskId}\` in this playbook; check the id with \`playbook status\`.`);
+  if (!subtask)
+    return failure(
+      `No subtask \`${subtaskId}\` in this playbook; check the id with \`playbook status\`.`,
+    );
   const validation = subtask.validations[name];
   if (!validation) {
-    return failure(`Subtask \`${subtaskId}\` has no \`${name}\` validation; add \`- ${name}: "..."\` under its validations first.`);
+    return failure(
+      `Subtask \`${subtaskId}\` has no \`${name}\` validation; add \`- ${name}: "..."\` under its validations first.`,
+    );
   }
-  const raw = text.slice(validation.span.start.offset, validation.span.end.offset);
-  const next = formatValidationValue({ kind: validation.kind, text: validation.text, result: validation.result, ...patch });
-  const replacement = raw.trim() === "" ? JSON.stringify(next) : formatLikePrevious(raw, next);
-  return replaceRange(text, validation.span.start.offset, validation.span.end.offset, replacement);
+  const raw = text.slice(
+    validation.span.start.offset,
+    validation.span.end.offset,
+  );
+  const next = formatValidationValue({
+    kind: validation.kind,
+    text: validation.text,
+    result: validation.result,
+    ...patch,
+  });
+  const replacement =
+    raw.trim() === "" ? JSON.stringify(next) : formatLikePrevious(raw, next);
+  return replaceRange(
+    text,
+    validation.span.start.offset,
+    validation.span.end.offset,
+    replacement,
+  );
 }
 
 /** Sets a phase's `**status**:` value, adding the line under the phase heading when it is missing. */
-export function setPhaseStatus(text: string, phaseId: string, status: PhaseStatus): EditResult {
+export function setPhaseStatus(
+  text: string,
+  phaseId: string,
+  status: PhaseStatus,
+): EditResult {
   const { source, playbook } = load(text);
   const phase = playbook.phases.find((p) => p.id === phaseId);
-  if (!phase) return failure(`No phase \`${phaseId}\` in this playbook; check the id with \`playbook status\`.`);
+  if (!phase)
+    return failure(
+      `No phase \`${phaseId}\` in this playbook; check the id with \`playbook status\`.`,
+    );
   const label = phase.labels["status"];
-  if (label) return replaceRange(text, label.span.start.offset, label.span.end.offset, status);
+  if (label)
+    return replaceRange(
+      text,
+      label.span.start.offset,
+      label.span.end.offset,
+      status,
+    );
   const headingEnd = lineEndAt(source, phase.heading.start.offset);
-  return replaceRange(text, headingEnd, headingEnd, `${source.eol}**status**: ${status}`);
+  return replaceRange(
+    text,
+    headingEnd,
+    headingEnd,
+    `${source.eol}**status**: ${status}`,
+  );
 }
 
 /** Sets `reviewed` in the playbook's meta block. */
 export function setReviewed(text: string, reviewed: boolean): EditResult {
   const { source, playbook, diagnostics } = load(text);
   const meta = playbook.sections.meta;
-  if (!meta) return failure("This playbook has no `## meta` section; add one before setting `reviewed`.");
+  if (!meta)
+    return failure(
+      "This playbook has no `## meta` section; add one before setting `reviewed`.",
+    );
   if (hasYamlErrorIn(diagnostics, meta)) {
-    return failure("The `## meta` yaml block is broken; fix it (see `playbook lint`) before setting `reviewed`.");
+    return failure(
+      "The `## meta` yaml block is broken; fix it (see `playbook lint`) before setting `reviewed`.",
+    );
   }
   return setYamlKey(text, meta, "reviewed", reviewed, source.eol);
 }
 
 /** Records when a subtask's validations passed: sets `- validated: <stamp>`, adding the line if needed. */
-export function setValidated(text: string, subtaskId: string, stamp: string): EditResult {
+export function setValidated(
+  text: string,
+  subtaskId: string,
+  stamp: string,
+): EditResult {
   const { source, playbook } = load(text);
   const subtask = findSubtask(playbook, subtaskId);
-  if (!subtask) return failure(`No subtask \`${subtaskId}\` in this playbook; check the id with \`playbook status\`.`);
+  if (!subtask)
+    return failure(
+      `No subtask \`${subtaskId}\` in this playbook; check the id with \`playbook status\`.`,
+    );
   const value = formatYamlScalar(stamp);
   const existing = findFieldValue(source, subtask, "validated");
   if (existing) return replaceRange(text, existing.start, existing.end, value);
   const lastLine = lastContentLine(source, subtask);
-  const insertAt = lineEndAt(source, source.lineStarts[lastLine - 1] ?? subtask.span.end.offset);
+  const insertAt = lineEndAt(
+    source,
+    source.lineStarts[lastLine - 1] ?? subtask.span.end.offset,
+  );
   const indent = childIndent(source, subtask);
-  return replaceRange(text, insertAt, insertAt, `${source.eol}${indent}- validated: ${value}`);
+  return replaceRange(
+    text,
+    insertAt,
+    insertAt,
+    `${source.eol}${indent}- validated: ${value}`,
+  );
 }
 
 /** The value range of a direct `- key: value` child of a subtask. */
-function findFieldValue(source: Source, subtask: Subtask, key: string): { start: number; end: number } | null {
+function findFieldValue(
+  source: Source,
+  subtask: Subtask,
+  key: string,
+): { start: number; end: number } | null {
   const pattern = new RegExp(`^(\\s*[-*+]\\s+${key}\\s*:\\s*)(.*?)\\s*$`);
-  for (let line = subtask.span.start.line + 1; line <= subtask.span.end.line; line++) {
+  for (
+    let line = subtask.span.start.line + 1;
+    line <= subtask.span.end.line;
+    line++
+  ) {
     const match = pattern.exec(lineText(source, line));
     if (!match) continue;
     const start = (source.lineStarts[line - 1] ?? 0) + (match[1] ?? "").length;
@@ -107,13 +209,21 @@ function findFieldValue(source: Source, subtask: Subtask, key: string): { start:
 /** The subtask's last line, skipping phase labels that markdown folded into it (lazy continuation lines). */
 function lastContentLine(source: Source, subtask: Subtask): number {
   let line = subtask.span.end.line;
-  while (line > subtask.span.start.line && /^\*\*[A-Za-z_][\w ]*\*\*\s*[:：]/.test(lineText(source, line))) line--;
+  while (
+    line > subtask.span.start.line &&
+    /^\*\*[A-Za-z_][\w ]*\*\*\s*[:：]/.test(lineText(source, line))
+  )
+    line--;
   return line;
 }
 
 /** Indentation of the subtask's child items, or its content column when it has none yet. */
 function childIndent(source: Source, subtask: Subtask): string {
-  for (let line = subtask.span.start.line + 1; line <= subtask.span.end.line; line++) {
+  for (
+    let line = subtask.span.start.line + 1;
+    line <= subtask.span.end.line;
+    line++
+  ) {
     const match = /^(\s+)[-*+]\s/.exec(lineText(source, line));
     if (match) return match[1] ?? "  ";
   }

@@ -2,14 +2,25 @@ import type { StateSectionName } from "../model/state.ts";
 import { parseState } from "../parse/parse-state.ts";
 import { createSource } from "../parse/source.ts";
 import { hasYamlErrorIn } from "./yaml-guard.ts";
-import { failure, replaceRange, setYamlKey, type EditResult, type YamlScalar } from "./text-edit.ts";
+import {
+  failure,
+  replaceRange,
+  setYamlKey,
+  type EditResult,
+  type YamlScalar,
+} from "./text-edit.ts";
 
 /**
  * Sets one key of a `state.md` section, e.g. `setStateField(text, "session", "last_start", "2026-11-21T10:00:00Z")`.
  * Only the value's bytes change; a missing key is added at the end of its block, a missing section at the end of
  * the file. A section whose YAML is broken is never written into.
  */
-export function setStateField(text: string, section: StateSectionName, key: string, value: YamlScalar): EditResult {
+export function setStateField(
+  text: string,
+  section: StateSectionName,
+  key: string,
+  value: YamlScalar,
+): EditResult {
   const parsed = parseState(text, "state.md");
   const source = createSource("state.md", text);
   const found = parsed.value.sections[section];
@@ -21,7 +32,9 @@ export function setStateField(text: string, section: StateSectionName, key: stri
     return setStateField(withSection.text, section, key, value);
   }
   if (hasYamlErrorIn(parsed.diagnostics, found)) {
-    return failure(`The \`## ${section}\` yaml block of state.md is broken; fix it (see \`playbook lint\`) before writing \`${key}\`.`);
+    return failure(
+      `The \`## ${section}\` yaml block of state.md is broken; fix it (see \`playbook lint\`) before writing \`${key}\`.`,
+    );
   }
   return setYamlKey(text, found, key, value, source.eol);
 }

@@ -3,9 +3,15 @@ import type { Span } from "../model/diagnostic.ts";
 import type { YamlSection } from "../model/state.ts";
 
 /** The outcome of a surgical write: the new text, or why nothing was written. */
-export type EditResult = { ok: true; text: string; changed: boolean } | { ok: false; reason: string };
+export type EditResult =
+  { ok: true; text: string; changed: boolean } | { ok: false; reason: string };
 
-export function replaceRange(text: string, start: number, end: number, replacement: string): EditResult {
+export function replaceRange(
+  text: string,
+  start: number,
+  end: number,
+  replacement: string,
+): EditResult {
   const next = text.slice(0, start) + replacement + text.slice(end);
   return { ok: true, text: next, changed: next !== text };
 }
@@ -20,7 +26,13 @@ export type YamlScalar = string | boolean | null;
 export function formatYamlScalar(value: YamlScalar): string {
   if (value === null) return "null";
   if (typeof value === "boolean") return String(value);
-  if (value !== "" && !/[\n\r]/.test(value) && !/^\s|\s$/.test(value) && readsBackAs(value, value)) return value;
+  if (
+    value !== "" &&
+    !/[\n\r]/.test(value) &&
+    !/^\s|\s$/.test(value) &&
+    readsBackAs(value, value)
+  )
+    return value;
   return JSON.stringify(value);
 }
 
@@ -36,7 +48,11 @@ function readsBackAs(candidate: string, expected: string): boolean {
   const doc = parseDocument(`k: ${candidate}`);
   if (doc.errors.length > 0) return false;
   const value: unknown = doc.toJS();
-  return typeof value === "object" && value !== null && (value as Record<string, unknown>)["k"] === expected;
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    (value as Record<string, unknown>)["k"] === expected
+  );
 }
 
 /**
@@ -51,20 +67,36 @@ export function setYamlKey(
   eol: string,
 ): EditResult {
   const block = section.block;
-  if (block === null) return failure(`\`## ${section.name}\` has no yaml block to write \`${key}\` into.`);
+  if (block === null)
+    return failure(
+      `\`## ${section.name}\` has no yaml block to write \`${key}\` into.`,
+    );
   const formatted = formatYamlScalar(value);
   const span: Span | undefined = section.fields[key];
   if (span) {
     if (span.start.offset === span.end.offset) {
       const before = text[span.start.offset - 1] === " " ? "" : " ";
       const after = text[span.start.offset] === "#" ? " " : "";
-      return replaceRange(text, span.start.offset, span.end.offset, `${before}${formatted}${after}`);
+      return replaceRange(
+        text,
+        span.start.offset,
+        span.end.offset,
+        `${before}${formatted}${after}`,
+      );
     }
     const current = text.slice(span.start.offset, span.end.offset);
-    const next = typeof value === "string" ? formatLikePrevious(current, value) : formatted;
+    const next =
+      typeof value === "string"
+        ? formatLikePrevious(current, value)
+        : formatted;
     return replaceRange(text, span.start.offset, span.end.offset, next);
   }
   const content = text.slice(block.start.offset, block.end.offset);
   const needsBreak = content !== "" && !content.endsWith("\n");
-  return replaceRange(text, block.end.offset, block.end.offset, `${needsBreak ? eol : ""}${key}: ${formatted}${eol}`);
+  return replaceRange(
+    text,
+    block.end.offset,
+    block.end.offset,
+    `${needsBreak ? eol : ""}${key}: ${formatted}${eol}`,
+  );
 }

@@ -37,7 +37,9 @@ export function diagnosticAt(
 }
 
 /** Orders diagnostics by file, line, column and code so output is deterministic. */
-export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+export function sortDiagnostics(
+  diagnostics: readonly Diagnostic[],
+): Diagnostic[] {
   return [...diagnostics].sort(
     (a, b) =>
       compareText(a.file, b.file) ||

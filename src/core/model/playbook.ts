@@ -4,7 +4,11 @@ import type { YamlSection } from "./state.ts";
 export const PHASE_STATUSES = ["pending", "in_progress", "done"] as const;
 export type PhaseStatus = (typeof PHASE_STATUSES)[number];
 
-export const VALIDATION_NAMES = ["technical", "consistency", "completeness"] as const;
+export const VALIDATION_NAMES = [
+  "technical",
+  "consistency",
+  "completeness",
+] as const;
 export type ValidationName = (typeof VALIDATION_NAMES)[number];
 
 export const VALIDATION_KINDS = ["automated", "manual", "hybrid"] as const;

@@ -1,12 +1,22 @@
 import type { Span } from "./diagnostic.ts";
 
-export const STATE_SECTIONS = ["playbook", "goal", "session", "config"] as const;
+export const STATE_SECTIONS = [
+  "playbook",
+  "goal",
+  "session",
+  "config",
+] as const;
 export type StateSectionName = (typeof STATE_SECTIONS)[number];
 
 export const GOAL_STATUSES = ["idle", "in_progress", "done"] as const;
 export type GoalStatus = (typeof GOAL_STATUSES)[number];
 
-export const SECURITY_MODES = ["strict", "trusted", "admin", "developer"] as const;
+export const SECURITY_MODES = [
+  "strict",
+  "trusted",
+  "admin",
+  "developer",
+] as const;
 export type SecurityMode = (typeof SECURITY_MODES)[number];
 
 export const TOOLSTACKS = ["A", "B", "C"] as const;

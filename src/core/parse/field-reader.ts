@@ -15,8 +15,16 @@ export function createFieldReader(
 ) {
   const where = section ? `\`## ${section.name}\`` : "the document";
   const at = (key: string): Point =>
-    section?.fields[key]?.start ?? section?.block?.start ?? section?.span.start ?? { line: 1, column: 1, offset: 0 };
-  const report = (key: string, got: unknown, expected: string, fix: string, severity: "error" | "warning" = "error") =>
+    section?.fields[key]?.start ??
+    section?.block?.start ??
+    section?.span.start ?? { line: 1, column: 1, offset: 0 };
+  const report = (
+    key: string,
+    got: unknown,
+    expected: string,
+    fix: string,
+    severity: "error" | "warning" = "error",
+  ) =>
     diagnostics.push(
       diagnosticAt(
         source.file,
@@ -33,32 +41,67 @@ export function createFieldReader(
       const value = data[key];
       if (value === undefined || value === null) return null;
       if (typeof value === "string") return value.trim() === "" ? null : value;
-      if (typeof value === "number" || typeof value === "boolean") return String(value);
-      report(key, value, "a string or null", `Write \`${key}: null\` or a plain value.`);
+      if (typeof value === "number" || typeof value === "boolean")
+        return String(value);
+      report(
+        key,
+        value,
+        "a string or null",
+        `Write \`${key}: null\` or a plain value.`,
+      );
       return null;
     },
-    oneOf<T extends string>(key: string, allowed: readonly T[], fallback: T | null): T | null {
+    oneOf<T extends string>(
+      key: string,
+      allowed: readonly T[],
+      fallback: T | null,
+    ): T | null {
       const value = data[key];
       if (value === undefined || value === null) return fallback;
-      const text = String(value);
+      const text =
+        typeof value === "string" ||
+        typeof value === "number" ||
+        typeof value === "boolean"
+          ? String(value)
+          : "";
       if ((allowed as readonly string[]).includes(text)) return text as T;
-      report(key, value, `one of ${allowed.join(", ")}`, `Set \`${key}\` to one of those.`);
+      report(
+        key,
+        value,
+        `one of ${allowed.join(", ")}`,
+        `Set \`${key}\` to one of those.`,
+      );
       return fallback;
     },
     stringList(key: string): string[] {
       const value = data[key];
       if (value === undefined || value === null) return [];
-      if (Array.isArray(value) && value.every((item) => typeof item === "string" || typeof item === "number")) {
+      if (
+        Array.isArray(value) &&
+        value.every(
+          (item) => typeof item === "string" || typeof item === "number",
+        )
+      ) {
         return value.map(String);
       }
-      report(key, value, "a list of strings", `Write \`${key}: []\` or one \`- item\` per line.`);
+      report(
+        key,
+        value,
+        "a list of strings",
+        `Write \`${key}: []\` or one \`- item\` per line.`,
+      );
       return [];
     },
     boolean(key: string, fallback: boolean): boolean {
       const value = data[key];
       if (value === undefined || value === null) return fallback;
       if (typeof value === "boolean") return value;
-      report(key, value, "true or false", `Set \`${key}: ${String(fallback)}\`.`);
+      report(
+        key,
+        value,
+        "true or false",
+        `Set \`${key}: ${String(fallback)}\`.`,
+      );
       return fallback;
     },
     stringMap(key: string): Record<string, string> {
@@ -66,9 +109,15 @@ export function createFieldReader(
       if (value === undefined || value === null) return {};
       if (typeof value === "object" && !Array.isArray(value)) {
         const entries = Object.entries(value as Record<string, unknown>);
-        if (entries.every(([, v]) => typeof v === "string")) return Object.fromEntries(entries) as Record<string, string>;
+        if (entries.every(([, v]) => typeof v === "string"))
+          return Object.fromEntries(entries) as Record<string, string>;
       }
-      report(key, value, "a mapping of names to strings", `Write \`${key}: {worker: claudecode}\`.`);
+      report(
+        key,
+        value,
+        "a mapping of names to strings",
+        `Write \`${key}: {worker: claudecode}\`.`,
+      );
       return {};
     },
     /** Warns about keys outside `known`, which are usually typos. */

@@ -7,7 +7,10 @@ import { unified } from "unified";
 let processor: ReturnType<typeof createProcessor> | undefined;
 
 function createProcessor() {
-  return unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ["yaml"]);
+  return unified()
+    .use(remarkParse)
+    .use(remarkGfm)
+    .use(remarkFrontmatter, ["yaml"]);
 }
 
 /** Parses markdown into mdast with positions. The processor is built once per process. */

@@ -1,4 +1,4 @@
-import type { List, ListItem, Paragraph, RootContent } from "mdast";
+import type { ListItem, Paragraph, RootContent } from "mdast";
 import type { Diagnostic, Span } from "../model/diagnostic.ts";
 import { diagnosticAt } from "../model/diagnostic.ts";
 import {
@@ -17,11 +17,28 @@ import { createFieldReader } from "./field-reader.ts";
 import { parseMarkdown } from "./markdown.ts";
 import type { Parsed } from "./parse-state.ts";
 import { plainText, rootEnd, splitSections, type Section } from "./sections.ts";
-import { lineEndAt, spanFromNode, spanOf, type Source, createSource } from "./source.ts";
-import { parseInlineValue, parseInlineList, parseValidationValue } from "./values.ts";
+import {
+  lineEndAt,
+  spanFromNode,
+  spanOf,
+  type Source,
+  createSource,
+} from "./source.ts";
+import {
+  parseInlineValue,
+  parseInlineList,
+  parseValidationValue,
+} from "./values.ts";
 import { readYamlContent, readYamlSection } from "./yaml-section.ts";
 
-const META_KEYS = ["project", "branch", "created", "issue", "reviewed", "roles"] as const;
+const META_KEYS = [
+  "project",
+  "branch",
+  "created",
+  "issue",
+  "reviewed",
+  "roles",
+] as const;
 const GOAL_KEYS = ["summary", "done_when"] as const;
 const LABEL_LINE = /^(\s*)\*\*([A-Za-z_][\w ]*?)\*\*\s*[:：]\s*(.*?)\s*$/;
 const ID_PREFIX = /^\*\*([^*\n]+)\*\*\s*[:：]?[ \t]*/;
@@ -60,24 +77,52 @@ export function parsePlaybook(text: string, file: string): Parsed<Playbook> {
     );
 
   const metaSection = byName("meta");
-  const frontmatter = root.children[0]?.type === "yaml" ? root.children[0] : undefined;
+  const frontmatter =
+    root.children[0]?.type === "yaml" ? root.children[0] : undefined;
   let metaRead;
   if (metaSection) metaRead = readYamlSection(source, metaSection, diagnostics);
   else if (frontmatter) {
-    metaRead = readYamlContent(source, "meta", spanFromNode(source, frontmatter), "frontmatter", diagnostics);
-  } else missing("meta", "Add a `## meta` section with project, branch and reviewed.");
-  const meta = createFieldReader(source, metaRead?.section, metaRead?.data ?? {}, diagnostics);
+    metaRead = readYamlContent(
+      source,
+      "meta",
+      spanFromNode(source, frontmatter),
+      "frontmatter",
+      diagnostics,
+    );
+  } else
+    missing(
+      "meta",
+      "Add a `## meta` section with project, branch and reviewed.",
+    );
+  const meta = createFieldReader(
+    source,
+    metaRead?.section,
+    metaRead?.data ?? {},
+    diagnostics,
+  );
   meta.reportUnknown(META_KEYS);
 
   const goalSection = byName("goal");
-  const goalRead = goalSection ? readYamlSection(source, goalSection, diagnostics) : undefined;
-  if (!goalSection) missing("goal", "Add a `## goal` section with summary and done_when.");
-  const goal = createFieldReader(source, goalRead?.section, goalRead?.data ?? {}, diagnostics);
+  const goalRead = goalSection
+    ? readYamlSection(source, goalSection, diagnostics)
+    : undefined;
+  if (!goalSection)
+    missing("goal", "Add a `## goal` section with summary and done_when.");
+  const goal = createFieldReader(
+    source,
+    goalRead?.section,
+    goalRead?.data ?? {},
+    diagnostics,
+  );
   goal.reportUnknown(GOAL_KEYS);
 
   const contextSection = byName("context");
   const phasesSection = byName("phases");
-  if (!phasesSection) missing("phases", "Add `## phases` with at least one `### p1: <name>` phase.");
+  if (!phasesSection)
+    missing(
+      "phases",
+      "Add `## phases` with at least one `### p1: <name>` phase.",
+    );
   const finalSection = byName("final_tasks", "final tasks");
 
   const sectionsOut: Playbook["sections"] = {};
@@ -105,17 +150,36 @@ export function parsePlaybook(text: string, file: string): Parsed<Playbook> {
   return { value, diagnostics };
 }
 
-function readContext(source: Source, section: Section): { text: string; span: Span } {
-  const start = lineEndAt(source, spanFromNode(source, section.heading).end.offset);
+function readContext(
+  source: Source,
+  section: Section,
+): { text: string; span: Span } {
+  const start = lineEndAt(
+    source,
+    spanFromNode(source, section.heading).end.offset,
+  );
   const end = section.endOffset + source.bomLength;
-  return { text: source.text.slice(start, end).trim(), span: spanOf(source, start, end) };
+  return {
+    text: source.text.slice(start, end).trim(),
+    span: spanOf(source, start, end),
+  };
 }
 
-function readPhases(source: Source, section: Section, diagnostics: Diagnostic[]): Phase[] {
-  return splitSections(section.nodes, 3, section.endOffset).map((chunk) => readPhase(source, chunk, diagnostics));
+function readPhases(
+  source: Source,
+  section: Section,
+  diagnostics: Diagnostic[],
+): Phase[] {
+  return splitSections(section.nodes, 3, section.endOffset).map((chunk) =>
+    readPhase(source, chunk, diagnostics),
+  );
 }
 
-function readPhase(source: Source, chunk: Section, diagnostics: Diagnostic[]): Phase {
+function readPhase(
+  source: Source,
+  chunk: Section,
+  diagnostics: Diagnostic[],
+): Phase {
   const heading = spanFromNode(source, chunk.heading);
   const title = plainText(chunk.heading).trim();
   const match = /^(\S+?)\s*[:：]\s*(.*)$/.exec(title);
@@ -131,19 +195,30 @@ function readPhase(source: Source, chunk: Section, diagnostics: Diagnostic[]): P
     }
   }
   const status = readStatus(source, labels.status, diagnostics);
-  const maxIterations = readPositiveInt(source, "max_iterations", labels.max_iterations, diagnostics);
+  const maxIterations = readPositiveInt(
+    source,
+    "max_iterations",
+    labels.max_iterations,
+    diagnostics,
+  );
   return {
     id,
     name,
     goal: labels.goal?.value ?? null,
-    dependsOn: labels.depends_on ? parseInlineList(labels.depends_on.value) : [],
+    dependsOn: labels.depends_on
+      ? parseInlineList(labels.depends_on.value)
+      : [],
     status,
     maxIterations,
     timeLimit: labels.time_limit?.value ?? null,
     priority: labels.priority?.value ?? null,
     subtasks,
     labels,
-    span: spanOf(source, heading.start.offset, chunk.endOffset + source.bomLength),
+    span: spanOf(
+      source,
+      heading.start.offset,
+      chunk.endOffset + source.bomLength,
+    ),
     heading,
   };
 }
@@ -152,7 +227,10 @@ function readPhase(source: Source, chunk: Section, diagnostics: Diagnostic[]): P
  * Collects `**label**: value` lines of a phase. Lines inside a list item only count when they start at column 1:
  * markdown folds a label written right under a list into the list's last paragraph ("lazy continuation").
  */
-function readLabels(source: Source, nodes: readonly RootContent[]): Record<string, PhaseLabel> {
+function readLabels(
+  source: Source,
+  nodes: readonly RootContent[],
+): Record<string, PhaseLabel> {
   const labels: Record<string, PhaseLabel> = {};
   const visit = (node: unknown, nested: boolean) => {
     if (typeof node !== "object" || node === null) return;
@@ -162,7 +240,8 @@ function readLabels(source: Source, nodes: readonly RootContent[]): Record<strin
       return;
     }
     if (typed.type === "heading" || typed.type === "code") return;
-    for (const child of typed.children ?? []) visit(child, nested || typed.type === "list");
+    for (const child of typed.children ?? [])
+      visit(child, nested || typed.type === "list");
   };
   for (const node of nodes) visit(node, false);
   return labels;
@@ -184,14 +263,22 @@ function scanLabelLines(
     const value = match[3] ?? "";
     if (key in labels) continue;
     const valueStart = lineStart + text.trimEnd().length - value.length;
-    labels[key] = { value, span: spanOf(source, valueStart, valueStart + value.length) };
+    labels[key] = {
+      value,
+      span: spanOf(source, valueStart, valueStart + value.length),
+    };
   }
 }
 
-function readStatus(source: Source, label: PhaseLabel | undefined, diagnostics: Diagnostic[]): PhaseStatus {
+function readStatus(
+  source: Source,
+  label: PhaseLabel | undefined,
+  diagnostics: Diagnostic[],
+): PhaseStatus {
   if (!label) return "pending";
   const value = label.value.replace(/^`|`$/g, "").trim();
-  if ((PHASE_STATUSES as readonly string[]).includes(value)) return value as PhaseStatus;
+  if ((PHASE_STATUSES as readonly string[]).includes(value))
+    return value as PhaseStatus;
   diagnostics.push(
     diagnosticAt(
       source.file,
@@ -238,25 +325,44 @@ function readItemHead(source: Source, item: ListItem): ItemHead | null {
   const itemSpan = spanFromNode(source, item);
   const paragraph = spanFromNode(source, first);
   const firstLineEnd = lineEndAt(source, itemSpan.start.offset);
-  const boxAt = source.text.slice(itemSpan.start.offset, firstLineEnd).search(/\[[ xX]\]/);
+  const boxAt = source.text
+    .slice(itemSpan.start.offset, firstLineEnd)
+    .search(/\[[ xX]\]/);
   const checkbox =
     item.checked === null || item.checked === undefined || boxAt === -1
       ? null
-      : spanOf(source, itemSpan.start.offset + boxAt, itemSpan.start.offset + boxAt + 3);
+      : spanOf(
+          source,
+          itemSpan.start.offset + boxAt,
+          itemSpan.start.offset + boxAt + 3,
+        );
   let text = source.text.slice(paragraph.start.offset, paragraph.end.offset);
   text = text.replace(/^\[[ xX]\]\s*/, "");
-  const lines = text.split(/\r?\n/).filter((line, index) => index === 0 || !LABEL_LINE.test(line) || /^\s/.test(line));
+  const lines = text
+    .split(/\r?\n/)
+    .filter(
+      (line, index) =>
+        index === 0 || !LABEL_LINE.test(line) || /^\s/.test(line),
+    );
   const joined = lines.join(" ");
   const match = ID_PREFIX.exec(joined);
   if (!match) return { id: null, rest: collapse(joined), checkbox };
-  return { id: (match[1] ?? "").trim(), rest: collapse(joined.slice(match[0].length)), checkbox };
+  return {
+    id: (match[1] ?? "").trim(),
+    rest: collapse(joined.slice(match[0].length)),
+    checkbox,
+  };
 }
 
 function collapse(text: string): string {
   return text.replace(/\s+/g, " ").trim();
 }
 
-function readSubtask(source: Source, item: ListItem, diagnostics: Diagnostic[]): Subtask | null {
+function readSubtask(
+  source: Source,
+  item: ListItem,
+  diagnostics: Diagnostic[],
+): Subtask | null {
   const head = readItemHead(source, item);
   if (!head) return null;
   const span = spanFromNode(source, item);
@@ -282,7 +388,8 @@ function readSubtask(source: Source, item: ListItem, diagnostics: Diagnostic[]):
     validated: null,
     dependsOn: [],
     span,
-    checkbox: head.checkbox ?? spanOf(source, span.start.offset, span.start.offset),
+    checkbox:
+      head.checkbox ?? spanOf(source, span.start.offset, span.start.offset),
   };
   for (const field of readFields(source, item)) {
     if (field.key === "validations") {
@@ -312,7 +419,7 @@ function readFields(source: Source, item: ListItem): Field[] {
   const fields: Field[] = [];
   for (const child of item.children) {
     if (child.type !== "list") continue;
-    for (const nested of (child as List).children) {
+    for (const nested of child.children) {
       const first = nested.children[0];
       if (first?.type !== "paragraph") continue;
       const start = spanFromNode(source, first).start.offset;
@@ -320,7 +427,8 @@ function readFields(source: Source, item: ListItem): Field[] {
       const match = FIELD_LINE.exec(line);
       if (!match) continue;
       const value = match[2] ?? "";
-      const valueStart = start + (value === "" ? line.length : line.lastIndexOf(value));
+      const valueStart =
+        start + (value === "" ? line.length : line.lastIndexOf(value));
       fields.push({
         key: (match[1] ?? "").toLowerCase(),
         value,
@@ -354,7 +462,8 @@ function readFinalTasks(source: Source, section: Section): FinalTask[] {
         checked: item.checked === true,
         text: head.rest,
         span,
-        checkbox: head.checkbox ?? spanOf(source, span.start.offset, span.start.offset),
+        checkbox:
+          head.checkbox ?? spanOf(source, span.start.offset, span.start.offset),
       });
     }
   }

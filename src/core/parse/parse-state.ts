@@ -70,7 +70,12 @@ export function parseState(text: string, file: string): Parsed<StateDoc> {
   }
 
   const reader = (name: StateSectionName) => {
-    const r = createFieldReader(source, found[name], data[name] ?? {}, diagnostics);
+    const r = createFieldReader(
+      source,
+      found[name],
+      data[name] ?? {},
+      diagnostics,
+    );
     r.reportUnknown(KNOWN_KEYS[name]);
     return r;
   };

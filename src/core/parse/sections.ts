@@ -10,7 +10,11 @@ export interface Section {
 }
 
 /** Splits `nodes` at headings of `depth` (and stops at shallower ones). Nodes before the first heading are skipped. */
-export function splitSections(nodes: readonly RootContent[], depth: number, endOffset: number): Section[] {
+export function splitSections(
+  nodes: readonly RootContent[],
+  depth: number,
+  endOffset: number,
+): Section[] {
   const sections: Section[] = [];
   let current: Section | undefined;
   for (const node of nodes) {
@@ -18,7 +22,12 @@ export function splitSections(nodes: readonly RootContent[], depth: number, endO
       if (current) current.endOffset = node.position?.start.offset ?? endOffset;
       current = undefined;
       if (node.depth === depth) {
-        current = { name: normaliseName(plainText(node)), heading: node, nodes: [], endOffset };
+        current = {
+          name: normaliseName(plainText(node)),
+          heading: node,
+          nodes: [],
+          endOffset,
+        };
         sections.push(current);
       }
       continue;

@@ -20,8 +20,16 @@ export function createSource(file: string, text: string): Source {
     if (text.charCodeAt(i) === 10) lineStarts.push(i + 1);
   }
   const firstNewline = text.indexOf("\n");
-  const eol = firstNewline > 0 && text[firstNewline - 1] === "\r" ? "\r\n" : "\n";
-  return { file, text, body: text.slice(bomLength), bomLength, eol, lineStarts };
+  const eol =
+    firstNewline > 0 && text[firstNewline - 1] === "\r" ? "\r\n" : "\n";
+  return {
+    file,
+    text,
+    body: text.slice(bomLength),
+    bomLength,
+    eol,
+    lineStarts,
+  };
 }
 
 /** Position of an offset into `source.text`. Columns count UTF-16 units from 1, as editors and mdast do. */
@@ -46,7 +54,14 @@ export function spanOf(source: Source, start: number, end: number): Span {
 /** Converts an mdast position (offsets relative to `body`) into a span over `text`. */
 export function spanFromNode(
   source: Source,
-  node: { position?: { start: { offset?: number }; end: { offset?: number } } },
+  node: {
+    position?:
+      | {
+          start: { offset?: number | undefined };
+          end: { offset?: number | undefined };
+        }
+      | undefined;
+  },
 ): Span {
   const start = (node.position?.start.offset ?? 0) + source.bomLength;
   const end = (node.position?.end.offset ?? 0) + source.bomLength;

@@ -1,5 +1,13 @@
-import { summarizePlaybook, summarizeState, type DocumentKind, type DocumentSummary } from "../cache/summary.ts";
-import { validatePlaybook, type PlaybookRuleOptions } from "../validate/validate-playbook.ts";
+import {
+  summarizePlaybook,
+  summarizeState,
+  type DocumentKind,
+  type DocumentSummary,
+} from "../cache/summary.ts";
+import {
+  validatePlaybook,
+  type PlaybookRuleOptions,
+} from "../validate/validate-playbook.ts";
 import { parsePlaybook } from "./parse-playbook.ts";
 import { parseState } from "./parse-state.ts";
 

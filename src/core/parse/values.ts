@@ -1,5 +1,9 @@
 import { parseDocument } from "yaml";
-import { VALIDATION_KINDS, type Validation, type ValidationKind } from "../model/playbook.ts";
+import {
+  VALIDATION_KINDS,
+  type Validation,
+  type ValidationKind,
+} from "../model/playbook.ts";
 
 /**
  * Reads the value of a one-line `key: value` item. Quoted strings and flow lists are YAML; anything else is
@@ -24,7 +28,8 @@ export function parseInlineList(raw: string): string[] {
   if (text.startsWith("[")) {
     const doc = parseDocument(text);
     const value: unknown = doc.errors.length === 0 ? doc.toJS() : undefined;
-    if (Array.isArray(value)) return value.filter((v) => v !== null).map((v) => String(v).trim());
+    if (Array.isArray(value))
+      return value.filter((v) => v !== null).map((v) => String(v).trim());
     return splitList(text.replace(/^\[|\]$/g, ""));
   }
   return splitList(text);
@@ -38,7 +43,10 @@ function splitList(text: string): string[] {
 }
 
 const RESULT_PREFIX = /^(PASS|FAIL)\b\s*(?:[-:—]\s*)?/i;
-const KIND_PREFIX = new RegExp(`^(${VALIDATION_KINDS.join("|")})\\b\\s*(?:[-:—]\\s*)?`, "i");
+const KIND_PREFIX = new RegExp(
+  `^(${VALIDATION_KINDS.join("|")})\\b\\s*(?:[-:—]\\s*)?`,
+  "i",
+);
 
 /** Splits `"[PASS - ]automated - npx tsc --noEmit"` into result, kind and text. */
 export function parseValidationValue(value: string): Omit<Validation, "span"> {
@@ -59,7 +67,9 @@ export function parseValidationValue(value: string): Omit<Validation, "span"> {
 }
 
 /** The inverse of {@link parseValidationValue}. */
-export function formatValidationValue(validation: Omit<Validation, "span">): string {
+export function formatValidationValue(
+  validation: Omit<Validation, "span">,
+): string {
   const parts: string[] = [];
   if (validation.result) parts.push(validation.result);
   if (validation.kind !== "unspecified") parts.push(validation.kind);

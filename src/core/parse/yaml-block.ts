@@ -67,7 +67,10 @@ export function parseYamlBlock(
   const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
     for (const error of doc.errors) {
-      const at = pointAt(source, contentStart + errorOffset(text, error.pos[0]));
+      const at = pointAt(
+        source,
+        contentStart + errorOffset(text, error.pos[0]),
+      );
       diagnostics.push(
         diagnosticAt(
           source.file,
@@ -82,14 +85,31 @@ export function parseYamlBlock(
   }
   if (isMap(doc.contents)) {
     for (const pair of doc.contents.items) {
-      if (!isScalar(pair.key) || pair.key.range === undefined || pair.key.range === null) continue;
+      if (
+        !isScalar(pair.key) ||
+        pair.key.range === undefined ||
+        pair.key.range === null
+      )
+        continue;
       const key = String(pair.key.value);
-      const value = pair.value as { range?: [number, number, number] | null } | null;
+      const value = pair.value as {
+        range?: [number, number, number] | null;
+      } | null;
       const range = value?.range ?? [pair.key.range[0], pair.key.range[1]];
-      fields[key] = spanOf(source, contentStart + range[0], contentStart + range[1]);
+      fields[key] = spanOf(
+        source,
+        contentStart + range[0],
+        contentStart + range[1],
+      );
     }
   }
-  return { data: doc.toJS() as unknown, block, contentStart, contentEnd, fields };
+  return {
+    data: doc.toJS() as unknown,
+    block,
+    contentStart,
+    contentEnd,
+    fields,
+  };
 }
 
 /** Errors found at the end of the block belong to its last non-blank line, not to the closing fence. */

@@ -13,12 +13,21 @@ export interface ReadYamlSection {
 }
 
 /** Reads the first fenced yaml block of a `## name` section of `file`. */
-export function readYamlSection(source: Source, section: Section, diagnostics: Diagnostic[]): ReadYamlSection {
+export function readYamlSection(
+  source: Source,
+  section: Section,
+  diagnostics: Diagnostic[],
+): ReadYamlSection {
   const headingSpan = spanFromNode(source, section.heading);
-  const span = spanOf(source, headingSpan.start.offset, section.endOffset + source.bomLength);
+  const span = spanOf(
+    source,
+    headingSpan.start.offset,
+    section.endOffset + source.bomLength,
+  );
   const where = `\`## ${section.name}\``;
   const blocks = section.nodes.filter(
-    (node): node is Code => node.type === "code" && /^ya?ml$/i.test(node.lang ?? ""),
+    (node): node is Code =>
+      node.type === "code" && /^ya?ml$/i.test(node.lang ?? ""),
   );
   const first = blocks[0];
   if (first === undefined) {
@@ -31,7 +40,10 @@ export function readYamlSection(source: Source, section: Section, diagnostics: D
         `Unexpected ${where} section without a \`\`\`yaml block, expected one fenced yaml block under the heading. Add the block shown in plan/template/playbook-format.md.`,
       ),
     );
-    return { section: { name: section.name, span, block: null, fields: {} }, data: {} };
+    return {
+      section: { name: section.name, span, block: null, fields: {} },
+      data: {},
+    };
   }
   for (const extra of blocks.slice(1)) {
     diagnostics.push(
@@ -63,9 +75,21 @@ export function readYamlContent(
     where,
     diagnostics,
   );
-  const block = parseYamlBlock(source, contentStart, contentEnd, where, diagnostics);
-  const section: YamlSection = { name, span: nodeSpan, block: block.block, fields: block.fields };
-  if (block.data === undefined || block.data === null) return { section, data: {} };
+  const block = parseYamlBlock(
+    source,
+    contentStart,
+    contentEnd,
+    where,
+    diagnostics,
+  );
+  const section: YamlSection = {
+    name,
+    span: nodeSpan,
+    block: block.block,
+    fields: block.fields,
+  };
+  if (block.data === undefined || block.data === null)
+    return { section, data: {} };
   if (typeof block.data !== "object" || Array.isArray(block.data)) {
     diagnostics.push(
       diagnosticAt(

@@ -4,11 +4,14 @@
  */
 export function explainUnsafeActivePath(active: string): string | null {
   const path = active.replace(/\\/g, "/");
-  if (/[\u0000-\u001f]/.test(path)) return "it contains control characters";
-  if (path.startsWith("/") || path.startsWith("~") || /^[A-Za-z]:/.test(path)) return "it is absolute";
+  if ([...path].some((ch) => ch.charCodeAt(0) < 0x20))
+    return "it contains control characters";
+  if (path.startsWith("/") || path.startsWith("~") || /^[A-Za-z]:/.test(path))
+    return "it is absolute";
   const segments = path.replace(/^\.\//, "").split("/");
   if (segments.includes("..")) return "it leaves the repository with `..`";
-  if (segments[0] !== "plan" || segments.length < 2) return "it is not under plan/";
+  if (segments[0] !== "plan" || segments.length < 2)
+    return "it is not under plan/";
   if (!path.endsWith(".md")) return "it is not a markdown file";
   return null;
 }

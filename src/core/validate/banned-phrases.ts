@@ -27,7 +27,10 @@ export const DEFAULT_BANNED_PHRASES: readonly string[] = [
 ];
 
 /** Returns the first banned phrase found in `text` (whole words for Latin script, substrings otherwise). */
-export function findBannedPhrase(text: string, phrases: readonly string[]): string | null {
+export function findBannedPhrase(
+  text: string,
+  phrases: readonly string[],
+): string | null {
   const lower = text.toLowerCase();
   for (const phrase of phrases) {
     const needle = phrase.toLowerCase();
@@ -36,7 +39,8 @@ export function findBannedPhrase(text: string, phrases: readonly string[]): stri
       const escaped = needle.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
       const startsWord = /^\w/.test(needle) ? "\\b" : "";
       const endsWord = /\w$/.test(needle) ? "\\b" : "";
-      if (new RegExp(`${startsWord}${escaped}${endsWord}`, "i").test(lower)) return phrase;
+      if (new RegExp(`${startsWord}${escaped}${endsWord}`, "i").test(lower))
+        return phrase;
     } else if (lower.includes(needle)) {
       return phrase;
     }

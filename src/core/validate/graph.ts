@@ -1,5 +1,7 @@
 /** Finds cycles in a dependency graph; each cycle is returned once, as a path that starts and ends at one node. */
-export function findCycles(edges: ReadonlyMap<string, readonly string[]>): string[][] {
+export function findCycles(
+  edges: ReadonlyMap<string, readonly string[]>,
+): string[][] {
   const state = new Map<string, "visiting" | "done">();
   const stack: string[] = [];
   const cycles: string[][] = [];

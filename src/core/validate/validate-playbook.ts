@@ -12,10 +12,19 @@ export const PHASE_ID = /^p(\d+|_[a-z0-9_]+)$/;
 export const SUBTASK_ID = /^(p(?:\d+|_[a-z0-9_]+))\.\d+$/;
 export const FINAL_TASK_ID = /^ft\d+$/;
 
-type Report = (at: Point, code: string, severity: Severity, message: string) => void;
+type Report = (
+  at: Point,
+  code: string,
+  severity: Severity,
+  message: string,
+) => void;
 
 /** Checks a parsed playbook's meaning (SPEC §3.2): ids, dependencies, validations, wording and status. Pure. */
-export function validatePlaybook(playbook: Playbook, file: string, options: PlaybookRuleOptions = {}): Diagnostic[] {
+export function validatePlaybook(
+  playbook: Playbook,
+  file: string,
+  options: PlaybookRuleOptions = {},
+): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   const report: Report = (at, code, severity, message) =>
     diagnostics.push(diagnosticAt(file, at, code, severity, message));
@@ -30,7 +39,12 @@ export function validatePlaybook(playbook: Playbook, file: string, options: Play
   return diagnostics;
 }
 
-function checkMetaAndGoal(playbook: Playbook, report: Report, top: Point, banned: readonly string[]): void {
+function checkMetaAndGoal(
+  playbook: Playbook,
+  report: Report,
+  top: Point,
+  banned: readonly string[],
+): void {
   const metaAt = playbook.sections.meta?.span.start ?? top;
   const goalAt = playbook.sections.goal?.span.start ?? top;
   if (playbook.sections.meta && playbook.meta.branch === null) {
@@ -65,10 +79,17 @@ function checkMetaAndGoal(playbook: Playbook, report: Report, top: Point, banned
       "Unexpected goal without `done_when`, expected at least one checkable condition. Add `done_when:` with one `- item` per condition.",
     );
   }
-  const doneWhenAt = playbook.sections.goal?.fields["done_when"]?.start ?? goalAt;
+  const doneWhenAt =
+    playbook.sections.goal?.fields["done_when"]?.start ?? goalAt;
   for (const item of playbook.goal.doneWhen) {
     const phrase = findBannedPhrase(item, banned);
-    if (phrase) report(doneWhenAt, "criterion-vague", "error", vagueMessage(phrase, "a done_when item"));
+    if (phrase)
+      report(
+        doneWhenAt,
+        "criterion-vague",
+        "error",
+        vagueMessage(phrase, "a done_when item"),
+      );
   }
   if (playbook.context === null || playbook.context.text === "") {
     report(
@@ -189,9 +210,15 @@ function checkDependencies(playbook: Playbook, report: Report): void {
         );
       }
     }
-    if (!subtaskEdges.has(subtask.id)) subtaskEdges.set(subtask.id, subtask.dependsOn);
+    if (!subtaskEdges.has(subtask.id))
+      subtaskEdges.set(subtask.id, subtask.dependsOn);
   }
-  const phaseAt = new Map(playbook.phases.map((p) => [p.id, p.labels["depends_on"]?.span.start ?? p.heading.start]));
+  const phaseAt = new Map(
+    playbook.phases.map((p) => [
+      p.id,
+      p.labels["depends_on"]?.span.start ?? p.heading.start,
+    ]),
+  );
   for (const cycle of findCycles(phaseEdges)) {
     report(
       phaseAt.get(cycle[0] ?? "") ?? { line: 1, column: 1, offset: 0 },
@@ -211,7 +238,11 @@ function checkDependencies(playbook: Playbook, report: Report): void {
   }
 }
 
-function checkSubtasks(playbook: Playbook, report: Report, banned: readonly string[]): void {
+function checkSubtasks(
+  playbook: Playbook,
+  report: Report,
+  banned: readonly string[],
+): void {
   for (const phase of playbook.phases) {
     if (phase.subtasks.length === 0) {
       report(
@@ -243,7 +274,12 @@ function checkSubtasks(playbook: Playbook, report: Report, banned: readonly stri
       }
       const phrase = findBannedPhrase(subtask.criterion, banned);
       if (phrase) {
-        report(subtask.span.start, "criterion-vague", "error", vagueMessage(phrase, `the criterion of ${subtask.id}`));
+        report(
+          subtask.span.start,
+          "criterion-vague",
+          "error",
+          vagueMessage(phrase, `the criterion of ${subtask.id}`),
+        );
       }
       for (const name of VALIDATION_NAMES) {
         const validation = subtask.validations[name];

@@ -13,10 +13,14 @@ export interface WorkspaceFacts {
 }
 
 /** Checks that `state.md` and its active playbook agree (SPEC §3.1, §3.2). Pure: existence comes in as a fact. */
-export function validateWorkspace(state: StateDoc, facts: WorkspaceFacts): Diagnostic[] {
+export function validateWorkspace(
+  state: StateDoc,
+  facts: WorkspaceFacts,
+): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   const fields = state.sections.playbook?.fields ?? {};
-  const at = (key: string): Point => fields[key]?.start ?? { line: 1, column: 1, offset: 0 };
+  const at = (key: string): Point =>
+    fields[key]?.start ?? { line: 1, column: 1, offset: 0 };
   const active = state.playbook.active;
   if (active !== null) {
     const reason = explainUnsafeActivePath(active);
@@ -46,11 +50,18 @@ export function validateWorkspace(state: StateDoc, facts: WorkspaceFacts): Diagn
   if (loaded) {
     const playbookBranch = loaded.playbook.meta.branch;
     const stateBranch = state.playbook.branch;
-    if (playbookBranch !== null && stateBranch !== null && playbookBranch !== stateBranch) {
+    if (
+      playbookBranch !== null &&
+      stateBranch !== null &&
+      playbookBranch !== stateBranch
+    ) {
       diagnostics.push(
         diagnosticAt(
           loaded.file,
-          loaded.playbook.sections.meta?.fields["branch"]?.start ?? { line: 1, column: 1 },
+          loaded.playbook.sections.meta?.fields["branch"]?.start ?? {
+            line: 1,
+            column: 1,
+          },
           "branch-mismatch",
           "error",
           `Unexpected branch \`${playbookBranch}\` in the playbook while state.md says \`${stateBranch}\`, expected the same branch in both. Set one to match the other.`,
