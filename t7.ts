@@ -1,0 +1,10 @@
+import { readFileSync } from "node:fs";
+import remarkParse from "remark-parse";
+import { unified } from "unified";
+const t = readFileSync("test/fixtures/playbooks/large-1000-subtasks.md", "utf8");
+const p = unified().use(remarkParse);
+const time = (name: string, text: string) => { const s = performance.now(); p.parse(text); console.log(name, Math.round(performance.now() - s)); };
+time("brackets-only-in-depends", t.replace(/depends_on\*?\*?: \[[^\]]*\]/g, "depends_on: none"));
+time("checkbox-removed", t.replace(/- \[[ x]\] /g, "- "));
+time("phase-depends removed", t.replace(/\*\*depends_on\*\*: \[[^\]]*\]/g, "**depends_on**: none"));
+time("subtask-depends removed", t.replace(/  - depends_on: \[[^\]]*\]/g, "  - depends_on: none"));
