@@ -7,7 +7,10 @@ import { unified } from "unified";
 let processor: ReturnType<typeof createProcessor> | undefined;
 
 function createProcessor() {
-  return unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ["yaml"]);
+  return unified()
+    .use(remarkParse)
+    .use(remarkGfm)
+    .use(remarkFrontmatter, ["yaml"]);
 }
 
 /**
@@ -63,17 +66,24 @@ function splitAtHeadings(body: string): Chunk[] {
     if (inFrontmatter) {
       if (line > 1 && /^(---|\.\.\.)\s*$/.test(text)) inFrontmatter = false;
     } else if (fence !== null) {
-      const close = FENCE_OPEN.exec(text);
-      if (close?.[1]?.[0] === fence[0] && (close[1]?.length ?? 0) >= fence.length && text.trim() === close[1]) {
+      const close = FENCE_OPEN.exec(text)?.[1];
+      if (
+        close !== undefined &&
+        close[0] === fence[0] &&
+        close.length >= fence.length &&
+        text.trim() === close
+      )
         fence = null;
-      }
     } else if (inComment) {
       if (text.includes("-->")) inComment = false;
     } else {
       const open = FENCE_OPEN.exec(text);
       if (open) {
         fence = open[1] ?? "```";
-      } else if (text.includes("<!--") && !text.slice(text.lastIndexOf("<!--")).includes("-->")) {
+      } else if (
+        text.includes("<!--") &&
+        !text.slice(text.lastIndexOf("<!--")).includes("-->")
+      ) {
         inComment = true;
       } else if (HEADING.test(text) && offset > chunkStart) {
         chunks.push({ offset: chunkStart, end: offset, line: chunkLine });
@@ -89,7 +99,12 @@ function splitAtHeadings(body: string): Chunk[] {
 }
 
 interface Positioned {
-  position?: { start: { line: number; offset?: number }; end: { line: number; offset?: number } } | undefined;
+  position?:
+    | {
+        start: { line: number; offset?: number | undefined };
+        end: { line: number; offset?: number | undefined };
+      }
+    | undefined;
   children?: unknown[];
 }
 
@@ -97,13 +112,20 @@ function shiftPositions(node: Positioned, lines: number, offset: number): void {
   if (node.position) {
     node.position.start.line += lines;
     node.position.end.line += lines;
-    if (node.position.start.offset !== undefined) node.position.start.offset += offset;
-    if (node.position.end.offset !== undefined) node.position.end.offset += offset;
+    if (node.position.start.offset !== undefined)
+      node.position.start.offset += offset;
+    if (node.position.end.offset !== undefined)
+      node.position.end.offset += offset;
   }
-  for (const child of node.children ?? []) shiftPositions(child as Positioned, lines, offset);
+  for (const child of node.children ?? [])
+    shiftPositions(child as Positioned, lines, offset);
 }
 
-function pointAtEnd(body: string): { line: number; column: number; offset: number } {
+function pointAtEnd(body: string): {
+  line: number;
+  column: number;
+  offset: number;
+} {
   let line = 1;
   let lastBreak = -1;
   for (let i = 0; i < body.length; i++) {

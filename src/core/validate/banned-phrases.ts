@@ -32,18 +32,36 @@ export function findBannedPhrase(
   phrases: readonly string[],
 ): string | null {
   const lower = text.toLowerCase();
+  for (const { phrase, needle, pattern } of compile(phrases)) {
+    if (pattern ? pattern.test(lower) : lower.includes(needle)) return phrase;
+  }
+  return null;
+}
+
+interface Matcher {
+  phrase: string;
+  needle: string;
+  pattern: RegExp | null;
+}
+
+const compiled = new WeakMap<readonly string[], Matcher[]>();
+
+function compile(phrases: readonly string[]): Matcher[] {
+  const cached = compiled.get(phrases);
+  if (cached) return cached;
+  const matchers: Matcher[] = [];
   for (const phrase of phrases) {
     const needle = phrase.toLowerCase();
     if (needle === "") continue;
+    let pattern: RegExp | null = null;
     if (/^[\x20-\x7e]+$/.test(needle)) {
       const escaped = needle.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
       const startsWord = /^\w/.test(needle) ? "\\b" : "";
       const endsWord = /\w$/.test(needle) ? "\\b" : "";
-      if (new RegExp(`${startsWord}${escaped}${endsWord}`, "i").test(lower))
-        return phrase;
-    } else if (lower.includes(needle)) {
-      return phrase;
+      pattern = new RegExp(`${startsWord}${escaped}${endsWord}`, "i");
     }
+    matchers.push({ phrase, needle, pattern });
   }
-  return null;
+  compiled.set(phrases, matchers);
+  return matchers;
 }
