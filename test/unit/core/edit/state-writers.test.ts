@@ -1,0 +1,164 @@
+import { describe, expect, it } from "vitest";
+import { setStateField } from "../../../../src/core/edit/state-writers.ts";
+import type { EditResult } from "../../../../src/core/edit/text-edit.ts";
+import { parseState } from "../../../../src/core/parse/parse-state.ts";
+import { SAMPLE_STATE } from "../../../helpers/sample-docs.ts";
+
+function applied(result: EditResult): string {
+  if (!result.ok) throw new Error(`edit refused: ${result.reason}`);
+  return result.text;
+}
+
+function reparse(text: string) {
+  const parsed = parseState(text, "state.md");
+  expect(parsed.diagnostics).toEqual([]);
+  return parsed.value;
+}
+
+describe("setStateField", () => {
+  it.each([
+    [
+      "playbook",
+      "active",
+      null,
+      "active: plan/playbook-login-form.md",
+      "active: null",
+    ],
+    [
+      "playbook",
+      "branch",
+      "feat/signup",
+      "branch: feat/login-form",
+      "branch: feat/signup",
+    ],
+    [
+      "goal",
+      "phase",
+      "p2",
+      "phase: p1        # current phase",
+      "phase: p2        # current phase",
+    ],
+    ["goal", "status", "done", "status: in_progress", "status: done"],
+    [
+      "session",
+      "last_start",
+      "2026-11-22T09:00:00Z",
+      "last_start: 2026-11-21T10:00:00Z",
+      "last_start: 2026-11-22T09:00:00Z",
+    ],
+    [
+      "session",
+      "last_end",
+      "2026-11-22T09:30:00Z",
+      "last_end:\n",
+      "last_end: 2026-11-22T09:30:00Z\n",
+    ],
+    [
+      "playbook",
+      "branch",
+      "feat/x: with colon",
+      "branch: feat/login-form",
+      'branch: "feat/x: with colon"',
+    ],
+    ["playbook", "branch", "null", "branch: feat/login-form", 'branch: "null"'],
+    [
+      "playbook",
+      "branch",
+      "a #hash",
+      "branch: feat/login-form",
+      'branch: "a #hash"',
+    ],
+  ] as const)(
+    "sets %s.%s = %j replacing only its value",
+    (section, key, value, from, to) => {
+      const after = applied(setStateField(SAMPLE_STATE, section, key, value));
+      expect(after).toBe(SAMPLE_STATE.replace(from, to));
+    },
+  );
+
+  it("reads every written value back exactly", () => {
+    let text = SAMPLE_STATE;
+    text = applied(setStateField(text, "playbook", "active", null));
+    text = applied(
+      setStateField(
+        text,
+        "playbook",
+        "last_archived",
+        "plan/archive/playbook-login-form.md",
+      ),
+    );
+    text = applied(setStateField(text, "goal", "phase", "p_final"));
+    const state = reparse(text);
+    expect(state.playbook).toEqual({
+      active: null,
+      branch: "feat/login-form",
+      lastArchived: "plan/archive/playbook-login-form.md",
+    });
+    expect(state.goal.phase).toBe("p_final");
+  });
+
+  it("adds a missing key at the end of its block", () => {
+    const text = SAMPLE_STATE.replace("last_archived: null\n", "");
+    const after = applied(
+      setStateField(text, "playbook", "last_archived", "plan/archive/x.md"),
+    );
+    expect(after).toBe(
+      text.replace(
+        "branch: feat/login-form\n",
+        "branch: feat/login-form\nlast_archived: plan/archive/x.md\n",
+      ),
+    );
+  });
+
+  it("keeps a comment after an empty value", () => {
+    const text = SAMPLE_STATE.replace(
+      "last_end:\n",
+      "last_end: # set at SessionEnd\n",
+    );
+    const after = applied(
+      setStateField(text, "session", "last_end", "2026-11-22T10:00:00Z"),
+    );
+    expect(after).toBe(
+      text.replace("last_end: # set", "last_end: 2026-11-22T10:00:00Z # set"),
+    );
+    expect(reparse(after).session.lastEnd).toBe("2026-11-22T10:00:00Z");
+  });
+
+  it("appends a missing section with its block, leaving the rest untouched", () => {
+    const text = SAMPLE_STATE.replace(
+      /## session\n\n```yaml\n[\s\S]*?```\n\n/,
+      "",
+    );
+    const after = applied(
+      setStateField(text, "session", "last_start", "2026-11-22T09:00:00Z"),
+    );
+    expect(after.startsWith(text)).toBe(true);
+    expect(after.slice(text.length)).toBe(
+      "\n## session\n\n```yaml\nlast_start: 2026-11-22T09:00:00Z\n```\n",
+    );
+    expect(reparse(after).session.lastStart).toBe("2026-11-22T09:00:00Z");
+  });
+
+  it("keeps CRLF and a BOM", () => {
+    const text = `\uFEFF${SAMPLE_STATE.replace(/\n/g, "\r\n")}`;
+    const after = applied(setStateField(text, "playbook", "active", null));
+    expect(after).toBe(
+      text.replace("active: plan/playbook-login-form.md", "active: null"),
+    );
+    const added = applied(setStateField(after, "goal", "milestone", "m1"));
+    expect(added).toBe(after.replace("milestone: null", "milestone: m1"));
+  });
+
+  it("refuses to write into a broken block and changes nothing", () => {
+    const text = SAMPLE_STATE.replace(
+      "status: in_progress",
+      "status: [in_progress",
+    );
+    const result = setStateField(text, "goal", "phase", "p2");
+    expect(result.ok).toBe(false);
+    if (!result.ok)
+      expect(result.reason).toMatch(
+        /`## goal` yaml block of state.md is broken/,
+      );
+  });
+});

@@ -1,0 +1,278 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  setPhaseStatus,
+  setReviewed,
+  setTaskChecked,
+  setValidated,
+  setValidation,
+} from "../../../../src/core/edit/playbook-writers.ts";
+import { setStateField } from "../../../../src/core/edit/state-writers.ts";
+import type { EditResult } from "../../../../src/core/edit/text-edit.ts";
+import {
+  PHASE_STATUSES,
+  VALIDATION_NAMES,
+  type Playbook,
+} from "../../../../src/core/model/playbook.ts";
+import { parsePlaybook } from "../../../../src/core/parse/parse-playbook.ts";
+import { parseState } from "../../../../src/core/parse/parse-state.ts";
+import { validatePlaybook } from "../../../../src/core/validate/validate-playbook.ts";
+import {
+  SAMPLE_PLAYBOOK,
+  SAMPLE_STATE,
+  singleSplice,
+  withoutSpans,
+} from "../../../helpers/sample-docs.ts";
+
+/** Lines that look like playbook and state syntax, mixed with noise, so the parsers meet near-misses. */
+const fragment = fc.oneof(
+  fc.constantFrom(
+    "## meta",
+    "## goal",
+    "## context",
+    "## phases",
+    "## final_tasks",
+    "## playbook",
+    "## session",
+    "## config",
+    "### p1: Build",
+    "### p2 Build",
+    "### : nothing",
+    "#### subtasks",
+    "---",
+    "```yaml",
+    "```",
+    "~~~",
+    "- [ ] **p1.1**: criterion",
+    "- [x] **p1.2**:",
+    "- [X] **p2.1**: 適切に",
+    "- [ ] no id",
+    "  - executor: codex",
+    "  - validations:",
+    '    - technical: "automated - npx tsc"',
+    "    - consistency: PASS",
+    "    - completeness: 'manual - x'",
+    "  - depends_on: [p1.1, p9]",
+    "  - validated: 2026-11-21",
+    "**status**: done",
+    "**status**: bogus",
+    "**depends_on**: [p2]",
+    "**max_iterations**: -1",
+    "active: ../etc/passwd",
+    "active: plan/playbook-x.md",
+    "branch: [",
+    "reviewed: yes",
+    "done_when:",
+    "  - x",
+    "summary: s",
+    "roles: {a: 1}",
+    "key: : :",
+    "\t- tab item",
+    "<!--",
+    "-->",
+    "> quote",
+    "| a | b |",
+    "1. ordered",
+    "   - deep",
+    "\uFEFF",
+    "",
+  ),
+  fc.string({ maxLength: 30 }),
+);
+const markdownish = fc
+  .tuple(fc.array(fragment, { maxLength: 60 }), fc.constantFrom("\n", "\r\n"))
+  .map(([lines, eol]) => lines.join(eol));
+
+describe("parsers never throw", () => {
+  it("on arbitrary text", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary", maxLength: 400 }), (text) => {
+        parseState(text, "state.md");
+        const parsed = parsePlaybook(text, "p.md");
+        validatePlaybook(parsed.value, "p.md");
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("on markdown-like documents, and every diagnostic points inside the file", () => {
+    fc.assert(
+      fc.property(markdownish, (text) => {
+        const lines = text.split("\n").length;
+        const state = parseState(text, "state.md");
+        const parsed = parsePlaybook(text, "p.md");
+        for (const d of [
+          ...state.diagnostics,
+          ...parsed.diagnostics,
+          ...validatePlaybook(parsed.value, "p.md"),
+        ]) {
+          expect(d.line).toBeGreaterThanOrEqual(1);
+          expect(d.line).toBeLessThanOrEqual(lines);
+          expect(d.column).toBeGreaterThanOrEqual(1);
+          expect(d.message).toMatch(/^Unexpected /);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("lint is deterministic", () => {
+    fc.assert(
+      fc.property(markdownish, (text) => {
+        const once = parsePlaybook(text, "p.md");
+        const twice = parsePlaybook(text, "p.md");
+        expect(JSON.stringify(twice)).toBe(JSON.stringify(once));
+        expect(validatePlaybook(twice.value, "p.md")).toEqual(
+          validatePlaybook(once.value, "p.md"),
+        );
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
+
+const base = parsePlaybook(SAMPLE_PLAYBOOK, "p.md").value;
+const subtaskIds = base.phases.flatMap((p) => p.subtasks.map((s) => s.id));
+const phaseIds = base.phases.map((p) => p.id);
+
+interface Op {
+  name: string;
+  edit: (text: string) => EditResult;
+  expect: (ast: Playbook) => void;
+}
+
+const findSubtask = (ast: Playbook, id: string) =>
+  ast.phases.flatMap((p) => p.subtasks).find((s) => s.id === id)!;
+
+const op: fc.Arbitrary<Op> = fc.oneof(
+  fc
+    .tuple(fc.constantFrom(...subtaskIds, "ft1"), fc.boolean())
+    .map(([id, checked]) => ({
+      name: `check ${id}=${checked}`,
+      edit: (t: string) => setTaskChecked(t, id, checked),
+      expect: (ast: Playbook) => {
+        const task =
+          id === "ft1"
+            ? ast.finalTasks.find((f) => f.id === id)!
+            : findSubtask(ast, id);
+        task.checked = checked;
+      },
+    })),
+  fc
+    .tuple(
+      fc.constantFrom(...subtaskIds),
+      fc.constantFrom(...VALIDATION_NAMES),
+      fc.constantFrom("PASS", "FAIL", null),
+    )
+    .map(([id, name, result]) => ({
+      name: `validation ${id}.${name}=${result}`,
+      edit: (t: string) => setValidation(t, id, name, { result }),
+      expect: (ast: Playbook) => {
+        findSubtask(ast, id).validations[name]!.result = result;
+      },
+    })),
+  fc
+    .tuple(fc.constantFrom(...phaseIds), fc.constantFrom(...PHASE_STATUSES))
+    .map(([id, status]) => ({
+      name: `status ${id}=${status}`,
+      edit: (t: string) => setPhaseStatus(t, id, status),
+      expect: (ast: Playbook) => {
+        const phase = ast.phases.find((p) => p.id === id)!;
+        phase.status = status;
+        phase.labels["status"]!.value = status;
+      },
+    })),
+  fc.boolean().map((reviewed) => ({
+    name: `reviewed=${reviewed}`,
+    edit: (t: string) => setReviewed(t, reviewed),
+    expect: (ast: Playbook) => {
+      ast.meta.reviewed = reviewed;
+    },
+  })),
+  fc
+    .tuple(
+      fc.constantFrom(...subtaskIds),
+      fc.date({
+        min: new Date("2020-01-01"),
+        max: new Date("2030-01-01"),
+        noInvalidDate: true,
+      }),
+    )
+    .map(([id, date]) => ({
+      name: `validated ${id}`,
+      edit: (t: string) => setValidated(t, id, date.toISOString()),
+      expect: (ast: Playbook) => {
+        findSubtask(ast, id).validated = date.toISOString();
+      },
+    })),
+);
+
+describe("surgical writes", () => {
+  it("re-parse to the expected AST and change one small region only", () => {
+    fc.assert(
+      fc.property(
+        fc.array(op, { minLength: 1, maxLength: 6 }),
+        fc.boolean(),
+        (ops, crlf) => {
+          let text = crlf
+            ? SAMPLE_PLAYBOOK.replace(/\n/g, "\r\n")
+            : SAMPLE_PLAYBOOK;
+          const expected = structuredClone(parsePlaybook(text, "p.md").value);
+          for (const step of ops) {
+            const result = step.edit(text);
+            if (!result.ok) throw new Error(`${step.name}: ${result.reason}`);
+            const splice = singleSplice(text, result.text);
+            expect(splice.removed.length + splice.inserted.length).toBeLessThan(
+              80,
+            );
+            if (crlf)
+              expect(result.text.replace(/\r\n/g, "").includes("\n")).toBe(
+                false,
+              );
+            text = result.text;
+            step.expect(expected);
+          }
+          const reparsed = parsePlaybook(text, "p.md");
+          expect(reparsed.diagnostics).toEqual([]);
+          expect(withoutSpans(reparsed.value)).toEqual(withoutSpans(expected));
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it("state fields read back any string exactly; the change stays on the field's line", () => {
+    const keys = [
+      ["playbook", "branch", "branch"],
+      ["playbook", "last_archived", "lastArchived"],
+      ["goal", "milestone", "milestone"],
+      ["session", "last_end", "lastEnd"],
+    ] as const;
+    const before = parseState(SAMPLE_STATE, "state.md").value;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...keys),
+        fc.string({ unit: "binary", minLength: 1, maxLength: 40 }),
+        ([section, key, field], value) => {
+          fc.pre(value.trim() !== "");
+          const result = setStateField(SAMPLE_STATE, section, key, value);
+          if (!result.ok) throw new Error(result.reason);
+          const after = parseState(result.text, "state.md");
+          expect(after.diagnostics).toEqual([]);
+          const expected = structuredClone(before) as unknown as Record<
+            string,
+            Record<string, unknown>
+          >;
+          expected[section]![field] = value;
+          expect(withoutSpans(after.value)).toEqual(withoutSpans(expected));
+          const splice = singleSplice(SAMPLE_STATE, result.text);
+          const line = SAMPLE_STATE.slice(0, splice.at).split("\n").length;
+          expect(SAMPLE_STATE.split("\n")[line - 1]).toMatch(
+            new RegExp(`^${key}:`),
+          );
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
