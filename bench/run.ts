@@ -1,0 +1,280 @@
+// Benchmarks: whole-process medians, each paired with `node -e 0` in the same run (A B A B ...), and in-process
+// cold/warm parse times measured in fresh processes. Writes bench/results.md. Never used as a test assertion.
+import { spawnSync } from "node:child_process";
+import { cpus } from "node:os";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { renderLargePlaybook } from "../test/helpers/large-playbook.ts";
+
+const root = join(import.meta.dirname, "..");
+const dist = join(root, "dist");
+const pairs = Number(process.env["BENCH_PAIRS"] ?? 30);
+
+function stateFor(active: string, branch: string): string {
+  return [
+    "## playbook",
+    "```yaml",
+    `active: ${active}`,
+    `branch: ${branch}`,
+    "last_archived: null",
+    "```",
+    "## goal",
+    "```yaml",
+    "milestone: null",
+    "phase: p1",
+    "done_criteria: []",
+    "status: in_progress",
+    "```",
+    "## session",
+    "```yaml",
+    "last_start: null",
+    "last_end: null",
+    "```",
+    "## config",
+    "```yaml",
+    "security: strict",
+    "toolstack: A",
+    "roles: {orchestrator: claudecode}",
+    "```",
+    "",
+  ].join("\n");
+}
+
+function workspace(playbook: string): string {
+  const dir = mkdtempSync(join(tmpdir(), "playbook-bench-"));
+  mkdirSync(join(dir, "plan"));
+  writeFileSync(join(dir, "plan", "playbook-bench.md"), playbook);
+  writeFileSync(
+    join(dir, "state.md"),
+    stateFor("plan/playbook-bench.md", "feat/large-migration"),
+  );
+  return dir;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2
+    ? sorted[mid]!
+    : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+interface Run {
+  args: string[];
+  input?: string;
+  env?: NodeJS.ProcessEnv;
+  before?: () => void;
+}
+
+function timeOnce(run: Run): number {
+  run.before?.();
+  const start = process.hrtime.bigint();
+  const result = spawnSync(process.execPath, run.args, {
+    input: run.input ?? "",
+    env: run.env ?? process.env,
+    stdio: ["pipe", "ignore", "pipe"],
+  });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (result.status !== 0)
+    throw new Error(
+      `${run.args.join(" ")} exited ${result.status}: ${String(result.stderr)}`,
+    );
+  return ms;
+}
+
+interface PairResult {
+  name: string;
+  baseline: number;
+  command: number;
+  ratio: number;
+}
+
+/** Runs `node -e 0` and the command alternately, `count` times each, after two warm-up pairs. */
+function paired(name: string, run: Run, count: number): PairResult {
+  const baselineRun: Run = {
+    args: ["-e", "0"],
+    ...(run.env ? { env: run.env } : {}),
+  };
+  for (let i = 0; i < 2; i++) {
+    timeOnce(baselineRun);
+    timeOnce(run);
+  }
+  const base: number[] = [];
+  const cmd: number[] = [];
+  const ratios: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const b = timeOnce(baselineRun);
+    const c = timeOnce(run);
+    base.push(b);
+    cmd.push(c);
+    ratios.push(c / b);
+  }
+  const result = {
+    name,
+    baseline: median(base),
+    command: median(cmd),
+    ratio: median(ratios),
+  };
+  process.stdout.write(
+    `${name}: ${result.command.toFixed(1)} ms vs ${result.baseline.toFixed(1)} ms (x${result.ratio.toFixed(2)})\n`,
+  );
+  return result;
+}
+
+/** Times the first parse in a fresh process (cold) and the median of later parses (warm), `runs` processes. */
+function inProcess(
+  name: string,
+  file: string,
+  runs: number,
+): { name: string; load: number; cold: number; warm: number } {
+  const script = `
+    const t0 = performance.now();
+    const p = require(${JSON.stringify(join(dist, "parser.cjs"))});
+    const t1 = performance.now();
+    const text = require("node:fs").readFileSync(${JSON.stringify(file)}, "utf8");
+    const parse = () => { const r = p.parsePlaybook(text, "p.md"); p.validatePlaybook(r.value, "p.md"); };
+    const c0 = performance.now(); parse(); const cold = performance.now() - c0;
+    for (let i = 0; i < 3; i++) parse();
+    const warm = [];
+    for (let i = 0; i < 10; i++) { const w0 = performance.now(); parse(); warm.push(performance.now() - w0); }
+    warm.sort((a, b) => a - b);
+    process.stdout.write(JSON.stringify({ load: t1 - t0, cold, warm: warm[5] }));
+  `;
+  const loads: number[] = [];
+  const colds: number[] = [];
+  const warms: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const out = spawnSync(process.execPath, ["-e", script], {
+      encoding: "utf8",
+    });
+    if (out.status !== 0) throw new Error(out.stderr);
+    const r = JSON.parse(out.stdout) as {
+      load: number;
+      cold: number;
+      warm: number;
+    };
+    loads.push(r.load);
+    colds.push(r.cold);
+    warms.push(r.warm);
+  }
+  const result = {
+    name,
+    load: median(loads),
+    cold: median(colds),
+    warm: median(warms),
+  };
+  process.stdout.write(
+    `${name}: load ${result.load.toFixed(1)} ms, cold ${result.cold.toFixed(1)} ms, warm ${result.warm.toFixed(1)} ms\n`,
+  );
+  return result;
+}
+
+const small = renderLargePlaybook(3, 7);
+const large = readFileSync(
+  join(root, "test", "fixtures", "playbooks", "large-1000-subtasks.md"),
+  "utf8",
+);
+const ws200 = workspace(small);
+const ws1000 = workspace(large);
+const payload = JSON.stringify({
+  session_id: "bench",
+  transcript_path: "/tmp/t.jsonl",
+  cwd: ws200,
+  hook_event_name: "PreToolUse",
+  tool_name: "Edit",
+  tool_input: {
+    file_path: join(ws200, "src", "a.ts"),
+    old_string: "a",
+    new_string: "b",
+  },
+});
+const hookEnv = { ...process.env, CLAUDE_PROJECT_DIR: ws200 };
+const noCaEnv: NodeJS.ProcessEnv = { ...hookEnv };
+delete noCaEnv["NODE_EXTRA_CA_CERTS"];
+const hook = join(dist, "hook.cjs");
+const cli = join(dist, "cli.mjs");
+
+try {
+  timeOnce({ args: [hook, "PreToolUse"], input: payload, env: hookEnv });
+  const whole = [
+    paired(
+      "hook.cjs, cache hit, 200-line playbook",
+      { args: [hook, "PreToolUse"], input: payload, env: hookEnv },
+      pairs,
+    ),
+    ...(process.env["NODE_EXTRA_CA_CERTS"]
+      ? [
+          paired(
+            "hook.cjs, cache hit, NODE_EXTRA_CA_CERTS unset",
+            { args: [hook, "PreToolUse"], input: payload, env: noCaEnv },
+            pairs,
+          ),
+        ]
+      : []),
+    paired(
+      "hook.cjs, cache miss, 200-line playbook",
+      {
+        args: [hook, "PreToolUse"],
+        input: payload,
+        env: hookEnv,
+        before: () =>
+          rmSync(join(ws200, ".claude"), { recursive: true, force: true }),
+      },
+      pairs,
+    ),
+    paired(
+      "playbook status, 1,000-subtask playbook",
+      { args: [cli, "status", "--cwd", ws1000] },
+      Math.min(pairs, 15),
+    ),
+  ];
+  const parses = [
+    inProcess("200-line playbook", join(ws200, "plan", "playbook-bench.md"), 7),
+    inProcess(
+      "1,000-subtask playbook (7,575 lines, 345 KB)",
+      join(ws1000, "plan", "playbook-bench.md"),
+      5,
+    ),
+  ];
+
+  const cpu = cpus()[0]?.model ?? "unknown CPU";
+  const lines = [
+    "# Benchmark results",
+    "",
+    `Measured ${new Date().toISOString().slice(0, 10)} with Node ${process.version} on ${cpus().length} x ${cpu}`,
+    `(\`npm run bench\`; NODE_EXTRA_CA_CERTS ${process.env["NODE_EXTRA_CA_CERTS"] ? "set" : "unset"} in the environment).`,
+    "Numbers from a shared VM drift between runs; compare ratios, which pair each command with `node -e 0` run",
+    "alternately in the same run.",
+    "",
+    "## Whole process (median wall time)",
+    "",
+    "| what runs | command (ms) | `node -e 0` (ms) | ratio (median of pairs) | target |",
+    "| --- | ---: | ---: | ---: | --- |",
+    ...whole.map(
+      (r) =>
+        `| ${r.name} | ${r.command.toFixed(1)} | ${r.baseline.toFixed(1)} | ${r.ratio.toFixed(2)} | ${r.name.includes("cache hit") ? "<= 1.15" : "-"} |`,
+    ),
+    "",
+    "## In process (parse + validate, median over fresh processes)",
+    "",
+    "| document | load parser.cjs (ms) | first parse, cold (ms) | warm parse (ms) | target |",
+    "| --- | ---: | ---: | ---: | --- |",
+    ...parses.map(
+      (r) =>
+        `| ${r.name} | ${r.load.toFixed(1)} | ${r.cold.toFixed(1)} | ${r.warm.toFixed(1)} | ${r.name.startsWith("1,000") ? "cold < 300 ms" : "-"} |`,
+    ),
+    "",
+  ];
+  writeFileSync(join(root, "bench", "results.md"), `${lines.join("\n")}\n`);
+  process.stdout.write("wrote bench/results.md\n");
+} finally {
+  rmSync(ws200, { recursive: true, force: true });
+  rmSync(ws1000, { recursive: true, force: true });
+}
