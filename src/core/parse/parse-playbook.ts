@@ -1,4 +1,4 @@
-import type { ListItem, Paragraph, RootContent } from "mdast";
+import type { Heading, ListItem, Paragraph, RootContent } from "mdast";
 import type { Diagnostic, Span } from "../model/diagnostic.ts";
 import { diagnosticAt } from "../model/diagnostic.ts";
 import {
@@ -16,7 +16,13 @@ import {
 import { createFieldReader } from "./field-reader.ts";
 import { parseMarkdown } from "./markdown.ts";
 import type { Parsed } from "./parse-state.ts";
-import { plainText, rootEnd, splitSections, type Section } from "./sections.ts";
+import {
+  isSetextHeading,
+  plainText,
+  rootEnd,
+  splitSections,
+  type Section,
+} from "./sections.ts";
 import {
   lineEndAt,
   spanFromNode,
@@ -29,6 +35,7 @@ import {
   parseInlineList,
   parseValidationValue,
 } from "./values.ts";
+import { reportSetextHeadings } from "./setext.ts";
 import { readYamlContent, readYamlSection } from "./yaml-section.ts";
 
 const META_KEYS = [
@@ -49,6 +56,7 @@ export function parsePlaybook(text: string, file: string): Parsed<Playbook> {
   const source = createSource(file, text);
   const root = parseMarkdown(source.body);
   const diagnostics: Diagnostic[] = [];
+  reportSetextHeadings(source, root, diagnostics);
   const sections = splitSections(root.children, 2, rootEnd(root));
   const byName = (...names: string[]) => {
     const matches = sections.filter((s) => names.includes(s.name));
@@ -72,7 +80,7 @@ export function parsePlaybook(text: string, file: string): Parsed<Playbook> {
         { line: 1, column: 1 },
         "section-missing",
         "error",
-        `Unexpected playbook without a \`## ${name}\` section, expected meta, goal, context, phases and final_tasks. ${hint}`,
+        `Unexpected playbook without a \`## ${name}\` section, expected meta, goal, context and phases (final_tasks is optional). ${hint}`,
       ),
     );
 
@@ -235,8 +243,12 @@ function readLabels(
   const visit = (node: unknown, nested: boolean) => {
     if (typeof node !== "object" || node === null) return;
     const typed = node as { type?: string; children?: unknown[] };
-    if (typed.type === "paragraph") {
-      scanLabelLines(source, typed as Paragraph, nested, labels);
+    // A label right above `---` is parsed as a setext heading; its first line is still the label.
+    if (
+      typed.type === "paragraph" ||
+      (typed.type === "heading" && isSetextHeading(typed as Heading))
+    ) {
+      scanLabelLines(source, typed as Paragraph | Heading, nested, labels);
       return;
     }
     if (typed.type === "heading" || typed.type === "code") return;
@@ -249,7 +261,7 @@ function readLabels(
 
 function scanLabelLines(
   source: Source,
-  paragraph: Paragraph,
+  paragraph: Paragraph | Heading,
   nested: boolean,
   labels: Record<string, PhaseLabel>,
 ): void {
@@ -366,6 +378,13 @@ function readSubtask(
   const head = readItemHead(source, item);
   if (!head) return null;
   const span = spanFromNode(source, item);
+  // `- **Risk**: ...` without a checkbox is a note, not a subtask.
+  if (
+    head.checkbox === null &&
+    head.id !== null &&
+    !/^p[\w]*\.\d+$/.test(head.id)
+  )
+    return null;
   if (head.id === null) {
     if (head.checkbox === null) return null;
     diagnostics.push(

@@ -13,6 +13,7 @@ import { createFieldReader } from "./field-reader.ts";
 import { parseMarkdown } from "./markdown.ts";
 import { rootEnd, splitSections } from "./sections.ts";
 import { createSource, spanFromNode } from "./source.ts";
+import { reportSetextHeadings } from "./setext.ts";
 import { readYamlSection } from "./yaml-section.ts";
 
 export interface Parsed<T> {
@@ -34,6 +35,7 @@ export function parseState(text: string, file: string): Parsed<StateDoc> {
   const source = createSource(file, text);
   const root = parseMarkdown(source.body);
   const diagnostics: Diagnostic[] = [];
+  reportSetextHeadings(source, root, diagnostics);
   const sections = splitSections(root.children, 2, rootEnd(root));
   const found: Partial<Record<StateSectionName, YamlSection>> = {};
   const data: Partial<Record<StateSectionName, Record<string, unknown>>> = {};

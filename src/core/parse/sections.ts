@@ -18,7 +18,11 @@ export function splitSections(
   const sections: Section[] = [];
   let current: Section | undefined;
   for (const node of nodes) {
-    if (node.type === "heading" && node.depth <= depth) {
+    if (
+      node.type === "heading" &&
+      node.depth <= depth &&
+      !isSetextHeading(node)
+    ) {
       if (current) current.endOffset = node.position?.start.offset ?? endOffset;
       current = undefined;
       if (node.depth === depth) {
@@ -53,4 +57,19 @@ export function plainText(node: unknown): string {
   const children = (node as { children?: unknown }).children;
   if (!Array.isArray(children)) return "";
   return children.map(plainText).join("");
+}
+
+/**
+ * A heading written as a line with `---` or `===` under it. Playbooks use `#` headings only, so this is almost
+ * always a label or a sentence directly above a `---` separator; it never starts a section.
+ */
+export function isSetextHeading(node: Heading): boolean {
+  return (node.position?.start.line ?? 0) !== (node.position?.end.line ?? 0);
+}
+
+/** Warns about every top-level setext heading: the line above `---` is not what the user meant it to be. */
+export function findSetextHeadings(root: Root): Heading[] {
+  return root.children.filter(
+    (node): node is Heading => node.type === "heading" && isSetextHeading(node),
+  );
 }

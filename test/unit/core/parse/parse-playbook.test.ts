@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { parsePlaybook } from "../../../../src/core/parse/parse-playbook.ts";
+import { parseState } from "../../../../src/core/parse/parse-state.ts";
+import { validatePlaybook } from "../../../../src/core/validate/validate-playbook.ts";
+import { SAMPLE_PLAYBOOK, SAMPLE_STATE } from "../../../helpers/sample-docs.ts";
+
+const lint = (text: string) => {
+  const parsed = parsePlaybook(text, "p.md");
+  return {
+    value: parsed.value,
+    codes: [
+      ...parsed.diagnostics,
+      ...validatePlaybook(parsed.value, "p.md"),
+    ].map((d) => d.code),
+  };
+};
+
+describe("parsePlaybook regressions", () => {
+  it("keeps the next phase when `---` sits right under a label (setext underline), and warns", () => {
+    const text = SAMPLE_PLAYBOOK.replace(
+      "**status**: in_progress\n**max_iterations**: 5\n\n---\n",
+      "\n**status**: in_progress\n**max_iterations**: 5\n---\n",
+    );
+    const { value, codes } = lint(text);
+    expect(value.phases.map((p) => p.id)).toEqual(["p1", "p2"]);
+    expect(value.phases[0]?.maxIterations).toBe(5);
+    expect(codes).toEqual(["setext-heading"]);
+    const diagnostic = parsePlaybook(text, "p.md").diagnostics[0];
+    expect(diagnostic?.line).toBe(
+      text.split("\n").indexOf("**status**: in_progress") + 1,
+    );
+    expect(value.phases[0]?.status).toBe("in_progress");
+  });
+
+  it("reads a status label that markdown turned into a setext heading", () => {
+    const text = SAMPLE_PLAYBOOK.replace(
+      "\n**status**: pending\n",
+      "\n**status**: done\n---\n",
+    );
+    const { value, codes } = lint(text);
+    expect(value.phases[1]?.status).toBe("done");
+    expect(codes).toContain("phase-done-open-subtasks");
+  });
+
+  it("ignores bold-led note items that are not subtasks", () => {
+    const text = SAMPLE_PLAYBOOK.replace(
+      "#### subtasks\n- [ ] **p2.1**",
+      "- **Risk**: the API may rate-limit logins\n\n#### subtasks\n- [ ] **p2.1**",
+    );
+    const { value, codes } = lint(text);
+    expect(value.phases[1]?.subtasks.map((s) => s.id)).toEqual(["p2.1"]);
+    expect(codes).toEqual([]);
+  });
+
+  it("still reports a checkbox item with a malformed id", () => {
+    const text = SAMPLE_PLAYBOOK.replace("- [ ] **p2.1**", "- [ ] **Risk**");
+    expect(lint(text).codes).toContain("subtask-id-invalid");
+  });
+
+  it("does not call final_tasks required", () => {
+    const text = SAMPLE_PLAYBOOK.slice(
+      0,
+      SAMPLE_PLAYBOOK.indexOf("## final_tasks"),
+    );
+    expect(lint(text).codes).toEqual([]);
+  });
+});
+
+describe("parseState regressions", () => {
+  it("keeps the next section when `---` sits right under prose", () => {
+    const text = SAMPLE_STATE.replace(
+      "Where this project stands. Edited by people and by playbook.\n",
+      "Where this project stands.\n---\n",
+    );
+    const parsed = parseState(text, "state.md");
+    expect(parsed.value.playbook.active).toBe("plan/playbook-login-form.md");
+    expect(parsed.diagnostics.map((d) => d.code)).toEqual(["setext-heading"]);
+  });
+});
