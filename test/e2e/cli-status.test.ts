@@ -1,0 +1,280 @@
+import { describe, expect, it } from "vitest";
+import { runCli } from "../helpers/run-cli.ts";
+import { createTempProject } from "../helpers/temp-project.ts";
+
+function stateMd(active: string): string {
+  return `# state
+
+## playbook
+
+\`\`\`yaml
+active: ${active}
+branch: feat/report
+last_archived: null
+\`\`\`
+
+## goal
+
+\`\`\`yaml
+milestone: null
+phase: p2
+done_criteria: []
+status: in_progress
+\`\`\`
+
+## session
+
+\`\`\`yaml
+last_start: 2026-11-21T10:00:00Z
+last_end: null
+\`\`\`
+
+## config
+
+\`\`\`yaml
+security: strict
+toolstack: A
+roles: {orchestrator: claudecode, worker: claudecode, reviewer: claudecode, human: user}
+\`\`\`
+`;
+}
+
+function subtask(
+  id: string,
+  checked: boolean,
+  criterion: string,
+  dependsOn: string,
+): string {
+  return `- [${checked ? "x" : " "}] **${id}**: ${criterion}
+  - validations:
+    - technical: "automated - npx vitest run test/${id}.test.ts"
+    - consistency: "automated - npx tsc --noEmit"
+    - completeness: "manual - docs/report.md mentions ${id}"
+  - depends_on: [${dependsOn}]`;
+}
+
+/**
+ * p1 is done; in p2, p2.2 waits on the checked p2.1 and p2.4 on the done phase p1, so both are next, while p2.3
+ * waits on the open p2.4; p3 waits on the unfinished p2, so none of its subtasks is next.
+ */
+const REPORT_PLAYBOOK = `## meta
+\`\`\`yaml
+project: report
+branch: feat/report
+created: 2026-11-21
+issue: null
+reviewed: true
+\`\`\`
+
+## goal
+\`\`\`yaml
+summary: The report command writes report.html
+done_when:
+  - "npx vitest run test/report.test.ts exits 0"
+\`\`\`
+
+## context
+Who: the CLI team. What: a report command. Why: users want progress as HTML.
+
+## phases
+
+### p1: Collect
+**goal**: \`collect()\` returns every record
+**depends_on**: []
+
+#### subtasks
+${subtask("p1.1", true, "`collect()` reads records.json", "")}
+${subtask("p1.2", true, "`collect()` returns 3 records for the sample", "p1.1")}
+
+**status**: done
+
+---
+### p2: Render
+**goal**: \`render()\` writes report.html
+**depends_on**: [p1]
+
+#### subtasks
+${subtask("p2.1", true, "`render()` writes report.html", "")}
+${subtask("p2.2", false, "report.html has one row per record", "p2.1")}
+${subtask("p2.3", false, "report.html links to the stylesheet", "p2.4")}
+${subtask("p2.4", false, "report.css exists", "p1")}
+
+**status**: in_progress
+
+---
+### p3: Publish
+**goal**: \`publish()\` uploads report.html
+**depends_on**: [p2]
+
+#### subtasks
+${subtask("p3.1", false, "`publish()` sends report.html", "")}
+
+**status**: pending
+
+## final_tasks
+- [x] **ft1**: CHANGELOG.md has a "report" entry
+- [ ] **ft2**: README.md shows the report command
+`;
+
+const ESC = "\u001b[";
+
+function reportProject() {
+  return createTempProject({
+    "state.md": stateMd("plan/playbook-report.md"),
+    "plan/playbook-report.md": REPORT_PLAYBOOK,
+  });
+}
+
+describe("playbook status", () => {
+  it("shows the active playbook, its phases with progress, the next subtasks and no problems", () => {
+    const project = reportProject();
+
+    const result = runCli(["status"], { cwd: project.dir });
+
+    expect(result.status).toBe(0);
+    expect(result.stderr).toBe("");
+    const lines = result.stdout.split("\n");
+    expect(lines[0]).toBe(
+      "playbook  plan/playbook-report.md  (feat/report)  reviewed",
+    );
+    expect(lines).toContain("goal      The report command writes report.html");
+    expect(lines).toContain("phase     p2");
+    expect(lines).toContain(`p1  Collect  ${"█".repeat(20)}      2/2  done`);
+    expect(lines).toContain(
+      `p2  Render   ${"█".repeat(5)}${"░".repeat(15)}      1/4  in_progress`,
+    );
+    expect(lines).toContain(`p3  Publish  ${"░".repeat(20)}      0/1  pending`);
+    expect(lines).toContain(
+      `final tasks  ${"█".repeat(10)}${"░".repeat(10)}      1/2`,
+    );
+    const next = lines.slice(
+      lines.indexOf("next") + 1,
+      lines.indexOf("", lines.indexOf("next")),
+    );
+    expect(next).toEqual([
+      "  p2.2  report.html has one row per record",
+      "  p2.4  report.css exists",
+    ]);
+    expect(lines.at(-2)).toBe("no problems found");
+  });
+
+  it("says whether the active playbook is reviewed", () => {
+    const project = reportProject();
+    project.write(
+      "plan/playbook-report.md",
+      REPORT_PLAYBOOK.replace("reviewed: true", "reviewed: false"),
+    );
+
+    const result = runCli(["status"], { cwd: project.dir });
+
+    expect(result.stdout.split("\n")[0]).toBe(
+      "playbook  plan/playbook-report.md  (feat/report)  not reviewed",
+    );
+  });
+
+  it("lists the problems lint finds under diagnostics", () => {
+    const project = reportProject();
+    project.write(
+      "plan/playbook-report.md",
+      REPORT_PLAYBOOK.replace(
+        "report.css exists",
+        "report.css looks good enough",
+      ),
+    );
+
+    const result = runCli(["status"], { cwd: project.dir });
+
+    const lines = result.stdout.trimEnd().split("\n");
+    expect(lines.at(-2)).toBe("diagnostics");
+    expect(lines.at(-1)).toMatch(
+      /^ {2}plan\/playbook-report\.md:\d+:1 {2}error {2}Unexpected vague wording "good enough" in the criterion of p2\.4, .+ {2}\[criterion-vague\]$/,
+    );
+    expect(result.stdout).not.toContain("no problems found");
+  });
+
+  it.each([
+    ["state.md says active: null", { "state.md": stateMd("null") }],
+    ["there is no state.md", {}],
+  ])("says no playbook is active when %s", (_name, files) => {
+    const project = createTempProject({
+      ...files,
+      "plan/playbook-report.md": REPORT_PLAYBOOK,
+    });
+
+    const result = runCli(["status"], { cwd: project.dir });
+
+    const lines = result.stdout.split("\n");
+    expect(lines[0]).toBe("playbook  none active");
+    expect(lines[1]).toBe(
+      "Start one with the playbook-init skill, or set `active:` in state.md.",
+    );
+    expect(lines).not.toContain("next");
+    expect(result.stdout).not.toContain("p2.2");
+  });
+
+  it("prints the StatusReport as JSON with --json", () => {
+    const project = reportProject();
+
+    const result = runCli(["status", "--json"], { cwd: project.dir });
+
+    expect(result.status).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      active: "plan/playbook-report.md",
+      branch: "feat/report",
+      reviewed: true,
+      summary: "The report command writes report.html",
+      currentPhase: "p2",
+      phases: [
+        { id: "p1", name: "Collect", status: "done", done: 2, total: 2 },
+        { id: "p2", name: "Render", status: "in_progress", done: 1, total: 4 },
+        { id: "p3", name: "Publish", status: "pending", done: 0, total: 1 },
+      ],
+      next: [
+        {
+          id: "p2.2",
+          phase: "p2",
+          criterion: "report.html has one row per record",
+        },
+        { id: "p2.4", phase: "p2", criterion: "report.css exists" },
+      ],
+      finalTasks: { done: 1, total: 2 },
+      diagnostics: [],
+    });
+  });
+
+  it("reports nulls and empty lists as JSON when no playbook is active", () => {
+    const project = createTempProject({ "state.md": stateMd("null") });
+
+    const result = runCli(["status", "--json"], { cwd: project.dir });
+
+    expect(JSON.parse(result.stdout)).toEqual({
+      active: null,
+      branch: "feat/report",
+      reviewed: null,
+      summary: null,
+      currentPhase: "p2",
+      phases: [],
+      next: [],
+      finalTasks: { done: 0, total: 0 },
+      diagnostics: [],
+    });
+  });
+
+  it.each([
+    ["no colour variable", {}, false],
+    ["NO_COLOR=1", { NO_COLOR: "1" }, false],
+    ["FORCE_COLOR=1", { FORCE_COLOR: "1" }, true],
+    [
+      "NO_COLOR=1 and FORCE_COLOR=1",
+      { NO_COLOR: "1", FORCE_COLOR: "1" },
+      false,
+    ],
+  ])("colours the output or not with %s", (_name, env, coloured) => {
+    const project = reportProject();
+
+    const result = runCli(["status"], { cwd: project.dir, env });
+
+    expect(result.stdout.includes(ESC)).toBe(coloured);
+    expect(result.stdout).toContain("p2.2");
+  });
+});

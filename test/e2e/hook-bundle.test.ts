@@ -1,0 +1,166 @@
+import {
+  copyFileSync,
+  existsSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+} from "node:fs";
+import { describe, expect, it } from "vitest";
+import { SAMPLE_PLAYBOOK, SAMPLE_STATE } from "../helpers/sample-docs.ts";
+import { HOOK_BUNDLE, runHook } from "../helpers/run-hook.ts";
+import { createTempProject } from "../helpers/temp-project.ts";
+
+const CACHE = ".claude/playbook/cache";
+const CACHE_FILES = ["plan__playbook-login-form.md.json", "state.md.json"];
+
+function project() {
+  return createTempProject({
+    "state.md": SAMPLE_STATE,
+    "plan/playbook-login-form.md": SAMPLE_PLAYBOOK,
+  });
+}
+
+function preToolUse(cwd: string) {
+  return {
+    session_id: "s",
+    transcript_path: "/dev/null",
+    cwd,
+    hook_event_name: "PreToolUse",
+    tool_name: "Edit",
+    tool_input: {
+      file_path: `${cwd}/src/login-form.tsx`,
+      old_string: "a",
+      new_string: "b",
+    },
+  };
+}
+
+/** Content and inode of every cache file: a miss rewrites a file through a rename, which changes its inode. */
+function snapshotCache(
+  dir: string,
+): Record<string, { text: string; ino: number }> {
+  return Object.fromEntries(
+    readdirSync(dir)
+      .sort()
+      .map((name) => [
+        name,
+        {
+          text: readFileSync(`${dir}/${name}`, "utf8"),
+          ino: statSync(`${dir}/${name}`).ino,
+        },
+      ]),
+  );
+}
+
+describe("dist/hook.cjs", () => {
+  it.each([
+    "micromark",
+    "mdast",
+    "unified",
+    "remark",
+    "handlebars",
+    "octokit",
+    "simple-git",
+  ])("does not bundle %s", (name) => {
+    expect(readFileSync(HOOK_BUNDLE, "utf8").toLowerCase()).not.toContain(name);
+  });
+
+  it("is under 50 KB, with the parser in dist/parser.cjs beside it", () => {
+    expect(statSync(HOOK_BUNDLE).size).toBeLessThan(50 * 1024);
+    const parser = readFileSync(
+      HOOK_BUNDLE.replace(/hook\.cjs$/, "parser.cjs"),
+      "utf8",
+    );
+    expect(parser).toContain("micromark");
+  });
+
+  it("answers a PreToolUse event silently and caches state.md and the active playbook", () => {
+    const p = project();
+
+    const result = runHook("PreToolUse", preToolUse(p.dir));
+
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toBe("");
+    expect(readdirSync(p.path(CACHE)).sort()).toEqual(CACHE_FILES);
+    const entry = JSON.parse(
+      p.read(`${CACHE}/plan__playbook-login-form.md.json`),
+    ) as {
+      path: string;
+      kind: string;
+      summary: { goal: { summary: string } };
+    };
+    expect(entry).toMatchObject({
+      path: "plan/playbook-login-form.md",
+      kind: "playbook",
+      summary: {
+        goal: { summary: "Users can log in with email and password" },
+      },
+    });
+  });
+
+  it("answers from the cache on the next event without loading the parser", () => {
+    const p = project();
+    runHook("PreToolUse", preToolUse(p.dir));
+    const before = snapshotCache(p.path(CACHE));
+    // A copy of the hook with no parser.cjs beside it can only succeed on cache hits.
+    const alone = p.path("hook-alone/hook.cjs");
+    p.write("hook-alone/.keep", "");
+    copyFileSync(HOOK_BUNDLE, alone);
+
+    const result = runHook("PreToolUse", preToolUse(p.dir), { bundle: alone });
+
+    expect(result).toEqual({ status: 0, stdout: "", stderr: "" });
+    expect(snapshotCache(p.path(CACHE))).toEqual(before);
+  });
+
+  it("needs dist/parser.cjs on a cache miss, and still allows the call when it cannot load it", () => {
+    const p = project();
+    const alone = p.path("hook-alone/hook.cjs");
+    p.write("hook-alone/.keep", "");
+    copyFileSync(HOOK_BUNDLE, alone);
+
+    const result = runHook("PreToolUse", preToolUse(p.dir), { bundle: alone });
+
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain("parser.cjs");
+    expect(existsSync(p.path(`${CACHE}/state.md.json`))).toBe(false);
+  });
+
+  it("does nothing with PLAYBOOK_DISABLE=1", () => {
+    const p = project();
+
+    const result = runHook("PreToolUse", preToolUse(p.dir), {
+      env: { PLAYBOOK_DISABLE: "1" },
+    });
+
+    expect(result).toEqual({ status: 0, stdout: "", stderr: "" });
+    expect(existsSync(p.path(".claude"))).toBe(false);
+  });
+
+  it.each([
+    ["text that is not JSON", "not json"],
+    ["truncated JSON", '{"session_id":"s","cwd":'],
+    ["nothing", ""],
+  ])("exits 0 and says so on stderr when stdin holds %s", (_name, input) => {
+    const result = runHook("PreToolUse", input);
+
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain("not JSON");
+  });
+
+  it("reads the project named by CLAUDE_PROJECT_DIR rather than the payload's cwd", () => {
+    const named = project();
+    const other = project();
+
+    const result = runHook("PreToolUse", preToolUse(other.dir), {
+      env: { CLAUDE_PROJECT_DIR: named.dir },
+    });
+
+    expect(result).toEqual({ status: 0, stdout: "", stderr: "" });
+    expect(readdirSync(named.path(CACHE)).sort()).toEqual(CACHE_FILES);
+    expect(existsSync(other.path(".claude"))).toBe(false);
+  });
+});

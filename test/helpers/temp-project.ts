@@ -1,0 +1,37 @@
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { onTestFinished } from "vitest";
+
+export interface TempProject {
+  /** Absolute, symlink-free path of the project root. */
+  dir: string;
+  /** Absolute path of `rel` inside the project. */
+  path(rel: string): string;
+  /** Writes `text` to `rel`, creating parent directories. */
+  write(rel: string, text: string): void;
+  read(rel: string): string;
+}
+
+/** A throwaway project directory holding `files` (paths relative to its root), removed when the test finishes. */
+export function createTempProject(
+  files: Record<string, string> = {},
+): TempProject {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "playbook-test-")));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  const path = (rel: string) => join(dir, rel);
+  const write = (rel: string, text: string) => {
+    mkdirSync(dirname(path(rel)), { recursive: true });
+    writeFileSync(path(rel), text);
+  };
+  const read = (rel: string) => readFileSync(path(rel), "utf8");
+  for (const [rel, text] of Object.entries(files)) write(rel, text);
+  return { dir, path, write, read };
+}

@@ -1,0 +1,334 @@
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  readSummaryCached,
+  type Summarize,
+} from "../../src/adapters/parse-cache.ts";
+import { readWorkspaceSummary } from "../../src/app/read-workspace-summary.ts";
+import {
+  PARSER_VERSION,
+  type CacheEntry,
+} from "../../src/core/cache/summary.ts";
+import { summarizeDocument } from "../../src/core/parse/summarize-document.ts";
+import { SAMPLE_PLAYBOOK, SAMPLE_STATE } from "../helpers/sample-docs.ts";
+import { createTempProject } from "../helpers/temp-project.ts";
+
+const PLAYBOOK = "plan/playbook-login-form.md";
+const PLAYBOOK_CACHE =
+  ".claude/playbook/cache/plan__playbook-login-form.md.json";
+const STATE_CACHE = ".claude/playbook/cache/state.md.json";
+
+/** The real parser, recording which files it was asked to parse. */
+function countingParser(): { summarize: Summarize; parsed: string[] } {
+  const parsed: string[] = [];
+  const summarize: Summarize = (kind, text, file) => {
+    parsed.push(file);
+    return summarizeDocument(kind, text, file);
+  };
+  return { summarize, parsed };
+}
+
+function project() {
+  return createTempProject({
+    "state.md": SAMPLE_STATE,
+    [PLAYBOOK]: SAMPLE_PLAYBOOK,
+  });
+}
+
+function readEntry(p: ReturnType<typeof project>, rel: string): CacheEntry {
+  return JSON.parse(p.read(rel)) as CacheEntry;
+}
+
+describe("readSummaryCached", () => {
+  it("parses on the first read and stores the entry under the path with / replaced by __", () => {
+    const p = project();
+    const { summarize, parsed } = countingParser();
+
+    const read = readSummaryCached(p.dir, PLAYBOOK, "playbook", summarize);
+
+    expect(read.status).toBe("miss");
+    expect(parsed).toEqual([PLAYBOOK]);
+    const expected = summarizeDocument("playbook", SAMPLE_PLAYBOOK, PLAYBOOK);
+    expect(read).toEqual({ status: "miss", summary: expected });
+    const stats = statSync(p.path(PLAYBOOK));
+    expect(readEntry(p, PLAYBOOK_CACHE)).toEqual({
+      path: PLAYBOOK,
+      kind: "playbook",
+      mtimeMs: stats.mtimeMs,
+      ctimeMs: stats.ctimeMs,
+      size: stats.size,
+      version: PARSER_VERSION,
+      summary: expected,
+    });
+  });
+
+  it("answers the second read from the cache without parsing", () => {
+    const p = project();
+    const { summarize, parsed } = countingParser();
+    const first = readSummaryCached(p.dir, PLAYBOOK, "playbook", summarize);
+
+    const second = readSummaryCached(p.dir, PLAYBOOK, "playbook", summarize);
+
+    expect(second.status).toBe("hit");
+    expect(parsed).toEqual([PLAYBOOK]);
+    expect(second.status !== "missing" && second.summary).toEqual(
+      first.status !== "missing" && first.summary,
+    );
+  });
+
+  it("parses again after the file changes", () => {
+    const p = project();
+    const { summarize, parsed } = countingParser();
+    readSummaryCached(p.dir, PLAYBOOK, "playbook", summarize);
+    const changed = SAMPLE_PLAYBOOK.replace(
+      "- [ ] **ft1**",
+      "- [x] **ft1**",
+    ).concat("- [ ] **ft2**: the README shows the login form\n");
+    p.write(PLAYBOOK, changed);
+
+    const read = readSummaryCached(p.dir, PLAYBOOK, "playbook", summarize);
+
+    expect(read).toEqual({
+      status: "miss",
+      summary: summarizeDocument("playbook", changed, PLAYBOOK),
+    });
+    expect(parsed).toEqual([PLAYBOOK, PLAYBOOK]);
+    expect(readEntry(p, PLAYBOOK_CACHE).summary).toMatchObject({
+      finalTasks: [
+        { id: "ft1", checked: true },
+        { id: "ft2", checked: false },
+      ],
+    });
+  });
+
+  it("parses again when only the modification time changes", () => {
+    const p = project();
+    const { summarize, parsed } = countingParser();
+    readSummaryCached(p.dir, PLAYBOOK, "playbook", summarize);
+    const mtime = statSync(p.path(PLAYBOOK)).mtime;
+    utimesSync(p.path(PLAYBOOK), mtime, new Date(mtime.getTime() - 60_000));
+
+    const read = readSummaryCached(p.dir, PLAYBOOK, "playbook", summarize);
+
+    expect(read.status).toBe("miss");
+    expect(parsed).toEqual([PLAYBOOK, PLAYBOOK]);
+    expect(readEntry(p, PLAYBOOK_CACHE).mtimeMs).toBe(
+      statSync(p.path(PLAYBOOK)).mtimeMs,
+    );
+  });
+
+  type Corrupt = (entry: CacheEntry) => string;
+  const poisoned = (entry: CacheEntry, change: Record<string, unknown>) =>
+    JSON.stringify({
+      ...entry,
+      summary: {
+        ...entry.summary,
+        goal: { summary: "POISONED", doneWhen: [] },
+      },
+      ...change,
+    });
+
+  it.each<[string, Corrupt]>([
+    ["garbage", () => "\u0000\u0001 not json at all"],
+    ["truncated JSON", (entry) => JSON.stringify(entry).slice(0, 200)],
+    ["an empty file", () => ""],
+    ["JSON null", () => "null"],
+    ["a JSON array", () => "[]"],
+    ["a JSON string", () => '"summary"'],
+    ["an empty object", () => "{}"],
+    ["another parser version", (e) => poisoned(e, { version: "0.0.0+old" })],
+    ["another path", (e) => poisoned(e, { path: "plan/playbook-other.md" })],
+    ["another kind", (e) => poisoned(e, { kind: "state" })],
+    ["another size", (e) => poisoned(e, { size: e.size + 1 })],
+    ["another mtime", (e) => poisoned(e, { mtimeMs: e.mtimeMs - 1 })],
+    ["another ctime", (e) => poisoned(e, { ctimeMs: e.ctimeMs + 1 })],
+    ["a string mtime", (e) => poisoned(e, { mtimeMs: String(e.mtimeMs) })],
+    ["no summary", (e) => JSON.stringify({ ...e, summary: undefined })],
+    ["a null summary", (e) => JSON.stringify({ ...e, summary: null })],
+    [
+      "a summary of another kind",
+      (e) => poisoned(e, { summary: { ...e.summary, kind: "state" } }),
+    ],
+    [
+      "a summary without diagnostics",
+      (e) => poisoned(e, { summary: { ...e.summary, diagnostics: null } }),
+    ],
+    [
+      "a summary whose phases are not a list",
+      (e) => poisoned(e, { summary: { ...e.summary, phases: {} } }),
+    ],
+  ])("rebuilds a cache entry holding %s", (_name, corrupt) => {
+    const p = project();
+    const { summarize, parsed } = countingParser();
+    readSummaryCached(p.dir, PLAYBOOK, "playbook", summarize);
+    p.write(PLAYBOOK_CACHE, corrupt(readEntry(p, PLAYBOOK_CACHE)));
+
+    const read = readSummaryCached(p.dir, PLAYBOOK, "playbook", summarize);
+
+    expect(read).toEqual({
+      status: "miss",
+      summary: summarizeDocument("playbook", SAMPLE_PLAYBOOK, PLAYBOOK),
+    });
+    expect(parsed).toEqual([PLAYBOOK, PLAYBOOK]);
+    expect(
+      readSummaryCached(p.dir, PLAYBOOK, "playbook", summarize).status,
+    ).toBe("hit");
+  });
+
+  it.each<[string, (p: ReturnType<typeof project>) => void]>([
+    ["is absent", () => undefined],
+    ["is a directory", (p) => mkdirSync(p.path("plan/playbook-gone.md"))],
+  ])("returns missing when the document %s", (_name, arrange) => {
+    const p = project();
+    arrange(p);
+    const { summarize, parsed } = countingParser();
+
+    const read = readSummaryCached(
+      p.dir,
+      "plan/playbook-gone.md",
+      "playbook",
+      summarize,
+    );
+
+    expect(read).toEqual({ status: "missing" });
+    expect(parsed).toEqual([]);
+    expect(
+      existsSync(p.path(".claude/playbook/cache/plan__playbook-gone.md.json")),
+    ).toBe(false);
+  });
+
+  it("still answers correctly when the cache directory cannot be written", ({
+    skip,
+  }) => {
+    // Root ignores directory permissions: find out with a real write rather than by asking who we are.
+    const probe = mkdtempSync(join(tmpdir(), "playbook-probe-"));
+    chmodSync(probe, 0o500);
+    let writable = true;
+    try {
+      writeFileSync(join(probe, "x"), "x");
+    } catch {
+      writable = false;
+    } finally {
+      chmodSync(probe, 0o700);
+      rmSync(probe, { recursive: true, force: true });
+    }
+    skip(writable, "chmod 0o500 does not stop this user (root) from writing");
+
+    const p = project();
+    mkdirSync(p.path(".claude/playbook"), { recursive: true });
+    chmodSync(p.path(".claude/playbook"), 0o500);
+    try {
+      const { summarize, parsed } = countingParser();
+      const expected = summarizeDocument("playbook", SAMPLE_PLAYBOOK, PLAYBOOK);
+
+      const first = readSummaryCached(p.dir, PLAYBOOK, "playbook", summarize);
+      const second = readSummaryCached(p.dir, PLAYBOOK, "playbook", summarize);
+
+      expect(first).toEqual({ status: "miss", summary: expected });
+      expect(second).toEqual({ status: "miss", summary: expected });
+      expect(parsed).toEqual([PLAYBOOK, PLAYBOOK]);
+      expect(existsSync(p.path(".claude/playbook/cache"))).toBe(false);
+    } finally {
+      chmodSync(p.path(".claude/playbook"), 0o700);
+    }
+  });
+});
+
+describe("readWorkspaceSummary", () => {
+  it("parses state.md and the active playbook once, then answers from the cache", () => {
+    const p = project();
+    const { summarize, parsed } = countingParser();
+
+    const first = readWorkspaceSummary(p.dir, summarize);
+    const second = readWorkspaceSummary(p.dir, summarize);
+
+    expect(first).toMatchObject({ cacheHits: 0, cacheMisses: 2 });
+    expect(second).toMatchObject({ cacheHits: 2, cacheMisses: 0 });
+    expect(parsed).toEqual(["state.md", PLAYBOOK]);
+    expect(second.state).toEqual(first.state);
+    expect(second.active).toEqual({
+      path: PLAYBOOK,
+      summary: summarizeDocument("playbook", SAMPLE_PLAYBOOK, PLAYBOOK),
+    });
+    expect(existsSync(p.path(STATE_CACHE))).toBe(true);
+    expect(existsSync(p.path(PLAYBOOK_CACHE))).toBe(true);
+  });
+
+  it("follows a change of the active playbook in state.md", () => {
+    const p = project();
+    const { summarize } = countingParser();
+    readWorkspaceSummary(p.dir, summarize);
+    p.write(
+      "plan/playbook-signup.md",
+      SAMPLE_PLAYBOOK.replace("login-form", "signup"),
+    );
+    p.write(
+      "state.md",
+      SAMPLE_STATE.replace(PLAYBOOK, "./plan/playbook-signup.md"),
+    );
+
+    const read = readWorkspaceSummary(p.dir, summarize);
+
+    expect(read.active?.path).toBe("plan/playbook-signup.md");
+    expect(read.active?.summary).toMatchObject({ meta: { project: "signup" } });
+  });
+
+  it("returns no state and reads nothing more when state.md is missing", () => {
+    const p = createTempProject({ [PLAYBOOK]: SAMPLE_PLAYBOOK });
+    const { summarize, parsed } = countingParser();
+
+    expect(readWorkspaceSummary(p.dir, summarize)).toEqual({
+      state: null,
+      active: null,
+      cacheHits: 0,
+      cacheMisses: 0,
+    });
+    expect(parsed).toEqual([]);
+  });
+
+  it.each<[string, (outside: string) => string]>([
+    ["an absolute path", (outside) => outside],
+    ["a path leaving the repository", () => "../outside.md"],
+    ["a path leaving plan/ with ..", () => "plan/../../outside.md"],
+    ["a path outside plan/", () => "notes/playbook-x.md"],
+    [
+      "a backslash path leaving the repository",
+      () => "plan\\..\\..\\outside.md",
+    ],
+  ])("never follows an active playbook at %s", (_name, active) => {
+    const root = createTempProject({
+      "outside.md": SAMPLE_PLAYBOOK,
+      "repo/notes/playbook-x.md": SAMPLE_PLAYBOOK,
+      [`repo/${PLAYBOOK}`]: SAMPLE_PLAYBOOK,
+    });
+    root.write(
+      "repo/state.md",
+      SAMPLE_STATE.replace(
+        `active: ${PLAYBOOK}`,
+        `active: '${active(root.path("outside.md"))}'`,
+      ),
+    );
+    const { summarize, parsed } = countingParser();
+
+    const read = readWorkspaceSummary(root.path("repo"), summarize);
+
+    expect(read.state?.playbook.active).toBe(active(root.path("outside.md")));
+    expect(read.active).toBeNull();
+    expect(parsed).toEqual(["state.md"]);
+    expect(readdirSync(root.path("repo/.claude/playbook/cache"))).toEqual([
+      "state.md.json",
+    ]);
+  });
+});
