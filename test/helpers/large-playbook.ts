@@ -32,16 +32,33 @@ export function renderLargePlaybook(phases: number, perPhase: number): string {
     lines.push("", "#### subtasks");
     for (let s = 1; s <= perPhase; s++) {
       const id = `p${p}.${s}`;
-      lines.push(`- [${p === 1 && s <= perPhase / 2 ? "x" : " "}] **${id}**: \`src/module-${p}/part-${s}.ts\` calls \`StorageV2.write\``);
+      lines.push(
+        `- [${p === 1 && s <= perPhase / 2 ? "x" : " "}] **${id}**: \`src/module-${p}/part-${s}.ts\` calls \`StorageV2.write\``,
+      );
       lines.push("  - executor: claudecode");
       lines.push("  - validations:");
-      lines.push(`    - technical: "automated - npx vitest run test/module-${p}/part-${s}.test.ts"`);
+      lines.push(
+        `    - technical: "automated - npx vitest run test/module-${p}/part-${s}.test.ts"`,
+      );
       lines.push('    - consistency: "automated - npx tsc --noEmit"');
-      lines.push(`    - completeness: "manual - part ${s} of module ${p} has no call to StorageV1"`);
+      lines.push(
+        `    - completeness: "manual - part ${s} of module ${p} has no call to StorageV1"`,
+      );
       lines.push(`  - depends_on: [${s > 1 ? `p${p}.${s - 1}` : ""}]`);
     }
-    lines.push("", `**status**: ${p === 1 ? "in_progress" : "pending"}`, "**max_iterations**: 5", "", "---", "");
+    lines.push(
+      "",
+      `**status**: ${p === 1 ? "in_progress" : "pending"}`,
+      "**max_iterations**: 5",
+      "",
+      "---",
+      "",
+    );
   }
-  lines.push("## final_tasks", "- [ ] **ft1**: CHANGELOG.md lists the migration", "");
+  lines.push(
+    "## final_tasks",
+    "- [ ] **ft1**: CHANGELOG.md lists the migration",
+    "",
+  );
   return lines.join("\n");
 }

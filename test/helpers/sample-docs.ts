@@ -101,9 +101,17 @@ roles: {orchestrator: claudecode, worker: claudecode, reviewer: claudecode, huma
 `;
 
 /** Splits `after` against `before` into the one changed window: what was removed and what was inserted where. */
-export function singleSplice(before: string, after: string): { at: number; removed: string; inserted: string } {
+export function singleSplice(
+  before: string,
+  after: string,
+): { at: number; removed: string; inserted: string } {
   let prefix = 0;
-  while (prefix < before.length && prefix < after.length && before[prefix] === after[prefix]) prefix++;
+  while (
+    prefix < before.length &&
+    prefix < after.length &&
+    before[prefix] === after[prefix]
+  )
+    prefix++;
   let suffix = 0;
   while (
     suffix < before.length - prefix &&
