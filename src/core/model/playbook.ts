@@ -97,5 +97,7 @@ export interface Playbook {
   sections: {
     meta?: YamlSection;
     goal?: YamlSection;
+    /** The `## phases` heading. */
+    phases?: Span;
   };
 }

@@ -25,11 +25,18 @@ export type Toolstack = (typeof TOOLSTACKS)[number];
 /** A `## name` section holding one fenced yaml block, with the position of every top-level key. */
 export interface YamlSection {
   name: string;
+  /** The whole section: from its heading to the next heading of its level (or the frontmatter block). */
   span: Span;
   /** Span of the yaml block's content (between the fences), or null when the section has no block. */
   block: Span | null;
+  /** Whether the block parsed as a mapping; when false, its keys are unknown rather than missing. */
+  parsed: boolean;
   /** Span of each top-level key's value, for precise diagnostics and surgical writes. */
   fields: Record<string, Span>;
+  /** Span of each top-level key. */
+  keys: Record<string, Span>;
+  /** Spans of the items of each top-level list value. */
+  items: Record<string, Span[]>;
 }
 
 export interface StateDoc {

@@ -127,7 +127,7 @@ export function createFieldReader(
         diagnostics.push(
           diagnosticAt(
             source.file,
-            at(key),
+            section?.keys[key]?.start ?? at(key),
             "field-unknown",
             "warning",
             `Unexpected key \`${key}\` in ${where}, expected one of ${known.join(", ")}. Fix the spelling or remove the key.`,

@@ -38,6 +38,7 @@ import {
 import { reportSetextHeadings } from "./setext.ts";
 import { readYamlContent, readYamlSection } from "./yaml-section.ts";
 
+const FORMAT_DOC = "plan/template/playbook-format.md";
 const META_KEYS = [
   "project",
   "branch",
@@ -88,13 +89,17 @@ export function parsePlaybook(text: string, file: string): Parsed<Playbook> {
   const frontmatter =
     root.children[0]?.type === "yaml" ? root.children[0] : undefined;
   let metaRead;
-  if (metaSection) metaRead = readYamlSection(source, metaSection, diagnostics);
+  if (metaSection)
+    metaRead = readYamlSection(source, metaSection, FORMAT_DOC, diagnostics);
   else if (frontmatter) {
+    const span = spanFromNode(source, frontmatter);
     metaRead = readYamlContent(
       source,
       "meta",
-      spanFromNode(source, frontmatter),
+      span,
+      span,
       "frontmatter",
+      FORMAT_DOC,
       diagnostics,
     );
   } else
@@ -112,7 +117,7 @@ export function parsePlaybook(text: string, file: string): Parsed<Playbook> {
 
   const goalSection = byName("goal");
   const goalRead = goalSection
-    ? readYamlSection(source, goalSection, diagnostics)
+    ? readYamlSection(source, goalSection, FORMAT_DOC, diagnostics)
     : undefined;
   if (!goalSection)
     missing("goal", "Add a `## goal` section with summary and done_when.");
@@ -136,6 +141,8 @@ export function parsePlaybook(text: string, file: string): Parsed<Playbook> {
   const sectionsOut: Playbook["sections"] = {};
   if (metaRead) sectionsOut.meta = metaRead.section;
   if (goalRead) sectionsOut.goal = goalRead.section;
+  if (phasesSection)
+    sectionsOut.phases = spanFromNode(source, phasesSection.heading);
 
   const value: Playbook = {
     meta: {
@@ -168,7 +175,7 @@ function readContext(
   );
   const end = section.endOffset + source.bomLength;
   return {
-    text: source.text.slice(start, end).trim(),
+    text: source.text.slice(start, end).replace(/\r\n/g, "\n").trim(),
     span: spanOf(source, start, end),
   };
 }
@@ -190,7 +197,7 @@ function readPhase(
 ): Phase {
   const heading = spanFromNode(source, chunk.heading);
   const title = plainText(chunk.heading).trim();
-  const match = /^(\S+?)\s*[:：]\s*(.*)$/.exec(title);
+  const match = /^([^:：]+?)\s*[:：]\s*(.*)$/.exec(title);
   const id = match?.[1] ?? title.split(/\s+/)[0] ?? "";
   const name = (match?.[2] ?? title.slice(id.length)).trim();
   const labels = readLabels(source, chunk.nodes);

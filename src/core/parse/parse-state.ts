@@ -66,7 +66,12 @@ export function parseState(text: string, file: string): Parsed<StateDoc> {
         ),
       );
     }
-    const read = readYamlSection(source, first, diagnostics);
+    const read = readYamlSection(
+      source,
+      first,
+      "plan/template/state-initial.md",
+      diagnostics,
+    );
     found[name] = read.section;
     data[name] = read.data;
   }

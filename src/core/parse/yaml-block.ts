@@ -1,4 +1,4 @@
-import { isMap, isScalar, parseDocument } from "yaml";
+import { isMap, isScalar, isSeq, parseDocument } from "yaml";
 import type { Diagnostic, Span } from "../model/diagnostic.ts";
 import { diagnosticAt } from "../model/diagnostic.ts";
 import { lineText, pointAt, spanOf, type Source } from "./source.ts";
@@ -11,6 +11,10 @@ export interface YamlBlock {
   contentEnd: number;
   /** Span of each top-level key's value (or of the key, when the value is empty). */
   fields: Record<string, Span>;
+  /** Span of each top-level key. */
+  keys: Record<string, Span>;
+  /** Spans of the items of each top-level key whose value is a list. */
+  items: Record<string, Span[]>;
 }
 
 const FENCE_LINE = /^\s*(`{3,}|~{3,}|-{3,})\s*$/;
@@ -52,71 +56,104 @@ export function locateFencedContent(
 
 /**
  * Parses the YAML between `contentStart` and `contentEnd`. YAML errors are reported at their line in the
- * markdown file, not inside the block.
+ * markdown file, not inside the block; `formatDoc` is the template that shows the expected block.
  */
 export function parseYamlBlock(
   source: Source,
   contentStart: number,
   contentEnd: number,
   where: string,
+  formatDoc: string,
   diagnostics: Diagnostic[],
 ): YamlBlock {
   const text = source.text.slice(contentStart, contentEnd);
-  const block = spanOf(source, contentStart, contentEnd);
-  const fields: Record<string, Span> = {};
+  const result: YamlBlock = {
+    data: undefined,
+    block: spanOf(source, contentStart, contentEnd),
+    contentStart,
+    contentEnd,
+    fields: {},
+    keys: {},
+    items: {},
+  };
   const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
     for (const error of doc.errors) {
-      const at = pointAt(
-        source,
-        contentStart + errorOffset(text, error.pos[0]),
-      );
+      const offset = /quote/i.test(error.message)
+        ? (findUnclosedQuote(text, error.pos[0]) ??
+          errorOffset(text, error.pos[0]))
+        : errorOffset(text, error.pos[0]);
       diagnostics.push(
         diagnosticAt(
           source.file,
-          at,
+          pointAt(source, contentStart + offset),
           "yaml-syntax",
           "error",
-          `Unexpected YAML in the ${where} block (${describeYamlError(error.message)}), expected valid YAML. Fix this line; the format is in plan/template/playbook-format.md.`,
+          `Unexpected YAML in the ${where} block (${describeYamlError(error.message)}), expected valid YAML. Fix this line; ${formatDoc} shows the expected block.`,
         ),
       );
     }
-    return { data: undefined, block, contentStart, contentEnd, fields };
+    return result;
   }
+  const span = (range: readonly number[]) =>
+    spanOf(
+      source,
+      contentStart + (range[0] ?? 0),
+      contentStart + (range[1] ?? 0),
+    );
   if (isMap(doc.contents)) {
     for (const pair of doc.contents.items) {
-      if (
-        !isScalar(pair.key) ||
-        pair.key.range === undefined ||
-        pair.key.range === null
-      )
-        continue;
+      if (!isScalar(pair.key) || !pair.key.range) continue;
       const key = String(pair.key.value);
+      result.keys[key] = span(pair.key.range);
       const value = pair.value as {
         range?: [number, number, number] | null;
       } | null;
-      const range = value?.range ?? [pair.key.range[0], pair.key.range[1]];
-      fields[key] = spanOf(
-        source,
-        contentStart + range[0],
-        contentStart + range[1],
-      );
+      result.fields[key] = span(value?.range ?? pair.key.range);
+      if (isSeq(pair.value)) {
+        result.items[key] = pair.value.items.flatMap((item) => {
+          const range = (
+            item as { range?: [number, number, number] | null } | null
+          )?.range;
+          return range ? [span(range)] : [];
+        });
+      }
     }
   }
-  return {
-    data: doc.toJS() as unknown,
-    block,
-    contentStart,
-    contentEnd,
-    fields,
-  };
+  result.data = doc.toJS() as unknown;
+  return result;
 }
 
 /** Errors found at the end of the block belong to its last non-blank line, not to the closing fence. */
 function errorOffset(text: string, pos: number): number {
-  if (pos < text.trimEnd().length) return pos;
   const trimmed = text.trimEnd();
+  if (pos < trimmed.length) return pos;
   return trimmed.lastIndexOf("\n") + 1;
+}
+
+/**
+ * The yaml package reports an unclosed quote where the block ends; the user needs the line that opened it: the
+ * last value before `pos` that starts with a quote not closed on its own line.
+ */
+function findUnclosedQuote(text: string, pos: number): number | null {
+  let found: number | null = null;
+  let lineStart = 0;
+  for (const line of text.slice(0, Math.max(pos, 1)).split("\n")) {
+    const match = /^(\s*(?:-\s+)?(?:[^\s"'#][^:#]*:\s+)?)(["'])(.*)$/.exec(
+      line.replace(/\r$/, ""),
+    );
+    if (match) {
+      const quote = match[2] ?? '"';
+      const rest = match[3] ?? "";
+      const closed =
+        quote === '"'
+          ? /(^|[^\\])(\\\\)*"/.test(rest)
+          : /'(?!')/.test(rest.replace(/''/g, ""));
+      if (!closed) found = lineStart + (match[1] ?? "").length;
+    }
+    lineStart += line.length + 1;
+  }
+  return found;
 }
 
 function describeYamlError(message: string): string {

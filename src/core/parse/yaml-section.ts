@@ -12,10 +12,14 @@ export interface ReadYamlSection {
   data: Record<string, unknown>;
 }
 
-/** Reads the first fenced yaml block of a `## name` section of `file`. */
+/**
+ * Reads the first fenced yaml block of a `## name` section. `formatDoc` names the template that shows the
+ * expected block, for the next step in messages.
+ */
 export function readYamlSection(
   source: Source,
   section: Section,
+  formatDoc: string,
   diagnostics: Diagnostic[],
 ): ReadYamlSection {
   const headingSpan = spanFromNode(source, section.heading);
@@ -37,11 +41,19 @@ export function readYamlSection(
         headingSpan.start,
         "yaml-block-missing",
         "error",
-        `Unexpected ${where} section without a \`\`\`yaml block, expected one fenced yaml block under the heading. Add the block shown in plan/template/playbook-format.md.`,
+        `Unexpected ${where} section without a \`\`\`yaml block, expected one fenced yaml block under the heading. Add the block ${formatDoc} shows.`,
       ),
     );
     return {
-      section: { name: section.name, span, block: null, fields: {} },
+      section: {
+        name: section.name,
+        span,
+        block: null,
+        parsed: false,
+        fields: {},
+        keys: {},
+        items: {},
+      },
       data: {},
     };
   }
@@ -56,16 +68,25 @@ export function readYamlSection(
       ),
     );
   }
-  const nodeSpan = spanFromNode(source, first);
-  return readYamlContent(source, section.name, nodeSpan, where, diagnostics);
+  return readYamlContent(
+    source,
+    section.name,
+    span,
+    spanFromNode(source, first),
+    where,
+    formatDoc,
+    diagnostics,
+  );
 }
 
-/** Reads YAML between fences (a fenced block or frontmatter) whose whole node covers `nodeSpan`. */
+/** Reads YAML between fences (a fenced block or frontmatter) whose node covers `nodeSpan`, inside `span`. */
 export function readYamlContent(
   source: Source,
   name: string,
+  span: Span,
   nodeSpan: Span,
   where: string,
+  formatDoc: string,
   diagnostics: Diagnostic[],
 ): ReadYamlSection {
   const { contentStart, contentEnd } = locateFencedContent(
@@ -80,16 +101,21 @@ export function readYamlContent(
     contentStart,
     contentEnd,
     where,
+    formatDoc,
     diagnostics,
   );
   const section: YamlSection = {
     name,
-    span: nodeSpan,
+    span,
     block: block.block,
+    parsed: false,
     fields: block.fields,
+    keys: block.keys,
+    items: block.items,
   };
-  if (block.data === undefined || block.data === null)
-    return { section, data: {} };
+  if (block.data === undefined) return { section, data: {} };
+  if (block.data === null)
+    return { section: { ...section, parsed: true }, data: {} };
   if (typeof block.data !== "object" || Array.isArray(block.data)) {
     diagnostics.push(
       diagnosticAt(
@@ -102,5 +128,8 @@ export function readYamlContent(
     );
     return { section, data: {} };
   }
-  return { section, data: block.data as Record<string, unknown> };
+  return {
+    section: { ...section, parsed: true },
+    data: block.data as Record<string, unknown>,
+  };
 }

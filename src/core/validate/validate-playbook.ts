@@ -47,7 +47,7 @@ function checkMetaAndGoal(
 ): void {
   const metaAt = playbook.sections.meta?.span.start ?? top;
   const goalAt = playbook.sections.goal?.span.start ?? top;
-  if (playbook.sections.meta && playbook.meta.branch === null) {
+  if (playbook.sections.meta?.parsed && playbook.meta.branch === null) {
     report(
       metaAt,
       "meta-branch-missing",
@@ -55,7 +55,7 @@ function checkMetaAndGoal(
       "Unexpected meta without `branch`, expected the branch this playbook works on. Add `branch: feat/<name>` to `## meta`.",
     );
   }
-  if (playbook.sections.meta && playbook.meta.project === null) {
+  if (playbook.sections.meta?.parsed && playbook.meta.project === null) {
     report(
       metaAt,
       "meta-project-missing",
@@ -63,7 +63,7 @@ function checkMetaAndGoal(
       "Unexpected meta without `project`, expected a short project name. Add `project: <name>` to `## meta`.",
     );
   }
-  if (playbook.sections.goal && playbook.goal.summary === null) {
+  if (playbook.sections.goal?.parsed && playbook.goal.summary === null) {
     report(
       goalAt,
       "goal-summary-missing",
@@ -71,7 +71,7 @@ function checkMetaAndGoal(
       "Unexpected goal without `summary`, expected one sentence saying what the user gets. Add `summary:` to `## goal`.",
     );
   }
-  if (playbook.sections.goal && playbook.goal.doneWhen.length === 0) {
+  if (playbook.sections.goal?.parsed && playbook.goal.doneWhen.length === 0) {
     report(
       goalAt,
       "done-when-missing",
@@ -81,16 +81,17 @@ function checkMetaAndGoal(
   }
   const doneWhenAt =
     playbook.sections.goal?.fields["done_when"]?.start ?? goalAt;
-  for (const item of playbook.goal.doneWhen) {
+  playbook.goal.doneWhen.forEach((item, index) => {
     const phrase = findBannedPhrase(item, banned);
     if (phrase)
       report(
-        doneWhenAt,
+        playbook.sections.goal?.items["done_when"]?.[index]?.start ??
+          doneWhenAt,
         "criterion-vague",
         "error",
         vagueMessage(phrase, "a done_when item"),
       );
-  }
+  });
   if (playbook.context === null || playbook.context.text === "") {
     report(
       playbook.context?.span.start ?? top,
@@ -101,7 +102,7 @@ function checkMetaAndGoal(
   }
   if (playbook.phases.length === 0) {
     report(
-      top,
+      playbook.sections.phases?.start ?? top,
       "phases-missing",
       "error",
       "Unexpected playbook without phases, expected at least one `### p1: <name>` under `## phases`. Add a phase with subtasks.",
@@ -109,16 +110,39 @@ function checkMetaAndGoal(
   }
 }
 
+/** The id to suggest for each phase: its own when valid, else the first `p<n>` no phase uses. */
+function suggestPhaseIds(
+  playbook: Playbook,
+): Map<Playbook["phases"][number], string> {
+  const used = new Set(
+    playbook.phases.map((p) => p.id).filter((id) => PHASE_ID.test(id)),
+  );
+  const suggestions = new Map<Playbook["phases"][number], string>();
+  let next = 1;
+  for (const phase of playbook.phases) {
+    if (PHASE_ID.test(phase.id)) {
+      suggestions.set(phase, phase.id);
+      continue;
+    }
+    while (used.has(`p${next}`)) next++;
+    used.add(`p${next}`);
+    suggestions.set(phase, `p${next}`);
+  }
+  return suggestions;
+}
+
 function checkIds(playbook: Playbook, report: Report): void {
   const phaseIds = new Set<string>();
   const subtaskIds = new Set<string>();
+  const suggested = suggestPhaseIds(playbook);
   for (const phase of playbook.phases) {
-    if (!PHASE_ID.test(phase.id)) {
+    const validPhase = PHASE_ID.test(phase.id);
+    if (!validPhase) {
       report(
         phase.heading.start,
         "phase-id-invalid",
         "error",
-        `Unexpected phase id \`${phase.id}\`, expected \`p<number>\` such as p1 (or p_final). Rename the heading to \`### p1: ${phase.name || "<name>"}\`.`,
+        `Unexpected phase id \`${phase.id}\`, expected \`p<number>\` such as p1 (or p_final). Rename the heading to \`### ${suggested.get(phase) ?? "p1"}: ${phase.name || "<name>"}\`.`,
       );
     } else if (phaseIds.has(phase.id)) {
       report(
@@ -136,9 +160,9 @@ function checkIds(playbook: Playbook, report: Report): void {
           subtask.span.start,
           "subtask-id-invalid",
           "error",
-          `Unexpected subtask id \`${subtask.id}\`, expected \`<phase>.<number>\` such as ${phase.id}.1. Rename the subtask.`,
+          `Unexpected subtask id \`${subtask.id}\`, expected \`<phase>.<number>\` such as ${suggested.get(phase) ?? phase.id}.1. Rename the subtask.`,
         );
-      } else if (match[1] !== phase.id) {
+      } else if (validPhase && match[1] !== phase.id) {
         report(
           subtask.span.start,
           "subtask-outside-phase",
@@ -243,13 +267,14 @@ function checkSubtasks(
   report: Report,
   banned: readonly string[],
 ): void {
+  const suggested = suggestPhaseIds(playbook);
   for (const phase of playbook.phases) {
     if (phase.subtasks.length === 0) {
       report(
         phase.heading.start,
         "phase-without-subtasks",
         "warning",
-        `Unexpected phase ${phase.id} without subtasks, expected \`- [ ] **${phase.id}.1**: <criterion>\` items under \`#### subtasks\`. Add the subtasks that prove the phase.`,
+        `Unexpected phase ${phase.id} without subtasks, expected \`- [ ] **${suggested.get(phase) ?? phase.id}.1**: <criterion>\` items under \`#### subtasks\`. Add the subtasks that prove the phase.`,
       );
     }
     if (phase.goal !== null) {

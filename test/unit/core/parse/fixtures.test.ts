@@ -89,18 +89,7 @@ function sliceOf(text: string, span: Span): string {
  * Fixtures whose current output is wrong in part. They stay out of the snapshots (a snapshot would bless the
  * mistake); the parts that are right are asserted below.
  */
-const KNOWN_WRONG: Record<string, string> = {
-  "playbooks/yaml-syntax.md":
-    "a YAML error in `## goal` also reports goal-summary-missing and done-when-missing, though both keys are written",
-  "playbooks/phase-id-invalid.md":
-    "the fix suggests renaming `phase-2` to `p1`, which the first phase already uses, and phase-without-subtasks suggests `phase-2.1`",
-  "playbooks/phase-id-invalid-with-subtasks.md":
-    "`### Phase 1: Greeting command` suggests `### p1: 1: Greeting command`, and p1.1 is told to start with `Phase.`",
-  "playbooks/criterion-vague-done-when.md":
-    "the diagnostic points at the first done_when item (line 13), not at the vague one (line 14)",
-  "state/yaml-unclosed-quote.md":
-    "the error points at the last line of the block (29), not at the line that opens the quote (25)",
-};
+const KNOWN_WRONG: Record<string, string> = {};
 
 /** Fixtures that parse and lint without a single diagnostic. */
 const VALID = [
@@ -168,6 +157,8 @@ const EXPECTED_CODES: [string, string[]][] = [
   ["playbooks/criterion-missing.md", ["criterion-missing"]],
   ["playbooks/criterion-vague.md", ["criterion-vague"]],
   ["playbooks/criterion-vague-done-when.md", ["criterion-vague"]],
+  ["playbooks/yaml-syntax.md", ["yaml-syntax"]],
+  ["playbooks/phase-id-invalid-with-subtasks.md", ["phase-id-invalid"]],
   ["playbooks/criterion-vague-japanese.md", ["criterion-vague"]],
   ["playbooks/criterion-vague-korean.md", ["criterion-vague"]],
   ["playbooks/validation-missing.md", ["validation-missing"]],
@@ -383,6 +374,14 @@ describe("diagnostic codes", () => {
     ],
     ["playbooks/depends-cycle-phases.md", "depends-cycle", 23, 17, "[p3]"],
     [
+      "playbooks/criterion-vague-done-when.md",
+      "criterion-vague",
+      14,
+      5,
+      '"the CLI works well on Windows"',
+    ],
+    ["state/yaml-unclosed-quote.md", "yaml-syntax", 25, 12, '"B'],
+    [
       "playbooks/validation-text-missing.md",
       "validation-text-missing",
       30,
@@ -410,6 +409,30 @@ describe("diagnostic codes", () => {
       );
     },
   );
+
+  it.each([
+    [
+      "playbooks/phase-id-invalid.md",
+      "phase-id-invalid",
+      "Rename the heading to `### p2: Release`.",
+    ],
+    [
+      "playbooks/phase-id-invalid.md",
+      "phase-without-subtasks",
+      "`- [ ] **p2.1**: <criterion>`",
+    ],
+    [
+      "playbooks/phase-id-invalid-with-subtasks.md",
+      "phase-id-invalid",
+      "Rename the heading to `### p1: Greeting command`.",
+    ],
+  ])("%s: %s suggests an id no other phase uses", (path, code, fix) => {
+    const messages = fixtureDiagnostics(path)
+      .filter((d) => d.code === code)
+      .map((d) => d.message);
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toContain(fix);
+  });
 
   it("falls back to defaults for a broken yaml block and still reads the other sections", () => {
     const { value } = stateFixture("state/yaml-unclosed-quote.md");
@@ -496,9 +519,10 @@ describe("odd encodings and layouts", () => {
     const text = readFixture("state/utf8-bom.md");
     expect(text.charCodeAt(0)).toBe(0xfeff);
     const { value } = stateFixture("state/utf8-bom.md");
-    const block = value.sections.playbook?.span;
-    const active = value.sections.playbook?.fields["active"];
-    expect(block?.start).toEqual({ line: 2, column: 1, offset: 13 });
+    const section = value.sections.playbook;
+    const active = section?.fields["active"];
+    expect(section?.span.start).toEqual({ line: 1, column: 1, offset: 1 });
+    expect(section?.block?.start).toEqual({ line: 3, column: 1, offset: 21 });
     expect(active?.start).toMatchObject({ line: 3, column: 9 });
     expect(sliceOf(text, active!)).toBe("plan/playbook-bom-check.md");
     expect(value.playbook.active).toBe("plan/playbook-bom-check.md");
