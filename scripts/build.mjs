@@ -40,6 +40,8 @@ const common = {
   define,
   logLevel: "warning",
   legalComments: "none",
+  // Prefer ESM builds: jsonc-parser ships a UMD `main` whose dynamic requires cannot be bundled.
+  mainFields: ["module", "main"],
 };
 
 rmSync(join(root, "dist"), { recursive: true, force: true });

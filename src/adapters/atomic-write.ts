@@ -1,5 +1,6 @@
 import {
   closeSync,
+  fchmodSync,
   fsyncSync,
   openSync,
   renameSync,
@@ -28,6 +29,8 @@ export function writeTextAtomic(path: string, text: string): void {
   }
   const fd = openSync(temp, "wx", mode ?? 0o644);
   try {
+    // open() applies the umask; the target's exact mode must survive the rename.
+    if (mode !== undefined) fchmodSync(fd, mode);
     writeSync(fd, text);
     fsyncSync(fd);
   } catch (error) {

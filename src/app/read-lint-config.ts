@@ -1,5 +1,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import {
+  parse as parseJsonc,
+  printParseErrorCode,
+  type ParseError,
+} from "jsonc-parser";
 import { diagnosticAt, type Diagnostic } from "../core/model/diagnostic.ts";
 import type { PlaybookRuleOptions } from "../core/validate/validate-playbook.ts";
 
@@ -13,15 +18,26 @@ export function readLintConfig(root: string): {
   const path = join(root, CONFIG_FILE);
   if (!existsSync(path)) return { options: {}, diagnostics: [] };
   const text = readFileSync(path, "utf8");
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const position = Number(/position (\d+)/.exec(message)?.[1] ?? 0);
-    const before = text.slice(0, position);
+  const errors: ParseError[] = [];
+  const json: unknown = parseJsonc(text, errors, {
+    disallowComments: true,
+    allowTrailingComma: false,
+  });
+  const first = errors[0];
+  if (first) {
+    const before = text.slice(0, first.offset);
     const line = before.split("\n").length;
-    const column = position - before.lastIndexOf("\n");
+    const column = first.offset - before.lastIndexOf("\n");
+    const found =
+      first.offset >= text.length
+        ? "end of file"
+        : JSON.stringify(
+            text.slice(first.offset, first.offset + Math.max(first.length, 1)),
+          );
+    const expected = printParseErrorCode(first.error)
+      .replace(/Expected$/, "")
+      .replace(/([a-z])([A-Z])/g, "$1 $2")
+      .toLowerCase();
     return {
       options: {},
       diagnostics: [
@@ -30,7 +46,7 @@ export function readLintConfig(root: string): {
           { line, column },
           "config-json",
           "error",
-          `Unexpected JSON syntax (${message.split("\n")[0] ?? message}), expected a valid JSON object. Fix the file; until then the defaults apply.`,
+          `Unexpected ${found}, expected ${/^(value|comma|colon|property name)$/.test(expected) ? `a ${expected}` : `valid JSON (${expected})`}. Fix the JSON; until then the defaults apply.`,
         ),
       ],
     };

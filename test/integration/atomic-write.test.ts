@@ -6,7 +6,7 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { writeTextAtomic } from "../../src/adapters/atomic-write.ts";
 import { createTempProject } from "../helpers/temp-project.ts";
 
@@ -28,16 +28,21 @@ describe("writeTextAtomic", () => {
     expect(statSync(p.path("state.md")).isFile()).toBe(true);
   });
 
-  // Modes the usual umasks (022, 002) leave alone.
-  it.each([0o600, 0o644, 0o700, 0o755])("keeps mode %o", (mode) => {
-    const p = createTempProject({ "secret.json": "{}" });
-    chmodSync(p.path("secret.json"), mode);
+  it.each(["600", "644", "664", "666", "700", "755", "777"])(
+    "keeps mode 0o%s whatever the umask",
+    (octal) => {
+      const mode = parseInt(octal, 8);
+      const previous = process.umask(0o022);
+      onTestFinished(() => void process.umask(previous));
+      const p = createTempProject({ "secret.json": "{}" });
+      chmodSync(p.path("secret.json"), mode);
 
-    writeTextAtomic(p.path("secret.json"), '{"token":"x"}');
+      writeTextAtomic(p.path("secret.json"), '{"token":"x"}');
 
-    expect(statSync(p.path("secret.json")).mode & 0o7777).toBe(mode);
-    expect(p.read("secret.json")).toBe('{"token":"x"}');
-  });
+      expect(statSync(p.path("secret.json")).mode & 0o7777).toBe(mode);
+      expect(p.read("secret.json")).toBe('{"token":"x"}');
+    },
+  );
 
   it("leaves no temp file in the directory", () => {
     const p = createTempProject({ "dir/state.md": "0" });
