@@ -3,12 +3,15 @@
 import { createHash } from "node:crypto";
 import {
   chmodSync,
+  mkdirSync,
   readFileSync,
   readdirSync,
+  renameSync,
   rmSync,
   statSync,
 } from "node:fs";
 import { join } from "node:path";
+import process from "node:process";
 import { build } from "esbuild";
 
 const root = join(import.meta.dirname, "..");
@@ -44,12 +47,14 @@ const common = {
   mainFields: ["module", "main"],
 };
 
-rmSync(join(root, "dist"), { recursive: true, force: true });
+// Build beside dist/ and rename each file into place, so a test run reading dist/ never sees it half-written.
+const out = join(root, `.dist-${process.pid}`);
+rmSync(out, { recursive: true, force: true });
 await Promise.all([
   build({
     ...common,
     entryPoints: [join(root, "src/cli/main.ts")],
-    outfile: join(root, "dist/cli.mjs"),
+    outfile: join(out, "cli.mjs"),
     format: "esm",
     banner: {
       js: '#!/usr/bin/env node\nimport { createRequire as __playbookCreateRequire } from "node:module";\nconst require = __playbookCreateRequire(import.meta.url);',
@@ -58,16 +63,24 @@ await Promise.all([
   build({
     ...common,
     entryPoints: [join(root, "src/hooks/main.ts")],
-    outfile: join(root, "dist/hook.cjs"),
+    outfile: join(out, "hook.cjs"),
     format: "cjs",
     minify: true,
   }),
   build({
     ...common,
     entryPoints: [join(root, "src/hooks/parser-entry.ts")],
-    outfile: join(root, "dist/parser.cjs"),
+    outfile: join(out, "parser.cjs"),
     format: "cjs",
     minify: true,
   }),
 ]);
-chmodSync(join(root, "dist/cli.mjs"), 0o755);
+chmodSync(join(out, "cli.mjs"), 0o755);
+const dist = join(root, "dist");
+mkdirSync(dist, { recursive: true });
+const built = readdirSync(out);
+for (const name of built) renameSync(join(out, name), join(dist, name));
+for (const name of readdirSync(dist))
+  if (!built.includes(name))
+    rmSync(join(dist, name), { recursive: true, force: true });
+rmSync(out, { recursive: true, force: true });

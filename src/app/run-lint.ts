@@ -83,7 +83,8 @@ export function runLint(root: string, files?: readonly string[]): LintReport {
   } else {
     lintFile("state.md");
     const active = report.state ? safeActivePath(report.state.state) : null;
-    if (active !== null) lintFile(active);
+    // A missing active playbook is reported once, as active-missing on state.md.
+    if (active !== null && existsSync(join(root, active))) lintFile(active);
     for (const file of planPlaybooks(root)) lintFile(file);
   }
 

@@ -3,7 +3,10 @@ import type { PhaseStatus, Playbook } from "../core/model/playbook.ts";
 import { runLint } from "./run-lint.ts";
 
 export interface StatusReport {
+  /** The active playbook's path, when it could be read. */
   active: string | null;
+  /** What `state.md` names as active when it is unsafe or missing; the diagnostics say why. */
+  unreadableActive: string | null;
   branch: string | null;
   reviewed: boolean | null;
   summary: string | null;
@@ -28,7 +31,8 @@ export function runStatus(root: string): StatusReport {
   const state = lint.state?.state ?? null;
   const playbook = lint.active?.playbook ?? null;
   return {
-    active: state?.playbook.active ?? null,
+    active: lint.active?.file ?? null,
+    unreadableActive: lint.active ? null : (state?.playbook.active ?? null),
     branch: playbook?.meta.branch ?? state?.playbook.branch ?? null,
     reviewed: playbook ? playbook.meta.reviewed : null,
     summary: playbook?.goal.summary ?? null,

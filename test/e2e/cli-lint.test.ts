@@ -463,6 +463,8 @@ describe("playbook lint", () => {
       "state.md:6:9  error  Unexpected `active: plan/playbook-gone.md`: the file does not exist, expected an existing playbook. Create it with `playbook new <name>` or set `active: null`.  [active-missing]",
     );
     expect(result.stdout).not.toContain("plan/playbook-greet.md:");
+    expect(result.stdout).not.toContain("[file-missing]");
+    expect(result.stdout).toMatch(/^1 error, 0 warnings in 2 files$/m);
     expect(result.status).toBe(1);
   });
 
@@ -612,11 +614,52 @@ describe("playbook lint", () => {
   it("exits 2 on an unknown command and points to --help", () => {
     const project = cleanProject();
 
-    const result = runCli(["frobnicate"], { cwd: project.dir });
+    // citty colours its messages unless it detects a test run or CI; remove those hints as a user's shell would.
+    const result = runCli(["frobnicate"], {
+      cwd: project.dir,
+      env: {
+        TEST: undefined,
+        NODE_ENV: undefined,
+        VITEST: undefined,
+        VITEST_WORKER_ID: undefined,
+        VITEST_POOL_ID: undefined,
+      },
+    });
 
     expect(result.status).toBe(2);
     expect(result.stdout).toBe("");
     expect(result.stderr).toContain("frobnicate");
     expect(result.stderr).toContain("Run `playbook --help`");
+    expect(result.stderr).not.toContain("\u001b[");
+  });
+
+  it.each([["--bogus"], ["--jsn"], ["-x"], ["--bogus=1"]])(
+    "exits 2 on the unknown option %s and names the known ones",
+    (flag) => {
+      const project = cleanProject();
+
+      const result = runCli(["lint", flag], { cwd: project.dir });
+
+      expect(result.status).toBe(2);
+      expect(result.stdout).toBe("");
+      expect(result.stderr).toContain(
+        `Unknown option ${flag.split("=")[0]} for \`playbook lint\``,
+      );
+      expect(result.stderr).toContain("--json");
+      expect(result.stderr).toContain("Run `playbook lint --help`");
+    },
+  );
+
+  it.each([
+    [["lint", "--json", "--cwd", "."]],
+    [["lint", "--cwd=.", "--no-json"]],
+    [["status", "--json"]],
+  ])("accepts the known options %j", (args) => {
+    const project = cleanProject();
+
+    const result = runCli(args, { cwd: project.dir });
+
+    expect(result.status).toBe(0);
+    expect(result.stderr).toBe("");
   });
 });

@@ -212,6 +212,35 @@ describe("playbook status", () => {
     expect(result.stdout).not.toContain("p2.2");
   });
 
+  it.each([
+    ["unsafe", "../../etc/passwd.md", "active-path-unsafe"],
+    ["missing", "plan/playbook-gone.md", "active-missing"],
+  ])(
+    "does not present an %s active path as the active playbook",
+    (_name, active, code) => {
+      const project = createTempProject({
+        "state.md": stateMd(active),
+        "plan/playbook-report.md": REPORT_PLAYBOOK,
+      });
+
+      const result = runCli(["status"], { cwd: project.dir });
+      const json = JSON.parse(
+        runCli(["status", "--json"], { cwd: project.dir }).stdout,
+      ) as {
+        active: string | null;
+        unreadableActive: string | null;
+      };
+
+      const lines = result.stdout.split("\n");
+      expect(lines[0]).toBe(
+        `playbook  cannot read ${active} (see diagnostics)`,
+      );
+      expect(lines).not.toContain("next");
+      expect(result.stdout).toContain(`[${code}]`);
+      expect(json).toMatchObject({ active: null, unreadableActive: active });
+    },
+  );
+
   it("prints the StatusReport as JSON with --json", () => {
     const project = reportProject();
 
@@ -220,6 +249,7 @@ describe("playbook status", () => {
     expect(result.status).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({
       active: "plan/playbook-report.md",
+      unreadableActive: null,
       branch: "feat/report",
       reviewed: true,
       summary: "The report command writes report.html",
@@ -249,6 +279,7 @@ describe("playbook status", () => {
 
     expect(JSON.parse(result.stdout)).toEqual({
       active: null,
+      unreadableActive: null,
       branch: "feat/report",
       reviewed: null,
       summary: null,

@@ -12,7 +12,11 @@ export function progressBar(done: number, total: number, c: Colors): string {
 /** The human view of `playbook status`. */
 export function formatStatus(report: StatusReport, c: Colors): string[] {
   const lines: string[] = [];
-  if (report.active === null) {
+  if (report.unreadableActive !== null) {
+    lines.push(
+      `${c.bold("playbook")}  ${c.red("cannot read")} ${report.unreadableActive} (see diagnostics)`,
+    );
+  } else if (report.active === null) {
     lines.push(`${c.bold("playbook")}  none active`);
     lines.push(
       c.dim(

@@ -7,6 +7,7 @@ import type {
   ValidationResult,
 } from "../model/playbook.ts";
 import type { StateDoc } from "../model/state.ts";
+import { isDocumentSummary } from "./summary-schema.ts";
 
 declare const __PLAYBOOK_PARSER_VERSION__: string | undefined;
 
@@ -147,17 +148,6 @@ export function matchCacheEntry(
   ) {
     return null;
   }
-  const summary = e.summary as Partial<DocumentSummary> | undefined;
-  if (
-    typeof summary !== "object" ||
-    summary === null ||
-    summary.kind !== key.kind
-  )
-    return null;
-  if (!Array.isArray(summary.diagnostics)) return null;
-  if (summary.kind === "playbook" && !Array.isArray(summary.phases))
-    return null;
-  if (summary.kind === "state" && typeof summary.config !== "object")
-    return null;
-  return summary as DocumentSummary;
+  if (!isDocumentSummary(e.summary) || e.summary.kind !== key.kind) return null;
+  return e.summary;
 }
