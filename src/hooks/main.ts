@@ -24,6 +24,14 @@ const summarizeLazily: Summarize = (kind, text, file) => {
 async function main(): Promise<void> {
   if (process.env["PLAYBOOK_DISABLE"] === "1") return;
   const input = await readStdin(MAX_STDIN_BYTES, STDIN_TIMEOUT_MS);
+  if (input.timedOut || input.truncated) {
+    const why = input.timedOut
+      ? `no complete event on stdin within ${STDIN_TIMEOUT_MS / 1000} s`
+      : `the event on stdin is larger than ${MAX_STDIN_BYTES / 1024 / 1024} MiB`;
+    process.stderr.write(`playbook hook: ${why}; nothing was checked.\n`);
+    // A read may still be pending on the open pipe: end the process rather than wait for it.
+    process.exit(0);
+  }
   let payload: { cwd?: unknown };
   try {
     payload = JSON.parse(input.text) as { cwd?: unknown };

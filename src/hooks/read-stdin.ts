@@ -1,8 +1,19 @@
-/** Reads stdin up to `maxBytes`, giving up after `timeoutMs` so a hook can never hang the agent. */
+export interface StdinRead {
+  text: string;
+  truncated: boolean;
+  timedOut: boolean;
+}
+
+/**
+ * Reads stdin up to `maxBytes`, giving up after `timeoutMs` so a hook can never hang the agent. After a time-out
+ * or truncation the pipe may still be open: the caller must end the process itself. (`fs.read` on fd 0 would
+ * start a little faster, but a read blocked on an open pipe sits in libuv's thread pool and `process.exit` then
+ * waits for it forever.)
+ */
 export function readStdin(
   maxBytes: number,
   timeoutMs: number,
-): Promise<{ text: string; truncated: boolean; timedOut: boolean }> {
+): Promise<StdinRead> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;

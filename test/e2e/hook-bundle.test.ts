@@ -5,7 +5,10 @@ import {
   readdirSync,
   statSync,
 } from "node:fs";
+import { spawn } from "node:child_process";
+import { tmpdir } from "node:os";
 import { describe, expect, it } from "vitest";
+import { childEnv } from "../helpers/run-cli.ts";
 import { SAMPLE_PLAYBOOK, SAMPLE_STATE } from "../helpers/sample-docs.ts";
 import { HOOK_BUNDLE, runHook } from "../helpers/run-hook.ts";
 import { createTempProject } from "../helpers/temp-project.ts";
@@ -162,5 +165,53 @@ describe("dist/hook.cjs", () => {
     expect(result).toEqual({ status: 0, stdout: "", stderr: "" });
     expect(readdirSync(named.path(CACHE)).sort()).toEqual(CACHE_FILES);
     expect(existsSync(other.path(".claude"))).toBe(false);
+  });
+});
+
+/** Starts the hook, writes `input`, and closes stdin only when `close` is set; resolves when the hook exits. */
+async function runHookStreaming(input: string, close: boolean) {
+  const child = spawn(process.execPath, [HOOK_BUNDLE, "PreToolUse"], {
+    cwd: tmpdir(),
+    env: childEnv(),
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  // The hook may stop reading before the input is written: that is the behaviour under test.
+  child.stdin.on("error", () => undefined);
+  child.stdin.write(input);
+  if (close) child.stdin.end();
+  const status = await new Promise<number | null>((resolve) => {
+    const guard = setTimeout(() => {
+      child.kill("SIGKILL");
+      resolve(null);
+    }, 20_000);
+    child.on("exit", (code) => {
+      clearTimeout(guard);
+      resolve(code);
+    });
+  });
+  child.stdin.destroy();
+  return { status, stdout, stderr };
+}
+
+describe("dist/hook.cjs stdin bounds", () => {
+  it("gives up on a stdin that never closes, says so and exits 0", async () => {
+    const result = await runHookStreaming('{"session_id":"s",', false);
+
+    expect(result).toMatchObject({ status: 0, stdout: "" });
+    expect(result.stderr).toContain("no complete event on stdin within 3 s");
+  });
+
+  it("refuses an event larger than 4 MiB without reading it all", async () => {
+    const result = await runHookStreaming(
+      `{"padding":"${"x".repeat(5 * 1024 * 1024)}"}`,
+      false,
+    );
+
+    expect(result).toMatchObject({ status: 0, stdout: "" });
+    expect(result.stderr).toContain("larger than 4 MiB");
   });
 });
