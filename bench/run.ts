@@ -259,7 +259,7 @@ try {
     "| --- | ---: | ---: | ---: | --- |",
     ...whole.map(
       (r) =>
-        `| ${r.name} | ${r.command.toFixed(1)} | ${r.baseline.toFixed(1)} | ${r.ratio.toFixed(2)} | ${r.name.includes("cache hit") ? "<= 1.15" : "-"} |`,
+        `| ${r.name} | ${r.command.toFixed(1)} | ${r.baseline.toFixed(1)} | ${r.ratio.toFixed(2)} | ${r.name.includes("cache hit") ? `<= 1.15: ${r.ratio <= 1.15 ? "met" : "missed"}` : "-"} |`,
     ),
     "",
     "## In process (parse + validate, median over fresh processes)",
@@ -268,8 +268,19 @@ try {
     "| --- | ---: | ---: | ---: | --- |",
     ...parses.map(
       (r) =>
-        `| ${r.name} | ${r.load.toFixed(1)} | ${r.cold.toFixed(1)} | ${r.warm.toFixed(1)} | ${r.name.startsWith("1,000") ? "cold < 300 ms" : "-"} |`,
+        `| ${r.name} | ${r.load.toFixed(1)} | ${r.cold.toFixed(1)} | ${r.warm.toFixed(1)} | ${r.name.startsWith("1,000") ? `cold < 300 ms: ${r.cold < 300 ? "met" : "missed"}` : "-"} |`,
     ),
+    "",
+    "## Notes",
+    "",
+    "- The hook never parses markdown on a cache hit: it reads `.claude/playbook/cache/` (JSON, checked against a",
+    "  schema) and loads `dist/parser.cjs` only on a miss, which happens once per change of `state.md` or the playbook.",
+    "- Nearly all of a cold parse is micromark (remark's tokenizer), about 0.4 MB/s on this VM; our own parsing and",
+    "  rules add under 10%. The 1,000-subtask fixture follows SPEC §3.2 (seven lines per subtask, 345 KB). Parsing",
+    "  it in one piece took 4.2 s (micromark's cost grows with document size times list items); cutting it at",
+    "  headings made it linear, and using only GFM's task-list extension saved another 25-30%. The 300 ms target",
+    "  would need a tokenizer about three times faster than micromark on this machine.",
+    "- `playbook status` parses the whole project on every run (no cache on the CLI path yet).",
     "",
   ];
   writeFileSync(join(root, "bench", "results.md"), `${lines.join("\n")}\n`);
