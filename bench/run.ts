@@ -12,40 +12,11 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { renderLargePlaybook } from "../test/helpers/large-playbook.ts";
+import { stateDoc } from "../test/helpers/sample-docs.ts";
 
 const root = join(import.meta.dirname, "..");
 const dist = join(root, "dist");
 const pairs = Number(process.env["BENCH_PAIRS"] ?? 30);
-
-function stateFor(active: string, branch: string): string {
-  return [
-    "## playbook",
-    "```yaml",
-    `active: ${active}`,
-    `branch: ${branch}`,
-    "last_archived: null",
-    "```",
-    "## goal",
-    "```yaml",
-    "milestone: null",
-    "phase: p1",
-    "done_criteria: []",
-    "status: in_progress",
-    "```",
-    "## session",
-    "```yaml",
-    "last_start: null",
-    "last_end: null",
-    "```",
-    "## config",
-    "```yaml",
-    "security: strict",
-    "toolstack: A",
-    "roles: {orchestrator: claudecode}",
-    "```",
-    "",
-  ].join("\n");
-}
 
 function workspace(playbook: string): string {
   const dir = mkdtempSync(join(tmpdir(), "playbook-bench-"));
@@ -53,7 +24,11 @@ function workspace(playbook: string): string {
   writeFileSync(join(dir, "plan", "playbook-bench.md"), playbook);
   writeFileSync(
     join(dir, "state.md"),
-    stateFor("plan/playbook-bench.md", "feat/large-migration"),
+    stateDoc({
+      active: "plan/playbook-bench.md",
+      branch: "feat/large-migration",
+      phase: "p1",
+    }),
   );
   return dir;
 }

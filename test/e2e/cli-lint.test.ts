@@ -2,6 +2,7 @@ import { tmpdir } from "node:os";
 import { describe, expect, it } from "vitest";
 import { createTempProject } from "../helpers/temp-project.ts";
 import { runCli } from "../helpers/run-cli.ts";
+import { stateDoc } from "../helpers/sample-docs.ts";
 
 interface StateFields {
   active?: string;
@@ -14,40 +15,7 @@ function stateMd({
   branch = "feat/greet",
   phase = "p1",
 }: StateFields = {}): string {
-  return `# state
-
-## playbook
-
-\`\`\`yaml
-active: ${active}
-branch: ${branch}
-last_archived: null
-\`\`\`
-
-## goal
-
-\`\`\`yaml
-milestone: null
-phase: ${phase}
-done_criteria: []
-status: in_progress
-\`\`\`
-
-## session
-
-\`\`\`yaml
-last_start: 2026-11-21T10:00:00Z
-last_end: null
-\`\`\`
-
-## config
-
-\`\`\`yaml
-security: strict
-toolstack: A
-roles: {orchestrator: claudecode, worker: claudecode, reviewer: claudecode, human: user}
-\`\`\`
-`;
+  return stateDoc({ active, branch, phase });
 }
 
 /** A playbook that lints clean; `criterion` replaces the text of p1.2. */

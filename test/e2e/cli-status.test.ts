@@ -1,42 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/run-cli.ts";
+import { stateDoc } from "../helpers/sample-docs.ts";
 import { createTempProject } from "../helpers/temp-project.ts";
 
 function stateMd(active: string): string {
-  return `# state
-
-## playbook
-
-\`\`\`yaml
-active: ${active}
-branch: feat/report
-last_archived: null
-\`\`\`
-
-## goal
-
-\`\`\`yaml
-milestone: null
-phase: p2
-done_criteria: []
-status: in_progress
-\`\`\`
-
-## session
-
-\`\`\`yaml
-last_start: 2026-11-21T10:00:00Z
-last_end: null
-\`\`\`
-
-## config
-
-\`\`\`yaml
-security: strict
-toolstack: A
-roles: {orchestrator: claudecode, worker: claudecode, reviewer: claudecode, human: user}
-\`\`\`
-`;
+  return stateDoc({ active, branch: "feat/report", phase: "p2" });
 }
 
 function subtask(

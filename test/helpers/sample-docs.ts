@@ -100,6 +100,52 @@ roles: {orchestrator: claudecode, worker: claudecode, reviewer: claudecode, huma
 | format | plan/template/playbook-format.md |
 `;
 
+/** A valid `state.md` with the given active playbook, branch and phase (the rest as a new project has it). */
+export function stateDoc({
+  active,
+  branch,
+  phase,
+}: {
+  active: string;
+  branch: string;
+  phase: string;
+}): string {
+  return `# state
+
+## playbook
+
+\`\`\`yaml
+active: ${active}
+branch: ${branch}
+last_archived: null
+\`\`\`
+
+## goal
+
+\`\`\`yaml
+milestone: null
+phase: ${phase}
+done_criteria: []
+status: in_progress
+\`\`\`
+
+## session
+
+\`\`\`yaml
+last_start: 2026-11-21T10:00:00Z
+last_end: null
+\`\`\`
+
+## config
+
+\`\`\`yaml
+security: strict
+toolstack: A
+roles: {orchestrator: claudecode, worker: claudecode, reviewer: claudecode, human: user}
+\`\`\`
+`;
+}
+
 /** Splits `after` against `before` into the one changed window: what was removed and what was inserted where. */
 export function singleSplice(
   before: string,

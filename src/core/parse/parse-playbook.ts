@@ -35,6 +35,7 @@ import {
   parseInlineList,
   parseValidationValue,
 } from "./values.ts";
+import { findSection } from "./find-section.ts";
 import { reportSetextHeadings } from "./setext.ts";
 import { readYamlContent, readYamlSection } from "./yaml-section.ts";
 
@@ -59,21 +60,8 @@ export function parsePlaybook(text: string, file: string): Parsed<Playbook> {
   const diagnostics: Diagnostic[] = [];
   reportSetextHeadings(source, root, diagnostics);
   const sections = splitSections(root.children, 2, rootEnd(root));
-  const byName = (...names: string[]) => {
-    const matches = sections.filter((s) => names.includes(s.name));
-    for (const duplicate of matches.slice(1)) {
-      diagnostics.push(
-        diagnosticAt(
-          file,
-          spanFromNode(source, duplicate.heading).start,
-          "section-duplicate",
-          "error",
-          `Unexpected second \`## ${duplicate.name}\` section, expected one; only the first is read. Merge the two sections.`,
-        ),
-      );
-    }
-    return matches[0];
-  };
+  const byName = (...names: string[]) =>
+    findSection(source, sections, names, diagnostics);
   const missing = (name: string, hint: string) =>
     diagnostics.push(
       diagnosticAt(

@@ -12,7 +12,8 @@ import {
 import { createFieldReader } from "./field-reader.ts";
 import { parseMarkdown } from "./markdown.ts";
 import { rootEnd, splitSections } from "./sections.ts";
-import { createSource, spanFromNode } from "./source.ts";
+import { createSource } from "./source.ts";
+import { findSection } from "./find-section.ts";
 import { reportSetextHeadings } from "./setext.ts";
 import { readYamlSection } from "./yaml-section.ts";
 
@@ -41,8 +42,7 @@ export function parseState(text: string, file: string): Parsed<StateDoc> {
   const data: Partial<Record<StateSectionName, Record<string, unknown>>> = {};
 
   for (const name of STATE_SECTIONS) {
-    const matches = sections.filter((section) => section.name === name);
-    const first = matches[0];
+    const first = findSection(source, sections, [name], diagnostics);
     if (first === undefined) {
       diagnostics.push(
         diagnosticAt(
@@ -54,17 +54,6 @@ export function parseState(text: string, file: string): Parsed<StateDoc> {
         ),
       );
       continue;
-    }
-    for (const duplicate of matches.slice(1)) {
-      diagnostics.push(
-        diagnosticAt(
-          file,
-          spanFromNode(source, duplicate.heading).start,
-          "section-duplicate",
-          "error",
-          `Unexpected second \`## ${name}\` section, expected one; only the first is read. Merge the two sections.`,
-        ),
-      );
     }
     const read = readYamlSection(
       source,
