@@ -74,7 +74,7 @@ try {
   run("where the work stands", ["status"]);
   process.stdout.write(
     lint === 0
-      ? "\nThe example playbook is valid. Next: `npx playbook init` in your repository (coming with the generator).\n"
+      ? "\nThe example playbook is valid. Run `npm run demo -- --keep` to keep the project and try edits on it.\n"
       : "\nThe example playbook has lint errors (see above).\n",
   );
   process.exitCode = lint;
