@@ -26,12 +26,6 @@ export interface Validation {
   span: Span;
 }
 
-/** A `key: value` line under a subtask, kept for fields the model does not know. */
-export interface LabelledValue {
-  value: string;
-  span: Span;
-}
-
 export interface Subtask {
   id: string;
   checked: boolean;
