@@ -51,10 +51,12 @@ async function run(argv: string[]): Promise<void> {
   const load = subCommands[name];
   if (load) {
     const command = await load();
-    const unknown = findUnknownOption(
-      argv.slice(1),
-      (command.args ?? {}) as ArgsDef,
-    );
+    const rest = argv.slice(1);
+    if (rest.includes("--help") || rest.includes("-h")) {
+      await showUsage(command, main as CommandDef);
+      return;
+    }
+    const unknown = findUnknownOption(rest, (command.args ?? {}) as ArgsDef);
     if (unknown) {
       throw new PlaybookError(
         "E_USAGE",

@@ -619,6 +619,26 @@ describe("playbook lint", () => {
   );
 
   it.each([
+    [
+      ["lint", "--help"],
+      ["--json", "--cwd", "Check state.md and playbooks"],
+    ],
+    [
+      ["status", "-h"],
+      ["--json", "--cwd", "next open subtasks"],
+    ],
+    [["--help"], ["lint", "status"]],
+  ])("prints help for %j without running anything", (args, expected) => {
+    const project = createTempProject({});
+
+    const result = runCli(args, { cwd: project.dir, env: { NO_COLOR: "1" } });
+
+    expect(result.status).toBe(0);
+    for (const text of expected) expect(result.stdout).toContain(text);
+    expect(result.stdout).not.toContain("[file-missing]");
+  });
+
+  it.each([
     [["lint", "--json", "--cwd", "."]],
     [["lint", "--cwd=.", "--no-json"]],
     [["status", "--json"]],
