@@ -12,7 +12,7 @@ import {
   lineText,
   type Source,
 } from "../parse/source.ts";
-import { formatValidationValue } from "../parse/values.ts";
+import { formatValidationValue, valueExtent } from "../parse/values.ts";
 import {
   failure,
   formatLikePrevious,
@@ -192,7 +192,7 @@ function findFieldValue(
   subtask: Subtask,
   key: string,
 ): { start: number; end: number } | null {
-  const pattern = new RegExp(`^(\\s*[-*+]\\s+${key}\\s*:\\s*)(.*?)\\s*$`);
+  const pattern = new RegExp(`^([ \\t]*[-*+][ \\t]+${key}[ \\t]*:[ \\t]*)(.*)$`);
   for (
     let line = subtask.span.start.line + 1;
     line <= subtask.span.end.line;
@@ -201,7 +201,7 @@ function findFieldValue(
     const match = pattern.exec(lineText(source, line));
     if (!match) continue;
     const start = (source.lineStarts[line - 1] ?? 0) + (match[1] ?? "").length;
-    return { start, end: start + (match[2] ?? "").length };
+    return { start, end: start + valueExtent(match[2] ?? "").length };
   }
   return null;
 }

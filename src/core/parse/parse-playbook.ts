@@ -31,9 +31,10 @@ import {
   createSource,
 } from "./source.ts";
 import {
-  parseInlineValue,
   parseInlineList,
+  parseInlineValue,
   parseValidationValue,
+  valueExtent,
 } from "./values.ts";
 import { findSection } from "./find-section.ts";
 import { reportSetextHeadings } from "./setext.ts";
@@ -49,9 +50,9 @@ const META_KEYS = [
   "roles",
 ] as const;
 const GOAL_KEYS = ["summary", "done_when"] as const;
-const LABEL_LINE = /^(\s*)\*\*([A-Za-z_][\w ]*?)\*\*\s*[:：]\s*(.*?)\s*$/;
+const LABEL_LINE = /^(\s*)\*\*([A-Za-z_][\w ]*?)\*\*\s*[:：][ \t]*(.*)$/;
 const ID_PREFIX = /^\*\*([^*\n]+)\*\*\s*[:：]?[ \t]*/;
-const FIELD_LINE = /^([A-Za-z_][\w-]*)\s*[:：]\s*(.*?)\s*$/;
+const FIELD_LINE = /^([A-Za-z_][\w-]*)\s*[:：][ \t]*(.*)$/;
 
 /** Parses a `plan/playbook-<name>.md`. Never throws: problems come back as diagnostics. */
 export function parsePlaybook(text: string, file: string): Parsed<Playbook> {
@@ -267,9 +268,10 @@ function scanLabelLines(
     const match = LABEL_LINE.exec(text);
     if (!match || (nested && (match[1] ?? "") !== "")) continue;
     const key = (match[2] ?? "").trim().toLowerCase().replace(/\s+/g, "_");
-    const value = match[3] ?? "";
+    const raw = match[3] ?? "";
+    const value = valueExtent(raw);
     if (key in labels) continue;
-    const valueStart = lineStart + text.trimEnd().length - value.length;
+    const valueStart = lineStart + text.length - raw.length;
     labels[key] = {
       value,
       span: spanOf(source, valueStart, valueStart + value.length),
@@ -440,9 +442,9 @@ function readFields(source: Source, item: ListItem): Field[] {
       const line = source.text.slice(start, lineEndAt(source, start));
       const match = FIELD_LINE.exec(line);
       if (!match) continue;
-      const value = match[2] ?? "";
-      const valueStart =
-        start + (value === "" ? line.length : line.lastIndexOf(value));
+      const raw = match[2] ?? "";
+      const value = valueExtent(raw);
+      const valueStart = start + line.length - raw.length;
       fields.push({
         key: (match[1] ?? "").toLowerCase(),
         value,

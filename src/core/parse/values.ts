@@ -14,11 +14,8 @@ export function parseInlineValue(raw: string): string {
   const simple = SIMPLE_QUOTED.exec(text);
   if (simple) return simple[1] ?? simple[2] ?? "";
   if (/^["'[{]/.test(text)) {
-    const doc = parseDocument(text);
-    if (doc.errors.length === 0) {
-      const value: unknown = doc.toJS();
-      if (typeof value === "string") return value;
-    }
+    const value = toPlainValue(text);
+    if (typeof value === "string") return value;
   }
   return text;
 }
@@ -34,13 +31,23 @@ export function parseInlineList(raw: string): string[] {
   const simple = SIMPLE_FLOW_LIST.exec(text);
   if (simple) return splitList(simple[1] ?? "");
   if (text.startsWith("[")) {
-    const doc = parseDocument(text);
-    const value: unknown = doc.errors.length === 0 ? doc.toJS() : undefined;
+    const value = toPlainValue(text);
     if (Array.isArray(value))
       return value.filter((v) => v !== null).map((v) => String(v).trim());
     return splitList(text.replace(/^\[|\]$/g, ""));
   }
   return splitList(text);
+}
+
+/** A one-line YAML value, or undefined when it does not parse (or expands aliases too far). */
+function toPlainValue(text: string): unknown {
+  const doc = parseDocument(text);
+  if (doc.errors.length > 0) return undefined;
+  try {
+    return doc.toJS() as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 function splitList(text: string): string[] {
@@ -83,4 +90,45 @@ export function formatValidationValue(
   if (validation.kind !== "unspecified") parts.push(validation.kind);
   if (validation.text !== "") parts.push(validation.text);
   return parts.join(" - ");
+}
+
+/**
+ * The value at the start of `raw` (the text after `key:`), without a trailing `# comment` or `<!-- comment -->`
+ * and without trailing spaces: quoted strings end at their closing quote, flow lists at their closing bracket.
+ * Writers replace exactly this, so a comment after a value survives every write.
+ */
+export function valueExtent(raw: string): string {
+  const first = raw[0];
+  let end = -1;
+  if (first === '"' || first === "'") end = closingQuote(raw, first);
+  else if (first === "[" || first === "{") end = closingBracket(raw);
+  if (end !== -1) return raw.slice(0, end + 1);
+  const comment = raw.search(/\s#|<!--/);
+  return (comment === -1 ? raw : raw.slice(0, comment)).trimEnd();
+}
+
+function closingQuote(raw: string, quote: string): number {
+  for (let i = 1; i < raw.length; i++) {
+    if (quote === '"' && raw[i] === "\\") i++;
+    else if (raw[i] === quote) {
+      if (quote === "'" && raw[i + 1] === "'") i++;
+      else return i;
+    }
+  }
+  return -1;
+}
+
+function closingBracket(raw: string): number {
+  let depth = 0;
+  let quote: string | null = null;
+  for (let i = 0; i < raw.length; i++) {
+    const ch = raw[i];
+    if (quote !== null) {
+      if (ch === "\\" && quote === '"') i++;
+      else if (ch === quote) quote = null;
+    } else if (ch === '"' || ch === "'") quote = ch;
+    else if (ch === "[" || ch === "{") depth++;
+    else if ((ch === "]" || ch === "}") && --depth === 0) return i;
+  }
+  return -1;
 }

@@ -120,7 +120,21 @@ export function parseYamlBlock(
       }
     }
   }
-  result.data = doc.toJS() as unknown;
+  try {
+    result.data = doc.toJS() as unknown;
+  } catch (error) {
+    // toJS throws when aliases expand past yaml's limit (a "billion laughs" block) or refer to nothing.
+    diagnostics.push(
+      diagnosticAt(
+        source.file,
+        pointAt(source, contentStart),
+        "yaml-syntax",
+        "error",
+        `Unexpected YAML in the ${where} block (${error instanceof Error ? error.message.split("\n")[0] : String(error)}), expected plain values without anchors and aliases. Write the values out; ${formatDoc} shows the expected block.`,
+      ),
+    );
+    result.data = undefined;
+  }
   return result;
 }
 

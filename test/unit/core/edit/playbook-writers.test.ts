@@ -255,3 +255,37 @@ describe("surgical playbook writers", () => {
     if (!result.ok) expect(result.reason).toMatch(reason);
   });
 });
+
+describe("writers keep the user's comments", () => {
+  it.each([
+    [
+      "a YAML comment after a validation",
+      `    - consistency: 'automated - npx tsc --noEmit'`,
+      `    - consistency: 'automated - npx tsc --noEmit'  # slow, 4 min`,
+      (t: string) =>
+        setValidation(t, "p1.1", "consistency", { result: "PASS" }),
+      `    - consistency: 'PASS - automated - npx tsc --noEmit'  # slow, 4 min`,
+    ],
+    [
+      "a YAML comment after validated",
+      "  - depends_on: [p1.1]",
+      '  - depends_on: [p1.1]\n  - validated: "2020-01-01T00:00:00Z" # by verify',
+      (t: string) => setValidated(t, "p1.2", "2026-11-22T08:00:00Z"),
+      "  - depends_on: [p1.1]\n  - validated: 2026-11-22T08:00:00Z # by verify",
+    ],
+    [
+      "an HTML comment after a status",
+      "**status**: pending",
+      "**status**: pending <!-- set by the critic -->",
+      (t: string) => setPhaseStatus(t, "p2", "in_progress"),
+      "**status**: in_progress <!-- set by the critic -->",
+    ],
+  ])("%s", (_name, from, to, edit, expected) => {
+    const text = SAMPLE_PLAYBOOK.replace(from, to);
+    expect(parsePlaybook(text, "p.md").diagnostics).toEqual([]);
+
+    const after = applied(edit(text));
+
+    expect(after).toBe(text.replace(to, expected));
+  });
+});

@@ -77,3 +77,40 @@ describe("parseState regressions", () => {
     expect(parsed.diagnostics.map((d) => d.code)).toEqual(["setext-heading"]);
   });
 });
+
+describe("hostile input", () => {
+  const aliasBomb =
+    "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n";
+
+  it("reports YAML that expands aliases too far instead of throwing", () => {
+    const text = SAMPLE_PLAYBOOK.replace(
+      "roles: {worker: claudecode}\n",
+      `roles: {worker: claudecode}\n${aliasBomb}`,
+    );
+    const parsed = parsePlaybook(text, "p.md");
+    const line = text.split("\n").indexOf("project: login-form") + 1;
+    expect(parsed.diagnostics).toMatchObject([{ code: "yaml-syntax", line }]);
+    expect(parsed.diagnostics[0]?.message).toMatch(/aliases/);
+    expect(
+      parseState(
+        SAMPLE_STATE.replace(
+          "last_archived: null\n",
+          `last_archived: null\n${aliasBomb}`,
+        ),
+        "s",
+      ).diagnostics,
+    ).toMatchObject([{ code: "yaml-syntax" }]);
+  });
+
+  // These lines made the label and field patterns backtrack quadratically (minutes at this size).
+  it("reads labels and fields followed by long runs of spaces", () => {
+    const spaces = " ".repeat(300_000);
+    const text = SAMPLE_PLAYBOOK.replace(
+      "**max_iterations**: 5",
+      `**max_iterations**: 5\n**note**: a${spaces}b`,
+    ).replace("  - executor: claudecode", `  - executor: claudecode${spaces}x`);
+    const { value } = parsePlaybook(text, "p.md");
+    expect(value.phases[0]?.labels["note"]?.value).toBe(`a${spaces}b`);
+    expect(value.phases[0]?.subtasks[0]?.executor).toBe(`claudecode${spaces}x`);
+  });
+});
