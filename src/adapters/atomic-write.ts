@@ -3,6 +3,7 @@ import {
   fchmodSync,
   fsyncSync,
   openSync,
+  realpathSync,
   renameSync,
   rmSync,
   statSync,
@@ -13,9 +14,10 @@ import { basename, dirname, join } from "node:path";
 /**
  * Replaces `path` with `text` atomically: the bytes go to a temp file in the same directory, which is then renamed
  * over the target, so a crash leaves either the old file or the new one, never half of each. The target's mode is
- * kept.
+ * kept, and a symlink is followed so the link itself stays a link.
  */
-export function writeTextAtomic(path: string, text: string): void {
+export function writeTextAtomic(requested: string, text: string): void {
+  const path = followLinks(requested);
   const dir = dirname(path);
   const temp = join(
     dir,
@@ -44,5 +46,13 @@ export function writeTextAtomic(path: string, text: string): void {
   } catch (error) {
     rmSync(temp, { force: true });
     throw error;
+  }
+}
+
+function followLinks(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
   }
 }

@@ -1,4 +1,5 @@
 import { readSummaryCached, type Summarize } from "../adapters/parse-cache.ts";
+import { resolveInside } from "../adapters/resolve-inside.ts";
 import type { PlaybookSummary, StateSummary } from "../core/cache/summary.ts";
 import {
   explainUnsafeActivePath,
@@ -37,6 +38,7 @@ export function readWorkspaceSummary(
   if (active === null || explainUnsafeActivePath(active) !== null)
     return result;
   const path = normaliseActivePath(active);
+  if (resolveInside(projectDir, path).status !== "inside") return result;
   const playbook = readSummaryCached(projectDir, path, "playbook", summarize);
   if (playbook.status === "missing" || playbook.summary.kind !== "playbook")
     return result;

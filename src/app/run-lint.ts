@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { basename, isAbsolute, join, relative } from "node:path";
+import { basename, join, relative, resolve, sep } from "node:path";
+import { resolveInside, type Resolved } from "../adapters/resolve-inside.ts";
 import {
   diagnosticAt,
   sortDiagnostics,
@@ -54,22 +55,22 @@ export function runLint(root: string, files?: readonly string[]): LintReport {
   };
   const seen = new Set<string>();
 
-  const lintFile = (file: string) => {
+  /** `explicit` files are linted where they are; default targets must stay inside the repository. */
+  const lintFile = (file: string, explicit: boolean) => {
     if (seen.has(file)) return;
     seen.add(file);
-    const path = join(root, file);
-    if (!existsSync(path) || !statSync(path).isFile()) {
-      diagnostics.push(missingFile(file));
+    const read = readTarget(root, file, explicit);
+    if (!read.ok) {
+      diagnostics.push(read.diagnostic);
       return;
     }
     report.files.push(file);
-    const text = readFileSync(path, "utf8");
     if (basename(file) === "state.md") {
-      const parsed = parseState(text, file);
+      const parsed = parseState(read.text, file);
       diagnostics.push(...parsed.diagnostics);
       report.state = { kind: "state", file, state: parsed.value };
     } else {
-      const parsed = parsePlaybook(text, file);
+      const parsed = parsePlaybook(read.text, file);
       diagnostics.push(
         ...parsed.diagnostics,
         ...validatePlaybook(parsed.value, file, config.options),
@@ -78,14 +79,20 @@ export function runLint(root: string, files?: readonly string[]): LintReport {
     }
   };
 
+  let activeResolved: Resolved | undefined;
   if (files && files.length > 0) {
-    for (const file of files) lintFile(toRelative(root, file));
+    for (const file of files) lintFile(toRelative(root, file), true);
   } else {
-    lintFile("state.md");
+    lintFile("state.md", false);
     const active = report.state ? safeActivePath(report.state.state) : null;
-    // A missing active playbook is reported once, as active-missing on state.md.
-    if (active !== null && existsSync(join(root, active))) lintFile(active);
-    for (const file of planPlaybooks(root)) lintFile(file);
+    if (active !== null) {
+      activeResolved = resolveInside(root, active);
+      // A missing or escaping active playbook is reported once, on state.md's `active` line.
+      if (activeResolved.status === "inside") lintFile(active, false);
+    }
+    for (const file of planPlaybooks(root)) {
+      if (resolveInside(root, file).status === "inside") lintFile(file, false);
+    }
   }
 
   if (report.state) {
@@ -94,8 +101,11 @@ export function runLint(root: string, files?: readonly string[]): LintReport {
     const facts: Parameters<typeof validateWorkspace>[1] = {
       stateFile: report.state.file,
     };
-    if (activePath !== null)
-      facts.activeExists = existsSync(join(root, activePath));
+    if (activePath !== null) {
+      activeResolved ??= resolveInside(root, activePath);
+      facts.activeExists = activeResolved.status !== "missing";
+      facts.activeOutside = activeResolved.status === "outside";
+    }
     if (report.active)
       facts.active = {
         file: report.active.file,
@@ -114,16 +124,45 @@ function safeActivePath(state: StateDoc): string | null {
     : null;
 }
 
-function missingFile(file: string): Diagnostic {
-  return diagnosticAt(
-    file,
-    { line: 1, column: 1 },
-    "file-missing",
-    "error",
-    file === "state.md"
-      ? "Unexpected project without state.md, expected one at the repository root. Copy plan/template/state-initial.md to state.md."
-      : `Unexpected missing file ${file}, expected a markdown file. Check the path.`,
-  );
+function readTarget(
+  root: string,
+  file: string,
+  explicit: boolean,
+): { ok: true; text: string } | { ok: false; diagnostic: Diagnostic } {
+  const fail = (code: string, message: string) => ({
+    ok: false as const,
+    diagnostic: diagnosticAt(
+      file,
+      { line: 1, column: 1 },
+      code,
+      "error",
+      message,
+    ),
+  });
+  const path = explicit ? resolve(root, file) : join(root, file);
+  if (!existsSync(path)) {
+    return fail(
+      "file-missing",
+      file === "state.md"
+        ? "Unexpected project without state.md, expected one at the repository root. Copy plan/template/state-initial.md to state.md."
+        : `Unexpected missing file ${file}, expected a markdown file. Check the path.`,
+    );
+  }
+  try {
+    if (statSync(path).isDirectory()) {
+      return fail(
+        "file-unreadable",
+        `Unexpected ${file} that is a directory, expected a markdown file. Check the path.`,
+      );
+    }
+    return { ok: true, text: readFileSync(path, "utf8") };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "an error";
+    return fail(
+      "file-unreadable",
+      `Unexpected ${code} while reading ${file}, expected a readable markdown file. Check its permissions and that it is a regular file.`,
+    );
+  }
 }
 
 function planPlaybooks(root: string): string[] {
@@ -136,6 +175,6 @@ function planPlaybooks(root: string): string[] {
 }
 
 function toRelative(root: string, file: string): string {
-  const rel = isAbsolute(file) ? relative(root, file) : file;
-  return rel.replace(/\\/g, "/").replace(/^\.\//, "");
+  const rel = relative(root, resolve(root, file.replace(/\\/g, "/")));
+  return rel === "" ? file : rel.split(sep).join("/");
 }

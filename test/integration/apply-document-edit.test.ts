@@ -1,4 +1,12 @@
-import { chmodSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { describe, expect, it } from "vitest";
 import { applyDocumentEdit } from "../../src/app/apply-document-edit.ts";
 import { setTaskChecked } from "../../src/core/edit/playbook-writers.ts";
@@ -86,5 +94,20 @@ describe("applyDocumentEdit", () => {
         setStateField(text, "goal", "phase", "p1"),
       ),
     ).toThrow(/state\.md does not exist/);
+  });
+});
+
+describe("applyDocumentEdit through a symlink", () => {
+  it("edits the file the link points to and keeps the link", () => {
+    const p = createTempProject({ "real/playbook.md": SAMPLE_PLAYBOOK });
+    mkdirSync(p.path("plan"), { recursive: true });
+    symlinkSync(p.path("real/playbook.md"), p.path(PLAYBOOK));
+
+    applyDocumentEdit(p.path(PLAYBOOK), (text) =>
+      setTaskChecked(text, "p1.1", true),
+    );
+
+    expect(lstatSync(p.path(PLAYBOOK)).isSymbolicLink()).toBe(true);
+    expect(p.read("real/playbook.md")).toContain("- [x] **p1.1**");
   });
 });

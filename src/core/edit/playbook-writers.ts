@@ -192,7 +192,9 @@ function findFieldValue(
   subtask: Subtask,
   key: string,
 ): { start: number; end: number } | null {
-  const pattern = new RegExp(`^([ \\t]*[-*+][ \\t]+${key}[ \\t]*:[ \\t]*)(.*)$`);
+  const pattern = new RegExp(
+    `^([ \\t]*[-*+][ \\t]+${key}[ \\t]*:[ \\t]*)(.*)$`,
+  );
   for (
     let line = subtask.span.start.line + 1;
     line <= subtask.span.end.line;

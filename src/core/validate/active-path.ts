@@ -16,7 +16,11 @@ export function explainUnsafeActivePath(active: string): string | null {
   return null;
 }
 
-/** `./plan/x.md` and `plan\\x.md` both become `plan/x.md`. */
+/** `./plan/x.md`, `plan//x.md`, `plan/./x.md` and `plan\\x.md` all become `plan/x.md`. */
 export function normaliseActivePath(active: string): string {
-  return active.replace(/\\/g, "/").replace(/^\.\//, "");
+  return active
+    .replace(/\\/g, "/")
+    .split("/")
+    .filter((segment) => segment !== "" && segment !== ".")
+    .join("/");
 }

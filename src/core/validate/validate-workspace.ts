@@ -8,6 +8,8 @@ export interface WorkspaceFacts {
   stateFile: string;
   /** Whether the file `state.playbook.active` names exists; undefined when it was not checked (unsafe path). */
   activeExists?: boolean;
+  /** Whether a symlink leads the active playbook out of the repository. */
+  activeOutside?: boolean;
   /** The active playbook, when it was read. */
   active?: { file: string; playbook: Playbook };
 }
@@ -23,7 +25,11 @@ export function validateWorkspace(
     fields[key]?.start ?? { line: 1, column: 1, offset: 0 };
   const active = state.playbook.active;
   if (active !== null) {
-    const reason = explainUnsafeActivePath(active);
+    const reason =
+      explainUnsafeActivePath(active) ??
+      (facts.activeOutside
+        ? "a symlink leads it outside the repository"
+        : null);
     if (reason) {
       diagnostics.push(
         diagnosticAt(
