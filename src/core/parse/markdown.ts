@@ -38,7 +38,9 @@ export function parseMarkdown(body: string): Root {
   processor ??= createProcessor();
   const parser = processor;
   const chunks = splitAtHeadings(body);
-  if (chunks.length === 1) return parser.parse(body);
+  // micromark drops a leading BOM, which would shift every later chunk: such a body is parsed whole.
+  if (chunks.length === 1 || body.charCodeAt(0) === 0xfeff)
+    return parser.parse(body);
   const children: RootContent[] = [];
   for (const chunk of chunks) {
     const tree = parser.parse(body.slice(chunk.offset, chunk.end));
@@ -55,6 +57,12 @@ export function parseMarkdown(body: string): Root {
   };
 }
 
+/** The same parse without cutting the body: the reference the chunked parse must always equal. */
+export function parseMarkdownWhole(body: string): Root {
+  processor ??= createProcessor();
+  return processor.parse(body);
+}
+
 interface Chunk {
   offset: number;
   end: number;
@@ -64,12 +72,29 @@ interface Chunk {
 const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;
 const HEADING = /^#{1,6}(?:[ \t]|$)/;
 
+/**
+ * Where an HTML block that starts on `text` ends (CommonMark's seven kinds): a pattern on a later (or the same)
+ * line, or the next blank line. Inside one, a `#` line is HTML, not a heading, so no cut may fall there.
+ */
+function htmlBlockEnd(text: string): RegExp | "blank" | null {
+  if (!/^ {0,3}</.test(text)) return null;
+  const rest = text.replace(/^ +/, "");
+  if (/^<(pre|script|style|textarea)(\s|>|$)/i.test(rest))
+    return /<\/(pre|script|style|textarea)>/i;
+  if (rest.startsWith("<!--")) return /-->/;
+  if (rest.startsWith("<?")) return /\?>/;
+  if (rest.startsWith("<![CDATA[")) return /\]\]>/;
+  if (/^<![A-Za-z]/.test(rest)) return />/;
+  if (/^<\/?[A-Za-z][A-Za-z0-9-]*(\s|\/?>|$)/.test(rest)) return "blank";
+  return null;
+}
+
 function splitAtHeadings(body: string): Chunk[] {
   const chunks: Chunk[] = [];
   let chunkStart = 0;
   let chunkLine = 1;
   let fence: string | null = null;
-  let inComment = false;
+  let html: RegExp | "blank" | null = null;
   let offset = 0;
   let line = 1;
   let inFrontmatter = body.startsWith("---\n") || body.startsWith("---\r\n");
@@ -86,20 +111,30 @@ function splitAtHeadings(body: string): Chunk[] {
         close !== undefined &&
         close[0] === fence[0] &&
         close.length >= fence.length &&
-        text.trim() === close
-      )
+        text.replace(/^[ \t]+|[ \t]+$/g, "") === close
+      ) {
         fence = null;
-    } else if (inComment) {
-      if (text.includes("-->")) inComment = false;
+      }
+    } else if (html !== null) {
+      if (html === "blank" ? /^[ \t]*$/.test(text) : html.test(text))
+        html = null;
     } else {
       const open = FENCE_OPEN.exec(text);
+      const htmlEnd = htmlBlockEnd(text);
       if (open) {
         fence = open[1] ?? "```";
+      } else if (htmlEnd !== null) {
+        // A block that ends on its own first line (`<!-- note -->`) does not stay open.
+        const closesHere =
+          htmlEnd !== "blank" &&
+          htmlEnd.test(text.slice(text.indexOf("<") + 2));
+        if (!closesHere) html = htmlEnd;
       } else if (
         text.includes("<!--") &&
         !text.slice(text.lastIndexOf("<!--")).includes("-->")
       ) {
-        inComment = true;
+        // A comment opened mid-line: not an HTML block, but cutting inside it is never needed.
+        html = /-->/;
       } else if (HEADING.test(text) && offset > chunkStart) {
         chunks.push({ offset: chunkStart, end: offset, line: chunkLine });
         chunkStart = offset;

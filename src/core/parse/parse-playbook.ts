@@ -50,7 +50,9 @@ const META_KEYS = [
   "roles",
 ] as const;
 const GOAL_KEYS = ["summary", "done_when"] as const;
-const LABEL_LINE = /^(\s*)\*\*([A-Za-z_][\w ]*?)\*\*\s*[:：][ \t]*(.*)$/;
+/** `**label**: value`, also written `**Label:** value`. */
+export const LABEL_LINE =
+  /^(\s*)\*\*([A-Za-z_][\w ]*?)(?:\*\*\s*[:：]|[:：]\s*\*\*)[ \t]*(.*)$/;
 const ID_PREFIX = /^\*\*([^*\n]+)\*\*\s*[:：]?[ \t]*/;
 const FIELD_LINE = /^([A-Za-z_][\w-]*)\s*[:：][ \t]*(.*)$/;
 
@@ -325,7 +327,11 @@ interface ItemHead {
   id: string | null;
   rest: string;
   checkbox: Span | null;
+  /** A box markdown does not read as a task box, such as `[ x ]` or `[]`. */
+  malformedBox: string | null;
 }
+
+const MALFORMED_BOX = /^\[[ \t]*[xX✓✔☑]?[ \t]*\]/;
 
 /** Reads `- [ ] **id**: text` at the start of a list item. */
 function readItemHead(source: Source, item: ListItem): ItemHead | null {
@@ -334,20 +340,37 @@ function readItemHead(source: Source, item: ListItem): ItemHead | null {
   const itemSpan = spanFromNode(source, item);
   const paragraph = spanFromNode(source, first);
   const firstLineEnd = lineEndAt(source, itemSpan.start.offset);
-  const boxAt = source.text
-    .slice(itemSpan.start.offset, firstLineEnd)
-    .search(/\[[ xX]\]/);
-  const checkbox =
-    item.checked === null || item.checked === undefined || boxAt === -1
-      ? null
-      : spanOf(
+  const firstLine = source.text.slice(itemSpan.start.offset, firstLineEnd);
+  let checkbox: Span | null = null;
+  let malformedBox: string | null = null;
+  let text = source.text.slice(paragraph.start.offset, paragraph.end.offset);
+  if (item.checked === true || item.checked === false) {
+    const boxAt = firstLine.search(/\[[ xX]\]/);
+    if (boxAt !== -1) {
+      checkbox = spanOf(
+        source,
+        itemSpan.start.offset + boxAt,
+        itemSpan.start.offset + boxAt + 3,
+      );
+    }
+    text = text.replace(/^\[[ xX]\]/, "");
+  } else {
+    const bad = MALFORMED_BOX.exec(text);
+    if (bad) {
+      malformedBox = bad[0];
+      const boxAt = firstLine.indexOf(bad[0]);
+      if (boxAt !== -1) {
+        checkbox = spanOf(
           source,
           itemSpan.start.offset + boxAt,
-          itemSpan.start.offset + boxAt + 3,
+          itemSpan.start.offset + boxAt + bad[0].length,
         );
-  let text = source.text.slice(paragraph.start.offset, paragraph.end.offset);
-  text = text.replace(/^\[[ xX]\]\s*/, "");
+      }
+      text = text.slice(bad[0].length);
+    }
+  }
   const lines = text
+    .trimStart()
     .split(/\r?\n/)
     .filter(
       (line, index) =>
@@ -355,11 +378,13 @@ function readItemHead(source: Source, item: ListItem): ItemHead | null {
     );
   const joined = lines.join(" ");
   const match = ID_PREFIX.exec(joined);
-  if (!match) return { id: null, rest: collapse(joined), checkbox };
+  if (!match)
+    return { id: null, rest: collapse(joined), checkbox, malformedBox };
   return {
-    id: (match[1] ?? "").trim(),
+    id: (match[1] ?? "").trim().replace(/[:：]$/, ""),
     rest: collapse(joined.slice(match[0].length)),
     checkbox,
+    malformedBox,
   };
 }
 
@@ -394,6 +419,27 @@ function readSubtask(
       ),
     );
     return null;
+  }
+  if (head.malformedBox !== null) {
+    diagnostics.push(
+      diagnosticAt(
+        source.file,
+        head.checkbox?.start ?? span.start,
+        "checkbox-invalid",
+        "error",
+        `Unexpected checkbox \`${head.malformedBox}\` for ${head.id}, expected \`[ ]\` or \`[x]\`; markdown does not read it as a task box. Write \`[ ]\` or \`[x]\`.`,
+      ),
+    );
+  } else if (head.checkbox === null) {
+    diagnostics.push(
+      diagnosticAt(
+        source.file,
+        span.start,
+        "checkbox-missing",
+        "error",
+        `Unexpected subtask ${head.id} without a checkbox, expected \`- [ ] **${head.id}**: <criterion>\`. Add \`[ ]\` after the dash.`,
+      ),
+    );
   }
   const subtask: Subtask = {
     id: head.id,

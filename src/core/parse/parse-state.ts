@@ -14,6 +14,7 @@ import { parseMarkdown } from "./markdown.ts";
 import { rootEnd, splitSections } from "./sections.ts";
 import { createSource } from "./source.ts";
 import { findSection } from "./find-section.ts";
+import { checkRoles } from "../validate/roles.ts";
 import { reportSetextHeadings } from "./setext.ts";
 import { readYamlSection } from "./yaml-section.ts";
 
@@ -103,5 +104,13 @@ export function parseState(text: string, file: string): Parsed<StateDoc> {
     },
     sections: found,
   };
+  diagnostics.push(
+    ...checkRoles(
+      value.config.roles,
+      file,
+      found.config?.fields["roles"]?.start ?? { line: 1, column: 1 },
+      "the `## config` roles",
+    ),
+  );
   return { value, diagnostics };
 }

@@ -1,6 +1,12 @@
 import type { Diagnostic, Point, Severity } from "../model/diagnostic.ts";
 import { diagnosticAt } from "../model/diagnostic.ts";
-import { VALIDATION_NAMES, type Playbook } from "../model/playbook.ts";
+import {
+  EXECUTORS,
+  ROLE_NAMES,
+  VALIDATION_NAMES,
+  type Playbook,
+} from "../model/playbook.ts";
+import { checkRoles, isKnownExecutor } from "./roles.ts";
 import { DEFAULT_BANNED_PHRASES, findBannedPhrase } from "./banned-phrases.ts";
 import { findCycles } from "./graph.ts";
 
@@ -32,6 +38,14 @@ export function validatePlaybook(
   const banned = options.bannedPhrases ?? DEFAULT_BANNED_PHRASES;
 
   checkMetaAndGoal(playbook, report, top, banned);
+  diagnostics.push(
+    ...checkRoles(
+      playbook.meta.roles,
+      file,
+      playbook.sections.meta?.fields["roles"]?.start ?? top,
+      "the meta `roles`",
+    ),
+  );
   checkIds(playbook, report);
   checkDependencies(playbook, report);
   checkSubtasks(playbook, report, banned);
@@ -289,6 +303,14 @@ function checkSubtasks(
       }
     }
     for (const subtask of phase.subtasks) {
+      if (subtask.executor !== null && !isKnownExecutor(subtask.executor)) {
+        report(
+          subtask.span.start,
+          "executor-invalid",
+          "error",
+          `Unexpected executor \`${subtask.executor}\` for ${subtask.id}, expected one of ${[...EXECUTORS, ...ROLE_NAMES].join(", ")}. Fix the executor.`,
+        );
+      }
       if (subtask.criterion === "") {
         report(
           subtask.span.start,

@@ -1,37 +1,14 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parsePlaybook } from "../../../src/core/parse/parse-playbook.ts";
 import { parseState } from "../../../src/core/parse/parse-state.ts";
 import { validatePlaybook } from "../../../src/core/validate/validate-playbook.ts";
+import { emittedCodes } from "../../helpers/emitted-codes.ts";
 
 const root = join(import.meta.dirname, "..", "..", "..");
 const template = (name: string) =>
   readFileSync(join(root, "plan", "template", name), "utf8");
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory()
-      ? sourceFiles(path)
-      : path.endsWith(".ts")
-        ? [path]
-        : [];
-  });
-}
-
-/** Diagnostic codes as the source writes them: a kebab string followed by the severity argument. */
-function emittedCodes(): string[] {
-  const codes = new Set<string>();
-  for (const file of sourceFiles(join(root, "src"))) {
-    for (const match of readFileSync(file, "utf8").matchAll(
-      /"([a-z]+(?:-[a-z]+)+)",\s+(?:"error"|"warning"|REQUIRED)/g,
-    )) {
-      codes.add(match[1]!);
-    }
-  }
-  return [...codes].sort();
-}
 
 /** Every `~~~markdown` block of a document, with the line it starts on. */
 function examples(text: string): { line: number; body: string }[] {

@@ -15,6 +15,7 @@ import {
   validateWorkspace,
   type WorkspaceFacts,
 } from "../../../../src/core/validate/validate-workspace.ts";
+import { emittedCodes } from "../../../helpers/emitted-codes.ts";
 import { fixturePath, readFixture } from "../../../helpers/read-fixture.ts";
 import { withoutSpans } from "../../../helpers/sample-docs.ts";
 
@@ -157,6 +158,11 @@ const EXPECTED_CODES: [string, string[]][] = [
   ["playbooks/criterion-missing.md", ["criterion-missing"]],
   ["playbooks/criterion-vague.md", ["criterion-vague"]],
   ["playbooks/criterion-vague-done-when.md", ["criterion-vague"]],
+  ["playbooks/checkbox-invalid.md", ["checkbox-invalid"]],
+  ["playbooks/checkbox-missing.md", ["checkbox-missing"]],
+  ["playbooks/executor-invalid.md", ["executor-invalid"]],
+  ["playbooks/role-invalid.md", ["role-invalid"]],
+  ["state/role-invalid.md", ["role-invalid"]],
   ["playbooks/yaml-syntax.md", ["yaml-syntax"]],
   ["playbooks/phase-id-invalid-with-subtasks.md", ["phase-id-invalid"]],
   ["playbooks/criterion-vague-japanese.md", ["criterion-vague"]],
@@ -236,47 +242,8 @@ const WORKSPACE_CASES: [
   ],
 ];
 
-/** Every code the parsers and rules emit; each must have a fixture above. */
-const ALL_CODES = [
-  "yaml-syntax",
-  "yaml-not-mapping",
-  "yaml-block-missing",
-  "yaml-block-extra",
-  "fence-unclosed",
-  "setext-heading",
-  "section-missing",
-  "section-duplicate",
-  "field-invalid",
-  "field-unknown",
-  "phase-status-invalid",
-  "subtask-id-missing",
-  "meta-branch-missing",
-  "meta-project-missing",
-  "goal-summary-missing",
-  "done-when-missing",
-  "context-missing",
-  "phases-missing",
-  "phase-id-invalid",
-  "phase-id-duplicate",
-  "subtask-id-invalid",
-  "subtask-outside-phase",
-  "subtask-id-duplicate",
-  "final-task-id-invalid",
-  "final-task-id-duplicate",
-  "depends-unknown",
-  "depends-cycle",
-  "phase-without-subtasks",
-  "criterion-missing",
-  "criterion-vague",
-  "validation-missing",
-  "validation-kind-missing",
-  "validation-text-missing",
-  "phase-done-open-subtasks",
-  "active-path-unsafe",
-  "active-missing",
-  "branch-mismatch",
-  "phase-unknown",
-];
+/** Every code the parsers and rules in src/core emit; each must have a fixture above. */
+const ALL_CODES = emittedCodes("core");
 
 describe("the fixture corpus", () => {
   it("has at least 30 documents, each listed as valid, as a diagnostic case or as known wrong", () => {

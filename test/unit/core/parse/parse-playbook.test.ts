@@ -114,3 +114,112 @@ describe("hostile input", () => {
     expect(value.phases[0]?.subtasks[0]?.executor).toBe(`claudecode${spaces}x`);
   });
 });
+
+describe("markdown people really write", () => {
+  const codesOf = (text: string) => lint(text).codes;
+
+  it.each([
+    ["- [ x ] **p1.1**", "[ x ]"],
+    ["- [] **p1.1**", "[]"],
+    ["- [✓] **p1.1**", "[✓]"],
+  ])("keeps a subtask written %s and reports its checkbox", (item, box) => {
+    const text = SAMPLE_PLAYBOOK.replace("- [ ] **p1.1**", item);
+    const { value, codes } = lint(text);
+    expect(value.phases[0]?.subtasks.map((s) => [s.id, s.checked])).toEqual([
+      ["p1.1", false],
+      ["p1.2", true],
+    ]);
+    expect(codes).toEqual(["checkbox-invalid"]);
+    const diagnostic = parsePlaybook(text, "p.md").diagnostics[0];
+    expect(diagnostic?.message).toContain(box);
+  });
+
+  it("reports a subtask without a checkbox", () => {
+    const text = SAMPLE_PLAYBOOK.replace("- [ ] **p2.1**", "- **p2.1**");
+    const { value, codes } = lint(text);
+    expect(value.phases[1]?.subtasks.map((s) => s.id)).toEqual(["p2.1"]);
+    expect(codes).toEqual(["checkbox-missing"]);
+  });
+
+  it("reads labels and ids with the colon inside the bold", () => {
+    const text = SAMPLE_PLAYBOOK.replace(
+      "**status**: pending",
+      "**Status:** done",
+    )
+      .replace("**depends_on**: [p1]", "**depends_on:** [p9]")
+      .replace("- [ ] **p2.1**:", "- [ ] **p2.1:**");
+    const { value, codes } = lint(text);
+    expect(value.phases[1]).toMatchObject({
+      status: "done",
+      dependsOn: ["p9"],
+    });
+    expect(value.phases[1]?.subtasks[0]?.id).toBe("p2.1");
+    expect(codes).toEqual(["depends-unknown", "phase-done-open-subtasks"]);
+  });
+
+  it("reads an id after two spaces", () => {
+    const { value, codes } = lint(
+      SAMPLE_PLAYBOOK.replace("- [X] **p1.2**", "- [X]  **p1.2**"),
+    );
+    expect(value.phases[0]?.subtasks.map((s) => [s.id, s.checked])).toEqual([
+      ["p1.1", false],
+      ["p1.2", true],
+    ]);
+    expect(codes).toEqual([]);
+  });
+
+  it.each([
+    ["<details>", "<summary>dropped ideas</summary>", "</details>"],
+    ["<div>", "", "</div>"],
+    ["<pre>", "", "</pre>"],
+  ])(
+    "keeps phases inside an HTML block (%s) out of the plan",
+    (open, inner, close) => {
+      const block = [
+        open,
+        inner,
+        "### p3: dropped idea",
+        "- [ ] **p3.1**: x",
+        close,
+      ]
+        .filter((l) => l !== "")
+        .join("\n");
+      const text = SAMPLE_PLAYBOOK.replace(
+        "## final_tasks",
+        `${block}\n\n## final_tasks`,
+      );
+      const { value } = lint(text);
+      expect(value.phases.map((p) => p.id)).toEqual(["p1", "p2"]);
+    },
+  );
+
+  it.each([
+    ["  - executor: claudecode", "  - executor: usr", "executor-invalid"],
+    ["roles: {worker: claudecode}", "roles: {worker: claud}", "role-invalid"],
+    [
+      "roles: {worker: claudecode}",
+      "roles: {wroker: claudecode}",
+      "role-invalid",
+    ],
+  ])("reports %s written as %s", (from, to, code) => {
+    expect(codesOf(SAMPLE_PLAYBOOK.replace(from, to))).toEqual([code]);
+  });
+
+  it("accepts a role name as executor", () => {
+    expect(
+      codesOf(
+        SAMPLE_PLAYBOOK.replace(
+          "  - executor: claudecode",
+          "  - executor: worker",
+        ),
+      ),
+    ).toEqual([]);
+  });
+
+  it("reports unknown roles in state.md", () => {
+    const text = SAMPLE_STATE.replace("human: user}", "human: usr}");
+    expect(parseState(text, "state.md").diagnostics.map((d) => d.code)).toEqual(
+      ["role-invalid"],
+    );
+  });
+});

@@ -14,6 +14,10 @@ import {
   VALIDATION_NAMES,
   type Playbook,
 } from "../../../../src/core/model/playbook.ts";
+import {
+  parseMarkdown,
+  parseMarkdownWhole,
+} from "../../../../src/core/parse/markdown.ts";
 import { parsePlaybook } from "../../../../src/core/parse/parse-playbook.ts";
 import { parseState } from "../../../../src/core/parse/parse-state.ts";
 import { validatePlaybook } from "../../../../src/core/validate/validate-playbook.ts";
@@ -76,12 +80,38 @@ const fragment = fc.oneof(
     "   - deep",
     "\uFEFF",
     "",
+    "<details>",
+    "</details>",
+    "<pre>",
+    "</pre>",
+    "<div>",
+    "<!-- note -->",
+    "<?php",
+    "?>",
+    "Setext title",
+    "===",
+    "    ### indented",
+    "# top",
+    "##",
   ),
   fc.string({ maxLength: 30 }),
 );
 const markdownish = fc
   .tuple(fc.array(fragment, { maxLength: 60 }), fc.constantFrom("\n", "\r\n"))
   .map(([lines, eol]) => lines.join(eol));
+
+describe("chunked markdown parsing", () => {
+  it("gives exactly the tree of a whole-document parse", () => {
+    fc.assert(
+      fc.property(markdownish, (text) => {
+        expect(JSON.parse(JSON.stringify(parseMarkdown(text)))).toEqual(
+          JSON.parse(JSON.stringify(parseMarkdownWhole(text))),
+        );
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
 
 describe("parsers never throw", () => {
   it("on arbitrary text", () => {
