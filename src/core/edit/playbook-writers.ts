@@ -1,11 +1,12 @@
 import type {
+  FinalTask,
   Playbook,
   PhaseStatus,
   Subtask,
   Validation,
   ValidationName,
 } from "../model/playbook.ts";
-import { parsePlaybook } from "../parse/parse-playbook.ts";
+import { LABEL_LINE, parsePlaybook } from "../parse/parse-playbook.ts";
 import {
   createSource,
   lineEndAt,
@@ -38,12 +39,37 @@ function load(text: string): Loaded {
   };
 }
 
-function findSubtask(playbook: Playbook, id: string): Subtask | undefined {
-  for (const phase of playbook.phases) {
-    const found = phase.subtasks.find((s) => s.id === id);
-    if (found) return found;
+/** The one subtask (or final task, when `finalTasks`) with `id`, or why it cannot be edited. */
+function findTask(
+  playbook: Playbook,
+  id: string,
+  finalTasks: boolean,
+): { task: Subtask | FinalTask } | { reason: string } {
+  const matches: (Subtask | FinalTask)[] = playbook.phases
+    .flatMap((p) => p.subtasks)
+    .filter((s) => s.id === id);
+  if (finalTasks)
+    matches.push(...playbook.finalTasks.filter((t) => t.id === id));
+  const [task] = matches;
+  if (!task) {
+    return {
+      reason: `No ${finalTasks ? "subtask or final task" : "subtask"} \`${id}\` in this playbook; check the id with \`playbook status\`.`,
+    };
   }
-  return undefined;
+  if (matches.length > 1) {
+    return {
+      reason: `\`${id}\` appears ${matches.length} times in this playbook; fix the duplicate ids first (see \`playbook lint\`).`,
+    };
+  }
+  return { task };
+}
+
+function findSubtask(
+  playbook: Playbook,
+  id: string,
+): { task: Subtask } | { reason: string } {
+  const found = findTask(playbook, id, false);
+  return "task" in found ? { task: found.task as Subtask } : found;
 }
 
 /** Checks or unchecks a subtask or final task: only its `[ ]` / `[x]` marker changes. */
@@ -53,12 +79,9 @@ export function setTaskChecked(
   checked: boolean,
 ): EditResult {
   const { playbook } = load(text);
-  const task =
-    findSubtask(playbook, id) ?? playbook.finalTasks.find((t) => t.id === id);
-  if (!task)
-    return failure(
-      `No subtask or final task \`${id}\` in this playbook; check the id with \`playbook status\`.`,
-    );
+  const found = findTask(playbook, id, true);
+  if (!("task" in found)) return failure(found.reason);
+  const { task } = found;
   if (task.checkbox.start.offset === task.checkbox.end.offset) {
     return failure(
       `\`${id}\` has no checkbox; write it as \`- [ ] **${id}**: ...\` first.`,
@@ -81,11 +104,9 @@ export function setValidation(
   patch: Partial<Pick<Validation, "kind" | "text" | "result">>,
 ): EditResult {
   const { playbook } = load(text);
-  const subtask = findSubtask(playbook, subtaskId);
-  if (!subtask)
-    return failure(
-      `No subtask \`${subtaskId}\` in this playbook; check the id with \`playbook status\`.`,
-    );
+  const found = findSubtask(playbook, subtaskId);
+  if (!("task" in found)) return failure(found.reason);
+  const subtask = found.task;
   const validation = subtask.validations[name];
   if (!validation) {
     return failure(
@@ -119,11 +140,17 @@ export function setPhaseStatus(
   status: PhaseStatus,
 ): EditResult {
   const { source, playbook } = load(text);
-  const phase = playbook.phases.find((p) => p.id === phaseId);
+  const phases = playbook.phases.filter((p) => p.id === phaseId);
+  const [phase] = phases;
   if (!phase)
     return failure(
       `No phase \`${phaseId}\` in this playbook; check the id with \`playbook status\`.`,
     );
+  if (phases.length > 1) {
+    return failure(
+      `\`${phaseId}\` appears ${phases.length} times in this playbook; fix the duplicate ids first (see \`playbook lint\`).`,
+    );
+  }
   const label = phase.labels["status"];
   if (label)
     return replaceRange(
@@ -164,11 +191,9 @@ export function setValidated(
   stamp: string,
 ): EditResult {
   const { source, playbook } = load(text);
-  const subtask = findSubtask(playbook, subtaskId);
-  if (!subtask)
-    return failure(
-      `No subtask \`${subtaskId}\` in this playbook; check the id with \`playbook status\`.`,
-    );
+  const found = findSubtask(playbook, subtaskId);
+  if (!("task" in found)) return failure(found.reason);
+  const subtask = found.task;
   const value = formatYamlScalar(stamp);
   const existing = findFieldValue(source, subtask, "validated");
   if (existing) return replaceRange(text, existing.start, existing.end, value);
@@ -213,7 +238,7 @@ function lastContentLine(source: Source, subtask: Subtask): number {
   let line = subtask.span.end.line;
   while (
     line > subtask.span.start.line &&
-    /^\*\*[A-Za-z_][\w ]*\*\*\s*[:：]/.test(lineText(source, line))
+    LABEL_LINE.exec(lineText(source, line))?.[1] === ""
   )
     line--;
   return line;

@@ -92,11 +92,19 @@ export function setYamlKey(
     return replaceRange(text, span.start.offset, span.end.offset, next);
   }
   const content = text.slice(block.start.offset, block.end.offset);
+  if (/^\s*\{/.test(content)) {
+    return failure(
+      `\`## ${section.name}\` is a one-line \`{...}\` mapping; write it one key per line to add \`${key}\`, then run the command again.`,
+    );
+  }
   const needsBreak = content !== "" && !content.endsWith("\n");
+  // New keys line up with the block's existing keys, or YAML would read them as another level.
+  const firstKey = Object.values(section.keys)[0];
+  const indent = " ".repeat(Math.max(0, (firstKey?.start.column ?? 1) - 1));
   return replaceRange(
     text,
     block.end.offset,
     block.end.offset,
-    `${needsBreak ? eol : ""}${key}: ${formatted}${eol}`,
+    `${needsBreak ? eol : ""}${indent}${key}: ${formatted}${eol}`,
   );
 }

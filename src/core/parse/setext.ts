@@ -10,7 +10,7 @@ export function reportSetextHeadings(
   diagnostics: Diagnostic[],
 ): void {
   for (const heading of findSetextHeadings(root)) {
-    const text = plainText(heading).split("\n")[0] ?? "";
+    const text = plainText(heading).split("\n").at(-1) ?? "";
     diagnostics.push(
       diagnosticAt(
         source.file,

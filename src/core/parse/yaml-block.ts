@@ -89,7 +89,7 @@ export function parseYamlBlock(
           pointAt(source, contentStart + offset),
           "yaml-syntax",
           "error",
-          `Unexpected YAML in the ${where} block (${describeYamlError(error.message)}), expected valid YAML. Fix this line; ${formatDoc} shows the expected block.`,
+          `Unexpected YAML in the ${where} block (${describeYamlError(error.code, error.message)}), expected valid YAML. Fix this line; ${formatDoc} shows the expected block.`,
         ),
       );
     }
@@ -170,7 +170,9 @@ function findUnclosedQuote(text: string, pos: number): number | null {
   return found;
 }
 
-function describeYamlError(message: string): string {
+function describeYamlError(code: string, message: string): string {
+  if (code === "MULTIPLE_DOCS")
+    return "a `---` line inside the block starts a second YAML document";
   const first = message.split("\n")[0] ?? message;
   return first.replace(/ at line \d+, column \d+:?\s*$/, "").trim();
 }

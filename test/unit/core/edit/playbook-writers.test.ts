@@ -289,3 +289,44 @@ describe("writers keep the user's comments", () => {
     expect(after).toBe(text.replace(to, expected));
   });
 });
+
+describe("writers on unusual documents", () => {
+  it("adds a key to an indented yaml block at the block's indentation", () => {
+    const text = SAMPLE_PLAYBOOK.replace(
+      /## meta\n```yaml\n([\s\S]*?)```\n/,
+      (_m, body: string) =>
+        `## meta\n  \`\`\`yaml\n${body
+          .split("\n")
+          .filter((l) => l !== "" && !l.startsWith("reviewed"))
+          .map((l) => `  ${l}`)
+          .join("\n")}\n  \`\`\`\n`,
+    );
+    expect(parsePlaybook(text, "p.md").value.meta.project).toBe("login-form");
+
+    const after = applied(setReviewed(text, true));
+
+    expect(parsePlaybook(after, "p.md").diagnostics).toEqual([]);
+    expect(parsePlaybook(after, "p.md").value.meta.reviewed).toBe(true);
+    expect(after).toContain("\n  reviewed: true\n");
+  });
+
+  it("refuses to add a key to a one-line {...} mapping and says how to fix it", () => {
+    const text = SAMPLE_PLAYBOOK.replace(
+      /## meta\n```yaml\n[\s\S]*?```\n/,
+      "## meta\n```yaml\n{project: login-form, branch: feat/login-form}\n```\n",
+    );
+    const result = setReviewed(text, true);
+    expect(result.ok).toBe(false);
+    if (!result.ok)
+      expect(result.reason).toMatch(
+        /one-line `\{\.\.\.\}` mapping.*one key per line/,
+      );
+  });
+
+  it("refuses to edit an id that appears twice", () => {
+    const text = SAMPLE_PLAYBOOK.replace("- [ ] **p2.1**", "- [ ] **p1.1**");
+    const result = setTaskChecked(text, "p1.1", true);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.reason).toMatch(/`p1\.1` appears 2 times/);
+  });
+});

@@ -162,3 +162,33 @@ describe("setStateField", () => {
       );
   });
 });
+
+describe("setStateField on unusual blocks", () => {
+  it("refuses to add a key to a one-line {...} mapping", () => {
+    const text = SAMPLE_STATE.replace(
+      /last_start: [^\n]*\nlast_end:\n/,
+      "{last_start: null}\n",
+    );
+    const result = setStateField(
+      text,
+      "session",
+      "last_end",
+      "2026-11-22T10:00:00Z",
+    );
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.reason).toMatch(/one key per line/);
+  });
+
+  it("still replaces a value inside a one-line mapping it already has", () => {
+    const text = SAMPLE_STATE.replace(
+      /last_start: [^\n]*\nlast_end:\n/,
+      "{last_start: null, last_end: null}\n",
+    );
+    const after = applied(
+      setStateField(text, "session", "last_end", "2026-11-22T10:00:00Z"),
+    );
+    expect(parseState(after, "state.md").value.session.lastEnd).toBe(
+      "2026-11-22T10:00:00Z",
+    );
+  });
+});

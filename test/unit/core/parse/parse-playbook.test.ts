@@ -223,3 +223,31 @@ describe("markdown people really write", () => {
     );
   });
 });
+
+describe("messages about what the user wrote", () => {
+  it("quotes the line directly above a setext underline", () => {
+    const text = SAMPLE_PLAYBOOK.replace(
+      "**status**: in_progress\n**max_iterations**: 5\n\n---\n",
+      "\n**status**: in_progress\n**max_iterations**: 5\n---\n",
+    );
+    expect(parsePlaybook(text, "p.md").diagnostics[0]?.message).toContain(
+      'under "max_iterations: 5"',
+    );
+  });
+
+  it("explains a second YAML document inside a block without naming library functions", () => {
+    const text = SAMPLE_PLAYBOOK.replace(
+      "issue: null\n",
+      "issue: null\n---\nextra: 1\n",
+    );
+    const [diagnostic] = parsePlaybook(text, "p.md").diagnostics;
+    expect(diagnostic).toMatchObject({
+      code: "yaml-syntax",
+      line: text.split("\n").indexOf("---") + 1,
+    });
+    expect(diagnostic?.message).toContain(
+      "a `---` line inside the block starts a second YAML document",
+    );
+    expect(diagnostic?.message).not.toContain("parseAllDocuments");
+  });
+});
