@@ -47,6 +47,7 @@ export function readSummaryCached(
     mtimeMs: stats.mtimeMs,
     ctimeMs: stats.ctimeMs,
     size: stats.size,
+    config: configStamp(projectDir),
   };
   const cacheFile = join(
     projectDir,
@@ -71,4 +72,14 @@ export function readSummaryCached(
     // The cache only saves time: a read-only checkout still gets a correct answer.
   }
   return { status: "miss", summary };
+}
+
+/** Identifies the version of `.claude/playbook.json`: diagnostics depend on its lint options. */
+function configStamp(projectDir: string): string {
+  try {
+    const stats = statSync(join(projectDir, ".claude", "playbook.json"));
+    return `${stats.mtimeMs}:${stats.ctimeMs}:${stats.size}`;
+  } catch {
+    return "none";
+  }
 }

@@ -12,6 +12,7 @@ import {
   type Summarize,
 } from "../../src/adapters/parse-cache.ts";
 import { readWorkspaceSummary } from "../../src/app/read-workspace-summary.ts";
+import { summarizeWithConfig } from "../../src/app/summarize-with-config.ts";
 import {
   PARSER_VERSION,
   type CacheEntry,
@@ -26,11 +27,14 @@ const PLAYBOOK_CACHE =
 const STATE_CACHE = ".claude/playbook/cache/state.md.json";
 
 /** The real parser, recording which files it was asked to parse. */
-function countingParser(): { summarize: Summarize; parsed: string[] } {
+function countingParser(inner: Summarize = summarizeDocument): {
+  summarize: Summarize;
+  parsed: string[];
+} {
   const parsed: string[] = [];
   const summarize: Summarize = (kind, text, file) => {
     parsed.push(file);
-    return summarizeDocument(kind, text, file);
+    return inner(kind, text, file);
   };
   return { summarize, parsed };
 }
@@ -64,6 +68,7 @@ describe("readSummaryCached", () => {
       mtimeMs: stats.mtimeMs,
       ctimeMs: stats.ctimeMs,
       size: stats.size,
+      config: "none",
       version: PARSER_VERSION,
       summary: expected,
     });
@@ -149,6 +154,7 @@ describe("readSummaryCached", () => {
     ["another size", (e) => poisoned(e, { size: e.size + 1 })],
     ["another mtime", (e) => poisoned(e, { mtimeMs: e.mtimeMs - 1 })],
     ["another ctime", (e) => poisoned(e, { ctimeMs: e.ctimeMs + 1 })],
+    ["another lint configuration", (e) => poisoned(e, { config: "1:1:1" })],
     ["a string mtime", (e) => poisoned(e, { mtimeMs: String(e.mtimeMs) })],
     ["no summary", (e) => JSON.stringify({ ...e, summary: undefined })],
     ["a null summary", (e) => JSON.stringify({ ...e, summary: null })],
@@ -371,5 +377,35 @@ describe("readWorkspaceSummary", () => {
     expect(readdirSync(root.path("repo/.claude/playbook/cache"))).toEqual([
       "state.md.json",
     ]);
+  });
+});
+
+describe("the lint configuration and the cache", () => {
+  it("summarizes with .claude/playbook.json and rebuilds when it changes", () => {
+    const p = project();
+    p.write(
+      ".claude/playbook.json",
+      JSON.stringify({ lint: { bannedPhrases: ["exports"] } }),
+    );
+    const { summarize, parsed } = countingParser(summarizeWithConfig(p.dir));
+
+    const configured = readWorkspaceSummary(p.dir, summarize);
+    const again = readWorkspaceSummary(p.dir, summarize);
+    p.write(
+      ".claude/playbook.json",
+      JSON.stringify({ lint: { bannedPhrases: ["zzz-never"] } }),
+    );
+    const changed = readWorkspaceSummary(
+      p.dir,
+      countingParser(summarizeWithConfig(p.dir)).summarize,
+    );
+
+    expect(configured.active?.summary.diagnostics.map((d) => d.code)).toEqual([
+      "criterion-vague",
+    ]);
+    expect(again.cacheHits).toBe(2);
+    expect(parsed).toEqual(["state.md", PLAYBOOK]);
+    expect(changed.cacheMisses).toBe(2);
+    expect(changed.active?.summary.diagnostics).toEqual([]);
   });
 });

@@ -124,6 +124,8 @@ export interface CacheKey {
   mtimeMs: number;
   ctimeMs: number;
   size: number;
+  /** The lint configuration the summary was made with: its file's mtime, ctime and size, or "none". */
+  config: string;
 }
 
 export interface CacheEntry extends CacheKey {
@@ -144,7 +146,8 @@ export function matchCacheEntry(
     e.kind !== key.kind ||
     e.mtimeMs !== key.mtimeMs ||
     e.ctimeMs !== key.ctimeMs ||
-    e.size !== key.size
+    e.size !== key.size ||
+    e.config !== key.config
   ) {
     return null;
   }
