@@ -10,14 +10,35 @@ import type { PlaybookRuleOptions } from "../core/validate/validate-playbook.ts"
 
 export const CONFIG_FILE = ".claude/playbook.json";
 
-/** Reads the `lint` part of `.claude/playbook.json`; a broken file is a diagnostic and the defaults apply. */
+/**
+ * Reads the `lint` part of `.claude/playbook.json` (a leading BOM is ignored); a broken or unreadable file is a
+ * diagnostic and the defaults apply.
+ */
 export function readLintConfig(root: string): {
   options: PlaybookRuleOptions;
   diagnostics: Diagnostic[];
 } {
   const path = join(root, CONFIG_FILE);
   if (!existsSync(path)) return { options: {}, diagnostics: [] };
-  const text = readFileSync(path, "utf8");
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8").replace(/^\uFEFF/, "");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    const why = code === "EISDIR" ? "it is a directory" : code;
+    return {
+      options: {},
+      diagnostics: [
+        diagnosticAt(
+          CONFIG_FILE,
+          { line: 1, column: 1 },
+          "config-json",
+          "error",
+          `Unexpected ${CONFIG_FILE} that cannot be read (${why}), expected a readable JSON file. Make it a regular, readable file or remove it; until then the defaults apply.`,
+        ),
+      ],
+    };
+  }
   const errors: ParseError[] = [];
   const json: unknown = parseJsonc(text, errors, {
     disallowComments: true,

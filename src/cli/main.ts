@@ -1,15 +1,19 @@
 import {
   defineCommand,
+  renderUsage,
   runCommand,
-  showUsage,
   type ArgsDef,
   type CommandDef,
 } from "citty";
 import { PlaybookError } from "../core/errors.ts";
-import { createColors } from "./print/colors.ts";
+import { findMissingValue } from "./missing-value.ts";
+import { createColors, stripColors } from "./print/colors.ts";
+import {
+  formatFailure,
+  formatFailureJson,
+  toCliFailure,
+} from "./print/failure.ts";
 import { findUnknownOption } from "./unknown-option.ts";
-
-const ANSI_ESCAPE = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g");
 
 declare const __PLAYBOOK_VERSION__: string | undefined;
 const version =
@@ -38,63 +42,88 @@ const main = defineCommand({
   subCommands,
 });
 
+/** citty's usage text on stdout, without its colour codes when our colour decision is off. */
+async function showUsage(command: CommandDef, parent?: CommandDef) {
+  const usage = await renderUsage(command, parent);
+  const c = createColors();
+  process.stdout.write(
+    `${c.isColorSupported ? usage : stripColors(usage)}\n\n`,
+  );
+}
+
+const COMMANDS_HINT = "Run `playbook --help` for the commands.";
+
 async function run(argv: string[]): Promise<void> {
-  if (argv.length === 0 || argv[0] === "--help" || argv[0] === "-h") {
-    await showUsage(main as CommandDef);
+  const first = argv[0];
+  if (first === undefined || first === "--help" || first === "-h") {
+    await showUsage(main);
     return;
   }
-  if (argv[0] === "--version" || argv[0] === "-v") {
+  if (first === "--version" || first === "-v") {
     process.stdout.write(`${version}\n`);
     return;
   }
-  const name = argv[0] ?? "";
-  const load = subCommands[name];
-  if (load) {
-    const command = await load();
-    const rest = argv.slice(1);
-    if (rest.includes("--help") || rest.includes("-h")) {
-      await showUsage(command, main as CommandDef);
-      return;
-    }
-    const unknown = findUnknownOption(rest, (command.args ?? {}) as ArgsDef);
-    if (unknown) {
-      throw new PlaybookError(
-        "E_USAGE",
-        `Unknown option ${unknown.option} for \`playbook ${name}\`, expected ${unknown.known.join(", ")}.`,
-        { hint: `Run \`playbook ${name} --help\`.` },
-      );
-    }
+  const names = Object.keys(subCommands).join(", ");
+  if (first.startsWith("-")) {
+    throw new PlaybookError(
+      "E_USAGE",
+      `Unexpected option ${first.split("=")[0] ?? first} before the command, expected \`playbook <command> [options]\` with a command of ${names}.`,
+      { hint: COMMANDS_HINT },
+    );
   }
-  await runCommand(main as CommandDef, { rawArgs: argv });
+  const load = subCommands[first];
+  if (!load) {
+    throw new PlaybookError(
+      "E_USAGE",
+      `Unknown command ${first}, expected one of ${names}.`,
+      { hint: COMMANDS_HINT },
+    );
+  }
+  const command = await load();
+  const rest = argv.slice(1);
+  if (rest.includes("--help") || rest.includes("-h")) {
+    await showUsage(command, main);
+    return;
+  }
+  const defs = (command.args ?? {}) as ArgsDef;
+  const missing = findMissingValue(rest, defs);
+  if (missing) {
+    throw new PlaybookError(
+      "E_USAGE",
+      `${missing.option} needs a ${missing.what}.`,
+      {
+        hint: `Write \`${missing.option} <${missing.what}>\`; for a name starting with -, write \`${missing.option} ./<name>\`.`,
+      },
+    );
+  }
+  const unknown = findUnknownOption(rest, defs);
+  if (unknown) {
+    throw new PlaybookError(
+      "E_USAGE",
+      `Unknown option ${unknown.option} for \`playbook ${first}\`, expected ${unknown.known.join(", ")}.`,
+      { hint: `Run \`playbook ${first} --help\`.` },
+    );
+  }
+  await runCommand(command, { rawArgs: rest });
 }
 
-run(process.argv.slice(2)).catch((error: unknown) => {
-  const c = createColors();
-  // citty colours some of its messages by itself; keep stderr plain when colours are off.
-  const plain = (text: string) =>
-    c.isColorSupported ? text : text.replace(ANSI_ESCAPE, "");
-  if (error instanceof PlaybookError) {
-    process.stderr.write(`${c.red("error")} ${plain(error.message)}\n`);
-    if (error.hint) process.stderr.write(`${c.dim(error.hint)}\n`);
-    process.exitCode = error.code === "E_USAGE" ? 2 : 1;
-    return;
-  }
-  const message = plain(error instanceof Error ? error.message : String(error));
-  if (
-    /Unknown command|Missing required|Invalid value|Unknown argument/i.test(
-      message,
-    )
-  ) {
-    process.stderr.write(
-      `${c.red("error")} ${message}\nRun \`playbook --help\` for the commands.\n`,
-    );
-    process.exitCode = 2;
-    return;
-  }
-  process.stderr.write(
-    `${c.red("internal error")} ${message}\nThis is a bug in playbook; please report it with the output of \`playbook --version\`.\n`,
+/** Whether the arguments ask for JSON, so that a failure is reported as JSON on stdout too. */
+function wantsJson(argv: readonly string[]): boolean {
+  const end = argv.indexOf("--");
+  const options = end === -1 ? argv : argv.slice(0, end);
+  return (
+    options.some(
+      (arg) =>
+        arg === "--json" ||
+        (arg.startsWith("--json=") && arg !== "--json=false"),
+    ) && !options.includes("--no-json")
   );
-  if (error instanceof Error && error.stack)
-    process.stderr.write(`${error.stack}\n`);
-  process.exitCode = 1;
+}
+
+const argv = process.argv.slice(2);
+run(argv).catch((error: unknown) => {
+  const failure = toCliFailure(error);
+  process.stderr.write(formatFailure(failure, createColors(process.stderr)));
+  if (wantsJson(argv)) process.stdout.write(formatFailureJson(failure));
+  process.exitCode = failure.exitCode;
 });

@@ -8,14 +8,23 @@ const STDIN_TIMEOUT_MS = 3000;
 
 declare const __dirname: string;
 
-/** Loads the markdown parser bundle only when the cache misses: remark costs ~150 ms to start. */
-const summarizeLazily: Summarize = (kind, text, file) => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a separate bundle, loaded on demand
-  const parser = require(join(__dirname, "parser.cjs")) as {
-    summarizeDocument: Summarize;
+/**
+ * Loads the markdown parser bundle only when the cache misses (remark costs ~150 ms to start) and summarizes with
+ * the project's lint options, so cached diagnostics match `playbook lint`.
+ */
+function summarizeLazily(projectDir: string): Summarize {
+  let summarize: Summarize | undefined;
+  return (kind, text, file) => {
+    if (!summarize) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a separate bundle, loaded on demand
+      const parser = require(join(__dirname, "parser.cjs")) as {
+        summarizeWithConfig: (projectDir: string) => Summarize;
+      };
+      summarize = parser.summarizeWithConfig(projectDir);
+    }
+    return summarize(kind, text, file);
   };
-  return parser.summarizeDocument(kind, text, file);
-};
+}
 
 /**
  * Entry of `dist/hook.cjs`: `node dist/hook.cjs <EventName>` with the event JSON on stdin. This foundation reads
@@ -23,6 +32,12 @@ const summarizeLazily: Summarize = (kind, text, file) => {
  */
 async function main(): Promise<void> {
   if (process.env["PLAYBOOK_DISABLE"] === "1") return;
+  if (!process.argv[2]) {
+    process.stderr.write(
+      "playbook hook: the event name argument is missing (the hook command in .claude/settings.json passes it, e.g. `node dist/hook.cjs PreToolUse`); nothing was checked.\n",
+    );
+    return;
+  }
   const input = await readStdin(MAX_STDIN_BYTES, STDIN_TIMEOUT_MS);
   if (input.timedOut || input.truncated) {
     const why = input.timedOut
@@ -32,19 +47,26 @@ async function main(): Promise<void> {
     // A read may still be pending on the open pipe: end the process rather than wait for it.
     process.exit(0);
   }
-  let payload: { cwd?: unknown };
+  let parsed: unknown;
   try {
-    payload = JSON.parse(input.text) as { cwd?: unknown };
+    parsed = JSON.parse(input.text);
   } catch {
     process.stderr.write(
       "playbook hook: the event on stdin is not JSON; nothing was checked.\n",
     );
     return;
   }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    process.stderr.write(
+      "playbook hook: the event on stdin is not a JSON object; nothing was checked.\n",
+    );
+    return;
+  }
+  const payload = parsed as { cwd?: unknown };
   const projectDir =
     process.env["CLAUDE_PROJECT_DIR"] ??
     (typeof payload.cwd === "string" ? payload.cwd : process.cwd());
-  readWorkspaceSummary(projectDir, summarizeLazily);
+  readWorkspaceSummary(projectDir, summarizeLazily(projectDir));
 }
 
 main().catch((error: unknown) => {

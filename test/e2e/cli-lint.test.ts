@@ -4,6 +4,16 @@ import { createTempProject } from "../helpers/temp-project.ts";
 import { runCli } from "../helpers/run-cli.ts";
 import { stateDoc } from "../helpers/sample-docs.ts";
 
+/** Control characters a terminal acts on (C0 but tab and newline, DEL, C1): none may come from a document. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const TERMINAL_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
+/** `text` without SGR colour codes: ours, the only escape sequences allowed in human output. */
+function withoutColors(text: string): string {
+  // eslint-disable-next-line no-control-regex -- matching the escape character is the point
+  return text.replace(/\u001b\[[0-9;]*m/g, "");
+}
+
 interface StateFields {
   active?: string;
   branch?: string;
@@ -545,6 +555,78 @@ describe("playbook lint", () => {
       expect(result.status).toBe(1);
     },
   );
+
+  it.each([
+    [
+      "a BOM before the JSON",
+      '\ufeff{"lint":{"bannedPhrases":["zzz"]}}\n',
+      ["zzz"],
+    ],
+    [
+      "a BOM and CRLF line endings",
+      '\ufeff{\r\n  "lint": {"bannedPhrases": []}\r\n}\r\n',
+      [],
+    ],
+  ])("reads .claude/playbook.json with %s", (_name, config, phrases) => {
+    const project = createTempProject({
+      "state.md": stateMd(),
+      "plan/playbook-greet.md": greetPlaybook(
+        "the zzz banner is aligned properly",
+      ),
+      ".claude/playbook.json": config,
+    });
+
+    const report = lintJson(project.dir);
+
+    expect(codes(report).every((code) => code === "criterion-vague")).toBe(
+      true,
+    );
+    expect(
+      report.diagnostics.map(
+        (d) => /vague wording "([^"]+)"/.exec(d.message)?.[1],
+      ),
+    ).toEqual(phrases);
+  });
+
+  it("reports a .claude/playbook.json that cannot be read as config-json and keeps the defaults", () => {
+    const project = createTempProject({
+      "state.md": stateMd(),
+      "plan/playbook-greet.md": greetPlaybook("the banner is aligned properly"),
+      ".claude/playbook.json/.keep": "",
+    });
+
+    const result = runCli(["lint"], { cwd: project.dir });
+
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(1);
+    const lines = result.stdout.trimEnd().split("\n");
+    expect(lines[0]).toMatch(
+      /^\.claude\/playbook\.json:1:1 {2}error {2}Unexpected .*\.claude\/playbook\.json.* cannot be read.*defaults apply.* {2}\[config-json\]$/,
+    );
+    expect(lines[1]).toMatch(/\[criterion-vague\]$/);
+  });
+
+  it("shows control characters quoted from the documents as placeholders, and keeps them in JSON", () => {
+    const project = createTempProject({
+      "state.md": stateMd({ phase: String.raw`"p7\e]0;pwned\a\e[2J"` }),
+      "plan/playbook-greet.md": greetPlaybook(),
+    });
+
+    const human = runCli(["lint"], {
+      cwd: project.dir,
+      env: { FORCE_COLOR: "1" },
+    });
+    const report = lintJson(project.dir);
+
+    const plain = withoutColors(human.stdout);
+    expect(plain).not.toMatch(TERMINAL_CONTROLS);
+    expect(plain).toContain(
+      "Unexpected `phase: p7\u241b]0;pwned\u2407\u241b[2J` in state.md",
+    );
+    expect(report.diagnostics[0]?.message).toContain(
+      "Unexpected `phase: p7\u001b]0;pwned\u0007\u001b[2J` in state.md",
+    );
+  });
 
   it("prints the same output on every run", () => {
     const project = brokenProject();

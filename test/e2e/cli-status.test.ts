@@ -3,6 +3,16 @@ import { runCli } from "../helpers/run-cli.ts";
 import { stateDoc } from "../helpers/sample-docs.ts";
 import { createTempProject } from "../helpers/temp-project.ts";
 
+/** Control characters a terminal acts on (C0 but tab and newline, DEL, C1): none may come from a document. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const TERMINAL_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
+/** `text` without SGR colour codes: ours, the only escape sequences allowed in human output. */
+function withoutColors(text: string): string {
+  // eslint-disable-next-line no-control-regex -- matching the escape character is the point
+  return text.replace(/\u001b\[[0-9;]*m/g, "");
+}
+
 function stateMd(active: string): string {
   return stateDoc({ active, branch: "feat/report", phase: "p2" });
 }
@@ -263,6 +273,8 @@ describe("playbook status", () => {
     ["no colour variable", {}, false],
     ["NO_COLOR=1", { NO_COLOR: "1" }, false],
     ["FORCE_COLOR=1", { FORCE_COLOR: "1" }, true],
+    ["FORCE_COLOR=0", { FORCE_COLOR: "0" }, false],
+    ["FORCE_COLOR=false", { FORCE_COLOR: "false" }, false],
     [
       "NO_COLOR=1 and FORCE_COLOR=1",
       { NO_COLOR: "1", FORCE_COLOR: "1" },
@@ -276,4 +288,51 @@ describe("playbook status", () => {
     expect(result.stdout.includes(ESC)).toBe(coloured);
     expect(result.stdout).toContain("p2.2");
   });
+
+  it.each([
+    ["no colour", {}],
+    ["colour", { FORCE_COLOR: "1" }],
+  ])(
+    "shows control characters from the documents as placeholders with %s, and keeps them in JSON",
+    (_name, env) => {
+      const project = createTempProject({
+        "state.md": stateMd("plan/playbook-report.md"),
+        "plan/playbook-report.md": REPORT_PLAYBOOK.replace(
+          "summary: The report command writes report.html",
+          String.raw`summary: "Sets the title \e]0;pwned\a here"`,
+        )
+          .replace("### p2: Render", "### p2: Ren\u001b[31mder\u0085")
+          .replace(
+            "report.css exists",
+            "report.css \u001b[2J\u001b]8;;http://x\u0007exists\u0008\u007f ok",
+          ),
+      });
+
+      const result = runCli(["status"], { cwd: project.dir, env });
+      const json = JSON.parse(
+        runCli(["status", "--json"], { cwd: project.dir, env }).stdout,
+      ) as {
+        summary: string;
+        phases: { name: string }[];
+        next: { criterion: string }[];
+      };
+
+      expect(result.status).toBe(0);
+      // Only our own colour codes may reach the terminal.
+      const plain = withoutColors(result.stdout);
+      expect(plain).not.toMatch(TERMINAL_CONTROLS);
+      expect(plain).toContain(
+        "goal      Sets the title \u241b]0;pwned\u2407 here",
+      );
+      expect(plain).toContain("p2  Ren\u241b[31mder\ufffd");
+      expect(plain).toContain(
+        "  p2.4  report.css \u241b[2J\u241b]8;;http://x\u2407exists\u2408\u2421 ok",
+      );
+      expect(json.summary).toBe("Sets the title \u001b]0;pwned\u0007 here");
+      expect(json.phases[1]?.name).toBe("Ren\u001b[31mder\u0085");
+      expect(json.next[1]?.criterion).toBe(
+        "report.css \u001b[2J\u001b]8;;http://x\u0007exists\u0008\u007f ok",
+      );
+    },
+  );
 });

@@ -5,7 +5,7 @@ import {
   readdirSync,
   statSync,
 } from "node:fs";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { describe, expect, it } from "vitest";
 import { childEnv } from "../helpers/run-cli.ts";
@@ -154,6 +154,43 @@ describe("dist/hook.cjs", () => {
     expect(result.stderr).toContain("not JSON");
   });
 
+  it.each([["null"], ["42"], ["[]"], ['"x"'], ["true"]])(
+    "exits 0 and says so on stderr when stdin holds JSON that is not an object: %s",
+    (input) => {
+      const result = runHook("PreToolUse", input);
+
+      expect(result.status).toBe(0);
+      expect(result.stdout).toBe("");
+      expect(result.stderr).toBe(
+        "playbook hook: the event on stdin is not a JSON object; nothing was checked.\n",
+      );
+    },
+  );
+
+  it.each([
+    ["no argument", []],
+    ["an empty argument", [""]],
+  ])(
+    "exits 0 and says the event name is missing with %s",
+    (_name, args: string[]) => {
+      const p = project();
+      const result = spawnSync(process.execPath, [HOOK_BUNDLE, ...args], {
+        cwd: p.dir,
+        env: childEnv(),
+        input: JSON.stringify(preToolUse(p.dir)),
+        encoding: "utf8",
+        timeout: 20_000,
+      });
+
+      expect(result.status).toBe(0);
+      expect(result.stdout).toBe("");
+      expect(result.stderr).toMatch(
+        /^playbook hook: the event name argument is missing \(.*settings\.json.*\); nothing was checked\.\n$/,
+      );
+      expect(existsSync(p.path(".claude"))).toBe(false);
+    },
+  );
+
   it("reads the project named by CLAUDE_PROJECT_DIR rather than the payload's cwd", () => {
     const named = project();
     const other = project();
@@ -213,5 +250,33 @@ describe("dist/hook.cjs stdin bounds", () => {
 
     expect(result).toMatchObject({ status: 0, stdout: "" });
     expect(result.stderr).toContain("larger than 4 MiB");
+  });
+});
+
+describe("dist/hook.cjs and the lint configuration", () => {
+  it("caches diagnostics made with .claude/playbook.json, as playbook lint reports them", () => {
+    const project = createTempProject({
+      "state.md": SAMPLE_STATE,
+      "plan/playbook-login-form.md": SAMPLE_PLAYBOOK,
+      ".claude/playbook.json": JSON.stringify({
+        lint: { bannedPhrases: ["exports"] },
+      }),
+    });
+
+    const result = runHook("PreToolUse", {
+      session_id: "s",
+      cwd: project.dir,
+      hook_event_name: "PreToolUse",
+    });
+
+    expect(result.status).toBe(0);
+    const entry = JSON.parse(
+      project.read(".claude/playbook/cache/plan__playbook-login-form.md.json"),
+    ) as {
+      summary: { diagnostics: { code: string }[] };
+    };
+    expect(entry.summary.diagnostics.map((d) => d.code)).toEqual([
+      "criterion-vague",
+    ]);
   });
 });

@@ -1,12 +1,13 @@
 import type { Colors } from "./colors.ts";
 import type { Diagnostic } from "../../core/model/diagnostic.ts";
+import { toTerminalText } from "./terminal-text.ts";
 
-/** `file:line:col  message  [code]`, one line per diagnostic, then a count. */
+/** `file:line:col  severity  message  [code]`, one line per diagnostic, with control characters made visible. */
 export function formatDiagnostics(
   diagnostics: readonly Diagnostic[],
   c: Colors,
 ): string[] {
-  const lines = diagnostics.map((d) => {
+  const lines = toTerminalText(diagnostics).map((d) => {
     const where = c.bold(`${d.file}:${d.line}:${d.column}`);
     const severity =
       d.severity === "error" ? c.red("error") : c.yellow("warning");

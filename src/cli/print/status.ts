@@ -1,6 +1,7 @@
 import type { Colors } from "./colors.ts";
 import type { StatusReport } from "../../app/run-status.ts";
 import { formatDiagnostics } from "./diagnostics.ts";
+import { toTerminalText } from "./terminal-text.ts";
 
 const BAR_WIDTH = 20;
 
@@ -9,8 +10,9 @@ export function progressBar(done: number, total: number, c: Colors): string {
   return c.green("█".repeat(filled)) + c.dim("░".repeat(BAR_WIDTH - filled));
 }
 
-/** The human view of `playbook status`. */
-export function formatStatus(report: StatusReport, c: Colors): string[] {
+/** The human view of `playbook status`; text from the documents has its control characters made visible. */
+export function formatStatus(unsafe: StatusReport, c: Colors): string[] {
+  const report = toTerminalText(unsafe);
   const lines: string[] = [];
   if (report.unreadableActive !== null) {
     lines.push(

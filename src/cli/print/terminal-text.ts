@@ -1,0 +1,30 @@
+/** C0 controls except tab, DEL and the C1 range: what a terminal may act on instead of showing. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/g;
+
+/** The visible stand-in of one control character: its Control Pictures glyph (`␛` for ESC), or `�` for C1. */
+function placeholder(char: string): string {
+  const code = char.charCodeAt(0);
+  if (code < 0x20) return String.fromCharCode(0x2400 + code);
+  if (code === 0x7f) return "\u2421";
+  return "\ufffd";
+}
+
+/**
+ * `value` with every string in it (deeply) made safe to print on a terminal: control characters that came from
+ * documents or arguments become visible placeholders, so a criterion cannot retitle the window, clear the screen
+ * or fake colours. One character in, one out, so widths and padding stay right. Apply it to data before adding
+ * our own colour codes; JSON output needs none of this.
+ */
+export function toTerminalText<T>(value: T): T {
+  if (typeof value === "string")
+    return value.replace(CONTROL, placeholder) as T;
+  if (Array.isArray(value))
+    return (value as unknown[]).map((item) => toTerminalText(item)) as T;
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, v]) => [key, toTerminalText(v)]),
+    ) as T;
+  }
+  return value;
+}

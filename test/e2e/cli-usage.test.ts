@@ -1,0 +1,180 @@
+import { describe, expect, it } from "vitest";
+import { runCli } from "../helpers/run-cli.ts";
+import { stateDoc } from "../helpers/sample-docs.ts";
+import { createTempProject } from "../helpers/temp-project.ts";
+
+const ESC = "\u001b";
+const MISSING_DIR = "/nonexistent-playbook-dir";
+
+/** citty colours its own output unless it detects a test run or CI; remove those hints as a user's shell would. */
+const USER_SHELL = {
+  TEST: undefined,
+  NODE_ENV: undefined,
+  VITEST: undefined,
+  VITEST_WORKER_ID: undefined,
+  VITEST_POOL_ID: undefined,
+};
+
+function project() {
+  return createTempProject({
+    "state.md": stateDoc({
+      active: "null",
+      branch: "feat/usage",
+      phase: "p1",
+    }),
+  });
+}
+
+interface JsonError {
+  error: { code: string; message: string; hint: string };
+}
+
+describe("playbook --cwd", () => {
+  it.each([["lint"], ["status"]])(
+    "%s exits 2 and names a --cwd directory that does not exist",
+    (command) => {
+      const result = runCli([command, "--cwd", MISSING_DIR], {
+        cwd: project().dir,
+      });
+
+      expect(result.status).toBe(2);
+      expect(result.stdout).toBe("");
+      const lines = result.stderr.trimEnd().split("\n");
+      expect(lines[0]).toBe(`error No such directory: ${MISSING_DIR}`);
+      expect(lines[1]).toContain("--cwd");
+      expect(result.stderr).not.toContain("state.md");
+    },
+  );
+
+  it("exits 2 when --cwd names a file", () => {
+    const p = project();
+
+    const result = runCli(["lint", "--cwd", "state.md"], { cwd: p.dir });
+
+    expect(result.status).toBe(2);
+    expect(result.stderr.split("\n")[0]).toBe(
+      `error Not a directory: ${p.path("state.md")}`,
+    );
+  });
+
+  it.each([
+    [["lint", "--cwd"]],
+    [["lint", "--cwd="]],
+    [["lint", "--cwd", ""]],
+    [["lint", "--cwd", "--json"]],
+    [["lint", "--cwd", "--no-json"]],
+    [["status", "--cwd", "-x"]],
+    [["status", "--cwd=--json"]],
+  ])("exits 2 when --cwd has no directory: %j", (args) => {
+    const result = runCli(args, { cwd: project().dir });
+
+    expect(result.status).toBe(2);
+    expect(result.stderr.split("\n")[0]).toBe("error --cwd needs a directory.");
+    expect(result.stdout).not.toContain("state.md");
+  });
+});
+
+describe("playbook usage errors with --json", () => {
+  it.each([
+    [
+      ["lint", "--bogus", "--json"],
+      "Unknown option --bogus for `playbook lint`",
+    ],
+    [
+      ["status", "--json", "--jsn"],
+      "Unknown option --jsn for `playbook status`",
+    ],
+    [
+      ["lint", "--json", "--cwd", MISSING_DIR],
+      `No such directory: ${MISSING_DIR}`,
+    ],
+    [["status", "--json", "--cwd"], "--cwd needs a directory"],
+    [["lint", "--cwd", "--json"], "--cwd needs a directory"],
+    [["frobnicate", "--json"], "Unknown command frobnicate"],
+    [["--json"], "Unexpected option --json before the command"],
+  ])(
+    "prints one JSON error object on stdout and exits 2: %j",
+    (args, message) => {
+      const result = runCli(args, { cwd: project().dir, env: USER_SHELL });
+
+      expect(result.status).toBe(2);
+      const json = JSON.parse(result.stdout) as JsonError;
+      expect(Object.keys(json)).toEqual(["error"]);
+      expect(Object.keys(json.error)).toEqual(["code", "message", "hint"]);
+      expect(json.error.code).toBe("E_USAGE");
+      expect(json.error.message).toContain(message);
+      expect(json.error.message).not.toContain(ESC);
+      expect(json.error.hint).toMatch(/^Run `playbook|--cwd/);
+      expect(result.stderr).toContain(message);
+    },
+  );
+
+  it("prints nothing on stdout for a usage error without --json", () => {
+    const result = runCli(["lint", "--bogus"], { cwd: project().dir });
+
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe("");
+  });
+
+  it("reports an unexpected error as E_INTERNAL JSON with exit 1", () => {
+    const p = project();
+    // Fault injection: a preloaded module makes the first thing the command asks of node throw.
+    p.write(
+      "boom.cjs",
+      'process.cwd = () => { throw new TypeError("injected failure"); };\n',
+    );
+
+    const result = runCli(["lint", "--json"], {
+      cwd: p.dir,
+      env: { NODE_OPTIONS: `--require ${p.path("boom.cjs")}` },
+    });
+
+    expect(result.status).toBe(1);
+    const json = JSON.parse(result.stdout) as JsonError;
+    expect(json.error.code).toBe("E_INTERNAL");
+    expect(json.error.message).toContain("injected failure");
+    expect(json.error.hint).toContain("bug in playbook");
+    expect(result.stderr).toContain("internal error");
+  });
+});
+
+describe("playbook with no command", () => {
+  it.each([[["--bogus"]], [["--json", "lint"]]])(
+    "exits 2 on an option before the command: %j",
+    (args) => {
+      const result = runCli(args, { cwd: project().dir });
+
+      expect(result.status).toBe(2);
+      expect(result.stderr).not.toContain("internal error");
+      expect(result.stderr).toContain("Run `playbook --help`");
+    },
+  );
+});
+
+describe("playbook help colours", () => {
+  it.each([
+    ["no colour variable", {}, false],
+    ["FORCE_COLOR=0", { FORCE_COLOR: "0" }, false],
+    ["FORCE_COLOR=false", { FORCE_COLOR: "false" }, false],
+    [
+      "NO_COLOR=1 and FORCE_COLOR=1",
+      { NO_COLOR: "1", FORCE_COLOR: "1" },
+      false,
+    ],
+    ["FORCE_COLOR=1", { FORCE_COLOR: "1" }, true],
+  ])(
+    "piped help is coloured or not with %s",
+    (_name, env: Record<string, string>, coloured) => {
+      for (const args of [["--help"], ["lint", "--help"], ["status", "-h"]]) {
+        const result = runCli(args, {
+          cwd: project().dir,
+          env: { ...USER_SHELL, ...env },
+        });
+
+        expect(result.status).toBe(0);
+        expect(result.stdout).toContain("USAGE");
+        expect(result.stdout.includes(ESC)).toBe(coloured);
+      }
+    },
+  );
+});
