@@ -166,9 +166,14 @@ function readTarget(
 }
 
 function planPlaybooks(root: string): string[] {
-  const planDir = join(root, "plan");
-  if (!existsSync(planDir)) return [];
-  return readdirSync(planDir)
+  let names: string[];
+  try {
+    names = readdirSync(join(root, "plan"));
+  } catch {
+    // No plan/ folder (or a file in its place): there are no playbooks to lint by default.
+    return [];
+  }
+  return names
     .filter((name) => /^playbook-.*\.md$/.test(name))
     .sort()
     .map((name) => `plan/${name}`);

@@ -438,7 +438,7 @@ describe("playbook lint", () => {
     const result = runCli(["lint"], { cwd: project.dir });
 
     expect(result.stdout.split("\n")).toContain(
-      "state.md:6:9  error  Unexpected `active: plan/playbook-gone.md`: the file does not exist, expected an existing playbook. Create it with `playbook new <name>` or set `active: null`.  [active-missing]",
+      "state.md:6:9  error  Unexpected `active: plan/playbook-gone.md`: the file does not exist, expected an existing playbook. Write the playbook there (plan/template/playbook-format.md shows the format) or set `active: null`.  [active-missing]",
     );
     expect(result.stdout).not.toContain("plan/playbook-greet.md:");
     expect(result.stdout).not.toContain("[file-missing]");

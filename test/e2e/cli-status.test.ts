@@ -184,7 +184,7 @@ describe("playbook status", () => {
     const lines = result.stdout.split("\n");
     expect(lines[0]).toBe("playbook  none active");
     expect(lines[1]).toBe(
-      "Start one with the playbook-init skill, or set `active:` in state.md.",
+      "Write one as plan/template/playbook-format.md shows and set `active:` in state.md.",
     );
     expect(lines).not.toContain("next");
     expect(result.stdout).not.toContain("p2.2");

@@ -83,3 +83,27 @@ describe("runLint on awkward files", () => {
     expect(workspace.active).toBeNull();
   });
 });
+
+describe("runLint with odd project layouts", () => {
+  it("lints state.md when plan is a file, not a directory", () => {
+    const p = createTempProject({
+      "state.md": stateDoc({ active: "null", branch: "null", phase: "null" }),
+      plan: "not a folder",
+    });
+
+    const report = runLint(p.dir);
+
+    expect(report.files).toEqual(["state.md"]);
+    expect(report.diagnostics).toEqual([]);
+  });
+
+  it("says how to fix a missing active playbook with what exists today", () => {
+    const p = createTempProject({ "state.md": state("plan/playbook-gone.md") });
+
+    const [diagnostic] = runLint(p.dir).diagnostics;
+
+    expect(diagnostic?.code).toBe("active-missing");
+    expect(diagnostic?.message).toContain("plan/template/playbook-format.md");
+    expect(diagnostic?.message).not.toContain("playbook new");
+  });
+});

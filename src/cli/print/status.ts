@@ -22,7 +22,7 @@ export function formatStatus(unsafe: StatusReport, c: Colors): string[] {
     lines.push(`${c.bold("playbook")}  none active`);
     lines.push(
       c.dim(
-        "Start one with the playbook-init skill, or set `active:` in state.md.",
+        "Write one as plan/template/playbook-format.md shows and set `active:` in state.md.",
       ),
     );
   } else {

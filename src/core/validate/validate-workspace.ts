@@ -47,7 +47,7 @@ export function validateWorkspace(
           at("active"),
           "active-missing",
           "error",
-          `Unexpected \`active: ${active}\`: the file does not exist, expected an existing playbook. Create it with \`playbook new <name>\` or set \`active: null\`.`,
+          `Unexpected \`active: ${active}\`: the file does not exist, expected an existing playbook. Write the playbook there (plan/template/playbook-format.md shows the format) or set \`active: null\`.`,
         ),
       );
     }
