@@ -9,26 +9,16 @@ export function checkRoles(
   where: string,
 ): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
+  const report = (message: string) =>
+    diagnostics.push(diagnosticAt(file, at, "role-invalid", "error", message));
   for (const [role, holder] of Object.entries(roles)) {
     if (!(ROLE_NAMES as readonly string[]).includes(role)) {
-      diagnostics.push(
-        diagnosticAt(
-          file,
-          at,
-          "role-invalid",
-          "error",
-          `Unexpected role \`${role}\` in ${where}, expected one of ${ROLE_NAMES.join(", ")}. Fix the role name.`,
-        ),
+      report(
+        `Unexpected role \`${role}\` in ${where}, expected one of ${ROLE_NAMES.join(", ")}. Fix the role name.`,
       );
     } else if (!(EXECUTORS as readonly string[]).includes(holder)) {
-      diagnostics.push(
-        diagnosticAt(
-          file,
-          at,
-          "role-invalid",
-          "error",
-          `Unexpected \`${role}: ${holder}\` in ${where}, expected one of ${EXECUTORS.join(", ")}. Fix the value.`,
-        ),
+      report(
+        `Unexpected \`${role}: ${holder}\` in ${where}, expected one of ${EXECUTORS.join(", ")}. Fix the value.`,
       );
     }
   }
