@@ -2,8 +2,8 @@
  * C0 controls except tab, DEL, the C1 range, and the bidirectional embeddings, overrides and isolates that make a
  * terminal show text in another order than it is (U+202A-U+202E, U+2066-U+2069).
  */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
   /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
 /** The visible stand-in of one control character: its Control Pictures glyph (`␛` for ESC), or `�` for C1. */
