@@ -11,7 +11,15 @@ const heavyOnHookPath = [
 ];
 
 export default tseslint.config(
-  { ignores: ["dist/", "node_modules/", "coverage/", "test/fixtures/"] },
+  {
+    ignores: [
+      "dist/",
+      ".dist-*/",
+      "node_modules/",
+      "coverage/",
+      "test/fixtures/",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -77,7 +85,16 @@ export default tseslint.config(
     files: [
       "src/hooks/**/*.ts",
       "src/adapters/parse-cache.ts",
+      "src/adapters/read-git-head.ts",
+      "src/adapters/git-dirty.ts",
+      "src/adapters/record-store.ts",
+      "src/adapters/grant-store.ts",
+      "src/adapters/runtime-files.ts",
+      "src/adapters/resolve-real-path.ts",
       "src/app/read-workspace-summary.ts",
+      "src/app/run-hook.ts",
+      "src/app/build-guard-context.ts",
+      "src/app/record-critic-verdicts.ts",
     ],
     rules: {
       "no-restricted-imports": [

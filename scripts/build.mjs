@@ -1,5 +1,5 @@
-// Builds dist/cli.mjs (the CLI), dist/hook.cjs (the hot hook path) and dist/parser.cjs (the markdown parser,
-// which the hook loads only on a cache miss).
+// Builds dist/cli.mjs (the CLI), dist/hook.cjs (the hot hook path), dist/parser.cjs (the markdown parser,
+// which the hook loads only on a cache miss) and dist/bash.cjs (the shell parser, loaded only for Bash calls).
 import { createHash } from "node:crypto";
 import {
   chmodSync,
@@ -62,8 +62,15 @@ await Promise.all([
   }),
   build({
     ...common,
-    entryPoints: [join(root, "src/hooks/main.ts")],
+    entryPoints: [join(root, "src/hooks/entry.ts")],
     outfile: join(out, "hook.cjs"),
+    format: "cjs",
+    minify: true,
+  }),
+  build({
+    ...common,
+    entryPoints: [join(root, "src/hooks/bash-entry.ts")],
+    outfile: join(out, "bash.cjs"),
     format: "cjs",
     minify: true,
   }),

@@ -30,6 +30,26 @@ const subCommands: Record<string, () => Promise<CommandDef>> = {
     import("./commands/status.ts").then(
       (m) => m.statusCommand as unknown as CommandDef,
     ),
+  review: () =>
+    import("./commands/review.ts").then(
+      (m) => m.reviewCommand as unknown as CommandDef,
+    ),
+  crit: () =>
+    import("./commands/crit.ts").then(
+      (m) => m.critCommand as unknown as CommandDef,
+    ),
+  verify: () =>
+    import("./commands/verify.ts").then(
+      (m) => m.verifyCommand as unknown as CommandDef,
+    ),
+  confirm: () =>
+    import("./commands/confirm.ts").then(
+      (m) => m.confirmCommand as unknown as CommandDef,
+    ),
+  hook: () =>
+    import("./commands/hook.ts").then(
+      (m) => m.hookCommand as unknown as CommandDef,
+    ),
 };
 
 const main = defineCommand({

@@ -1,4 +1,10 @@
-export type ErrorCode = "E_USAGE" | "E_NOT_FOUND" | "E_WRITE" | "E_CONFIG";
+/**
+ * `E_USAGE` wrong arguments (exit 2); `E_NOT_FOUND` a missing file or id; `E_WRITE` a refused or failed write;
+ * `E_CONFIG` a document or setting that must be fixed first; `E_DENIED` a command this caller may not run (a record
+ * only the reviewer, the critic or a person at a terminal may make).
+ */
+export type ErrorCode =
+  "E_USAGE" | "E_NOT_FOUND" | "E_WRITE" | "E_CONFIG" | "E_DENIED";
 
 /** An operational failure the user can act on: one line of message plus a hint that says what to do next. */
 export class PlaybookError extends Error {

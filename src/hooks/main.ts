@@ -1,9 +1,13 @@
 import { join } from "node:path";
 import type { Summarize } from "../adapters/parse-cache.ts";
-import { readWorkspaceSummary } from "../app/read-workspace-summary.ts";
+import type { BashAnalysis } from "../core/bash/types.ts";
+import { isHookEvent, type HookEvent } from "../core/guards/events.ts";
+import { logHookRun, runHook } from "../app/run-hook.ts";
 import { readStdin } from "./read-stdin.ts";
+import { toHookReply, type HookAnswer } from "./reply.ts";
 
-const MAX_STDIN_BYTES = 4 * 1024 * 1024;
+/** A 10 MB Write is still checked; beyond this the call cannot be judged. */
+const MAX_STDIN_BYTES = 64 * 1024 * 1024;
 const STDIN_TIMEOUT_MS = 3000;
 
 declare const __dirname: string;
@@ -26,51 +30,102 @@ function summarizeLazily(projectDir: string): Summarize {
   };
 }
 
-/**
- * Entry of `dist/hook.cjs`: `node dist/hook.cjs <EventName>` with the event JSON on stdin. This foundation reads
- * the payload and the project's state from the parse cache; the guards that act on it plug in here.
- */
-async function main(): Promise<void> {
+/** The shell parser is its own bundle too: only Bash calls pay for loading it. */
+function analyzeBashLazily(): (command: string) => BashAnalysis {
+  let analyze: ((command: string) => BashAnalysis) | undefined;
+  return (command) => {
+    if (!analyze) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a separate bundle, loaded on demand
+      const bash = require(join(__dirname, "bash.cjs")) as {
+        analyzeBash: (command: string) => BashAnalysis;
+      };
+      analyze = bash.analyzeBash;
+    }
+    return analyze(command);
+  };
+}
+
+function reply(event: HookEvent, answer: HookAnswer): void {
+  process.stdout.write(toHookReply(event, answer).stdout);
+}
+
+/** Entry of `dist/hook.cjs` and `playbook hook <Event>`: the event JSON on stdin, exactly one reply on stdout. */
+export async function hookMain(argv: readonly string[]): Promise<void> {
   if (process.env["PLAYBOOK_DISABLE"] === "1") return;
-  if (!process.argv[2]) {
+  const name = argv[0];
+  if (!name || !isHookEvent(name)) {
     process.stderr.write(
-      "playbook hook: the event name argument is missing (the hook command in .claude/settings.json passes it, e.g. `node dist/hook.cjs PreToolUse`); nothing was checked.\n",
+      `playbook hook: ${name ? `unknown event \`${name}\`` : "the event name argument is missing"} (the hook command in .claude/settings.json passes it, e.g. \`node dist/hook.cjs PreToolUse\`); nothing was checked.\n`,
     );
     return;
   }
+  const event = name;
+  const started = performance.now();
   const input = await readStdin(MAX_STDIN_BYTES, STDIN_TIMEOUT_MS);
   if (input.timedOut || input.truncated) {
     const why = input.timedOut
       ? `no complete event on stdin within ${STDIN_TIMEOUT_MS / 1000} s`
       : `the event on stdin is larger than ${MAX_STDIN_BYTES / 1024 / 1024} MiB`;
-    process.stderr.write(`playbook hook: ${why}; nothing was checked.\n`);
+    // A call too large to read cannot be judged: refuse it rather than let it through unchecked.
+    reply(
+      event,
+      event === "PreToolUse" && input.truncated
+        ? {
+            block: `Blocked: ${why}, so playbook cannot check it. Next: split the change into smaller calls. Kill switch: the user can start Claude Code with PLAYBOOK_DISABLE=1 to turn every playbook guard off.`,
+            context: [],
+            notice: null,
+          }
+        : {
+            block: null,
+            context: [],
+            notice: `playbook hook: ${why}; nothing was checked.`,
+          },
+    );
     // A read may still be pending on the open pipe: end the process rather than wait for it.
     process.exit(0);
   }
-  let parsed: unknown;
+  let json: unknown;
   try {
-    parsed = JSON.parse(input.text);
+    json = JSON.parse(input.text);
   } catch {
-    process.stderr.write(
-      "playbook hook: the event on stdin is not JSON; nothing was checked.\n",
-    );
+    reply(event, {
+      block: null,
+      context: [],
+      notice: `playbook hook: the ${event} event on stdin is ${input.text.trim() === "" ? "empty" : "not JSON"}; nothing was checked.`,
+    });
     return;
   }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    process.stderr.write(
-      "playbook hook: the event on stdin is not a JSON object; nothing was checked.\n",
-    );
+  if (typeof json !== "object" || json === null || Array.isArray(json)) {
+    reply(event, {
+      block: null,
+      context: [],
+      notice: `playbook hook: the ${event} event on stdin is not a JSON object; nothing was checked.`,
+    });
     return;
   }
-  const payload = parsed as { cwd?: unknown };
+  const envDir = process.env["CLAUDE_PROJECT_DIR"];
   const projectDir =
-    process.env["CLAUDE_PROJECT_DIR"] ??
-    (typeof payload.cwd === "string" ? payload.cwd : process.cwd());
-  readWorkspaceSummary(projectDir, summarizeLazily(projectDir));
+    envDir ??
+    (typeof (json as { cwd?: unknown }).cwd === "string"
+      ? (json as { cwd: string }).cwd
+      : process.cwd());
+  let run;
+  try {
+    run = runHook(event, json, envDir, {
+      summarize: summarizeLazily(projectDir),
+      analyzeBash: analyzeBashLazily(),
+      now: () => new Date(),
+      clock: () => performance.now(),
+    });
+  } catch (error) {
+    // Our own failure must never brick the session, and never pass silently either: the user sees it.
+    reply(event, {
+      block: null,
+      context: [],
+      notice: `playbook hook failed (${error instanceof Error ? error.message : String(error)}); this ${event} call was not checked. Reinstall playbook or report the error; PLAYBOOK_DISABLE=1 turns the hook off.`,
+    });
+    return;
+  }
+  reply(event, run.answer);
+  logHookRun(run, event, performance.now() - started, new Date());
 }
-
-main().catch((error: unknown) => {
-  process.stderr.write(
-    `playbook hook: internal error, the call was allowed: ${String(error)}\n`,
-  );
-});

@@ -29,12 +29,8 @@ function preToolUse(cwd: string) {
     transcript_path: "/dev/null",
     cwd,
     hook_event_name: "PreToolUse",
-    tool_name: "Edit",
-    tool_input: {
-      file_path: `${cwd}/src/login-form.tsx`,
-      old_string: "a",
-      new_string: "b",
-    },
+    tool_name: "Read",
+    tool_input: { file_path: `${cwd}/src/login-form.tsx` },
   };
 }
 
@@ -68,8 +64,11 @@ describe("dist/hook.cjs", () => {
     expect(readFileSync(HOOK_BUNDLE, "utf8").toLowerCase()).not.toContain(name);
   });
 
-  it("is under 50 KB, with the parser in dist/parser.cjs beside it", () => {
-    expect(statSync(HOOK_BUNDLE).size).toBeLessThan(50 * 1024);
+  it("is under 100 KB, with the markdown and shell parsers in their own bundles beside it", () => {
+    expect(statSync(HOOK_BUNDLE).size).toBeLessThan(100 * 1024);
+    expect(existsSync(HOOK_BUNDLE.replace(/hook\.cjs$/, "bash.cjs"))).toBe(
+      true,
+    );
     const parser = readFileSync(
       HOOK_BUNDLE.replace(/hook\.cjs$/, "parser.cjs"),
       "utf8",
@@ -117,7 +116,7 @@ describe("dist/hook.cjs", () => {
     expect(snapshotCache(p.path(CACHE))).toEqual(before);
   });
 
-  it("needs dist/parser.cjs on a cache miss, and still allows the call when it cannot load it", () => {
+  it("needs dist/parser.cjs on a cache miss, and tells the user when it cannot load it, without blocking", () => {
     const p = project();
     const alone = p.path("hook-alone/hook.cjs");
     p.write("hook-alone/.keep", "");
@@ -126,8 +125,10 @@ describe("dist/hook.cjs", () => {
     const result = runHook("PreToolUse", preToolUse(p.dir), { bundle: alone });
 
     expect(result.status).toBe(0);
-    expect(result.stdout).toBe("");
-    expect(result.stderr).toContain("parser.cjs");
+    const reply = JSON.parse(result.stdout) as Record<string, unknown>;
+    expect(reply["systemMessage"]).toContain("parser.cjs");
+    expect(reply["systemMessage"]).toContain("was not checked");
+    expect(reply["hookSpecificOutput"]).toBeUndefined();
     expect(existsSync(p.path(`${CACHE}/state.md.json`))).toBe(false);
   });
 
@@ -146,24 +147,25 @@ describe("dist/hook.cjs", () => {
     ["text that is not JSON", "not json"],
     ["truncated JSON", '{"session_id":"s","cwd":'],
     ["nothing", ""],
-  ])("exits 0 and says so on stderr when stdin holds %s", (_name, input) => {
+  ])("exits 0 and tells the user when stdin holds %s", (_name, input) => {
     const result = runHook("PreToolUse", input);
 
     expect(result.status).toBe(0);
-    expect(result.stdout).toBe("");
-    expect(result.stderr).toContain("not JSON");
+    expect(JSON.parse(result.stdout)).toEqual({
+      systemMessage: `playbook hook: the PreToolUse event on stdin is ${input === "" ? "empty" : "not JSON"}; nothing was checked.`,
+    });
   });
 
   it.each([["null"], ["42"], ["[]"], ['"x"'], ["true"]])(
-    "exits 0 and says so on stderr when stdin holds JSON that is not an object: %s",
+    "exits 0 and tells the user when stdin holds JSON that is not an object: %s",
     (input) => {
       const result = runHook("PreToolUse", input);
 
       expect(result.status).toBe(0);
-      expect(result.stdout).toBe("");
-      expect(result.stderr).toBe(
-        "playbook hook: the event on stdin is not a JSON object; nothing was checked.\n",
-      );
+      expect(JSON.parse(result.stdout)).toEqual({
+        systemMessage:
+          "playbook hook: the PreToolUse event on stdin is not a JSON object; nothing was checked.",
+      });
     },
   );
 
@@ -238,18 +240,27 @@ describe("dist/hook.cjs stdin bounds", () => {
   it("gives up on a stdin that never closes, says so and exits 0", async () => {
     const result = await runHookStreaming('{"session_id":"s",', false);
 
-    expect(result).toMatchObject({ status: 0, stdout: "" });
-    expect(result.stderr).toContain("no complete event on stdin within 3 s");
+    expect(result.status).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      systemMessage:
+        "playbook hook: no complete event on stdin within 3 s; nothing was checked.",
+    });
   });
 
-  it("refuses an event larger than 4 MiB without reading it all", async () => {
+  it("refuses a PreToolUse call larger than 64 MiB without reading it all: it cannot be checked", async () => {
     const result = await runHookStreaming(
-      `{"padding":"${"x".repeat(5 * 1024 * 1024)}"}`,
+      `{"padding":"${"x".repeat(65 * 1024 * 1024)}"}`,
       false,
     );
 
-    expect(result).toMatchObject({ status: 0, stdout: "" });
-    expect(result.stderr).toContain("larger than 4 MiB");
+    expect(result.status).toBe(0);
+    const reply = JSON.parse(result.stdout) as {
+      hookSpecificOutput: Record<string, string>;
+    };
+    expect(reply.hookSpecificOutput["permissionDecision"]).toBe("deny");
+    expect(reply.hookSpecificOutput["permissionDecisionReason"]).toContain(
+      "larger than 64 MiB",
+    );
   });
 });
 
@@ -263,10 +274,11 @@ describe("dist/hook.cjs and the lint configuration", () => {
       }),
     });
 
-    const result = runHook("PreToolUse", {
+    const result = runHook("SessionStart", {
       session_id: "s",
       cwd: project.dir,
-      hook_event_name: "PreToolUse",
+      hook_event_name: "SessionStart",
+      source: "startup",
     });
 
     expect(result.status).toBe(0);

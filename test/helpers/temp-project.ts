@@ -25,7 +25,7 @@ export function createTempProject(
   files: Record<string, string> = {},
 ): TempProject {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), "playbook-test-")));
-  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  removeWhenDone(dir);
   const path = (rel: string) => join(dir, rel);
   const write = (rel: string, text: string) => {
     mkdirSync(dirname(path(rel)), { recursive: true });
@@ -34,4 +34,21 @@ export function createTempProject(
   const read = (rel: string) => readFileSync(path(rel), "utf8");
   for (const [rel, text] of Object.entries(files)) write(rel, text);
   return { dir, path, write, read };
+}
+
+const leftovers: string[] = [];
+
+/** Removed after the test; a project made in `beforeAll` is removed when the test process exits. */
+function removeWhenDone(dir: string): void {
+  const remove = () => rmSync(dir, { recursive: true, force: true });
+  try {
+    onTestFinished(remove);
+  } catch {
+    if (leftovers.length === 0)
+      process.on("exit", () => {
+        for (const left of leftovers)
+          rmSync(left, { recursive: true, force: true });
+      });
+    leftovers.push(dir);
+  }
 }

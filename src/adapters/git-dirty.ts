@@ -1,0 +1,17 @@
+import { spawnSync } from "node:child_process";
+
+/**
+ * Whether tracked files have uncommitted changes (staged or not); null when git cannot tell. Only asked for commands
+ * that could throw such work away, so the common hook path starts no git process.
+ */
+export function hasUncommittedTrackedChanges(
+  projectDir: string,
+): boolean | null {
+  const result = spawnSync(
+    "git",
+    ["status", "--porcelain=v1", "--untracked-files=no"],
+    { cwd: projectDir, encoding: "utf8", timeout: 5000 },
+  );
+  if (result.status !== 0 || result.error) return null;
+  return result.stdout.trim() !== "";
+}

@@ -1,0 +1,72 @@
+import { readFileSync, statSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
+
+export interface GitHead {
+  /** null when HEAD is detached or there is no repository. */
+  branch: string | null;
+  /** From `refs/remotes/origin/HEAD`, else `main`/`master` when one exists locally, else null. */
+  defaultBranch: string | null;
+}
+
+/**
+ * Reads the current and default branch straight from `.git` (also a worktree's `gitdir:` file), without starting
+ * git: the hook runs on every tool call and a git process costs more than the rest of the hook.
+ */
+export function readGitHead(projectDir: string): GitHead {
+  const gitDir = findGitDir(projectDir);
+  if (!gitDir) return { branch: null, defaultBranch: null };
+  const commonDir = readCommonDir(gitDir);
+  const head = readText(join(gitDir, "HEAD"));
+  const branchMatch = head ? /^ref: refs\/heads\/(.+)$/m.exec(head) : null;
+  const branch = branchMatch?.[1]?.trim() ?? null;
+  const originHead = readText(
+    join(commonDir, "refs", "remotes", "origin", "HEAD"),
+  );
+  const remoteDefault = originHead
+    ? /^ref: refs\/remotes\/origin\/(.+)$/m.exec(originHead)?.[1]?.trim()
+    : undefined;
+  if (remoteDefault) return { branch, defaultBranch: remoteDefault };
+  const packed = readText(join(commonDir, "packed-refs")) ?? "";
+  const exists = (name: string) =>
+    isFile(join(commonDir, "refs", "heads", name)) ||
+    packed.includes(` refs/heads/${name}\n`) ||
+    branch === name;
+  const local = ["main", "master"].find(exists) ?? null;
+  return { branch, defaultBranch: local };
+}
+
+function findGitDir(projectDir: string): string | null {
+  const dotGit = join(projectDir, ".git");
+  try {
+    const stats = statSync(dotGit);
+    if (stats.isDirectory()) return dotGit;
+    const pointer = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, "utf8"));
+    const target = pointer?.[1]?.trim();
+    if (!target) return null;
+    return isAbsolute(target) ? target : join(projectDir, target);
+  } catch {
+    return null;
+  }
+}
+
+function readCommonDir(gitDir: string): string {
+  const common = readText(join(gitDir, "commondir"))?.trim();
+  if (!common) return gitDir;
+  return isAbsolute(common) ? common : join(gitDir, common);
+}
+
+function readText(path: string): string | null {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return null;
+  }
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}

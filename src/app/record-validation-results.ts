@@ -1,0 +1,47 @@
+import { summarizePlaybook } from "../core/cache/summary.ts";
+import { setValidation } from "../core/edit/playbook-writers.ts";
+import { failure, type EditResult } from "../core/edit/text-edit.ts";
+import type {
+  ValidationName,
+  ValidationResult,
+} from "../core/model/playbook.ts";
+import { parsePlaybook } from "../core/parse/parse-playbook.ts";
+import { subtaskHash } from "../core/records/content-hash.ts";
+import { applyDocumentEdit } from "./apply-document-edit.ts";
+import type { ResolvedPlaybook } from "./resolve-playbook.ts";
+
+/**
+ * Writes validation results (`PASS - ` / `FAIL - ` prefixes, or none for null) of subtask `id` into the playbook, so
+ * people see what the records say. Refused when the subtask no longer hashes to `hash`: the records then judged
+ * other content.
+ *
+ * @throws PlaybookError E_WRITE when the edit is refused or raced.
+ */
+export function writeValidationResults(
+  resolved: ResolvedPlaybook,
+  id: string,
+  hash: string,
+  results: Partial<Record<ValidationName, ValidationResult | null>>,
+): { changed: boolean } {
+  const entries = Object.entries(results) as [
+    ValidationName,
+    ValidationResult | null,
+  ][];
+  if (entries.length === 0) return { changed: false };
+  return applyDocumentEdit(resolved.file, (current) => {
+    const parsed = parsePlaybook(current, resolved.path);
+    if (subtaskHash(summarizePlaybook(parsed.value, []), id) !== hash)
+      return failure(
+        `\`${id}\` changed while it was being checked, so its results were not written; run the command again.`,
+      );
+    let text = current;
+    let changed = false;
+    for (const [name, result] of entries) {
+      const edit: EditResult = setValidation(text, id, name, { result });
+      if (!edit.ok) return edit;
+      text = edit.text;
+      changed ||= edit.changed;
+    }
+    return { ok: true, text, changed };
+  });
+}

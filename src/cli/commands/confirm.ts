@@ -1,0 +1,75 @@
+import { createInterface } from "node:readline/promises";
+import { defineCommand } from "citty";
+import { createRecordDeps } from "../../app/record-deps.ts";
+import { runConfirm } from "../../app/run-confirm.ts";
+import { createColors } from "../print/colors.ts";
+import { toTerminalText } from "../print/terminal-text.ts";
+import { projectRoot, sharedArgs } from "../shared-args.ts";
+import { requireSubtask } from "./verify.ts";
+
+export const confirmCommand = defineCommand({
+  meta: {
+    name: "confirm",
+    description:
+      "Confirm a subtask's manual checks yourself, at a terminal (records that a person checked)",
+  },
+  args: {
+    ...sharedArgs,
+    subtask: {
+      type: "positional",
+      required: false,
+      description: "The subtask id, e.g. p1.1",
+      valueHint: "subtask",
+    },
+    playbook: {
+      type: "string",
+      description: "The playbook (default: `active` in state.md)",
+      valueHint: "path",
+    },
+  },
+  async run({ args }) {
+    const subtask = requireSubtask(args.subtask, args._, "confirm");
+    const root = projectRoot(args);
+    const { now, isPersonAtTerminal } = createRecordDeps(root);
+    const report = await runConfirm(
+      root,
+      { subtask, playbook: args.playbook },
+      {
+        now,
+        isPersonAtTerminal,
+        // With --json, stdout carries only the JSON answer.
+        ask: (prompt) =>
+          ask(prompt, args.json ? process.stderr : process.stdout),
+      },
+    );
+    if (args.json) {
+      process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      return;
+    }
+    const c = createColors();
+    process.stdout.write(
+      `${c.green("confirmed")} ${toTerminalText(report.subtask)} (${report.validations.join(", ")}) in ${toTerminalText(report.playbook)}\n${c.dim(
+        "Editing its criterion or validations later makes this confirmation stale.",
+      )}\n`,
+    );
+  },
+});
+
+/** Shows `prompt` and reads one line; an input that ends first answers "". */
+async function ask(
+  prompt: string,
+  output: NodeJS.WritableStream,
+): Promise<string> {
+  const rl = createInterface({ input: process.stdin, output });
+  const closed = new Promise<string>((resolve) =>
+    rl.once("close", () => resolve("")),
+  );
+  try {
+    return await Promise.race([
+      rl.question(toTerminalText(prompt.split("\n")).join("\n")),
+      closed,
+    ]);
+  } finally {
+    rl.close();
+  }
+}

@@ -1,0 +1,29 @@
+import { createRequire } from "node:module";
+import { defineCommand } from "citty";
+
+/**
+ * `playbook hook <Event>`: the same runtime as `node dist/hook.cjs <Event>`, for people who wire the CLI. The hook
+ * bundle is loaded as it is, so both answer identically.
+ */
+export const hookCommand = defineCommand({
+  meta: {
+    name: "hook",
+    description:
+      "Answer one Claude Code hook event (event JSON on stdin, one reply on stdout)",
+  },
+  args: {
+    event: {
+      type: "positional",
+      required: true,
+      description:
+        "SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, Stop, SubagentStop, PreCompact or SessionEnd",
+    },
+  },
+  async run({ args }) {
+    const require = createRequire(import.meta.url);
+    const hook = require("./hook.cjs") as {
+      hookMain: (argv: readonly string[]) => Promise<void>;
+    };
+    await hook.hookMain([String(args.event)]);
+  },
+});

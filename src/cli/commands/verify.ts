@@ -1,0 +1,150 @@
+import { defineCommand } from "citty";
+import {
+  createVerifyDeps,
+  runVerify,
+  type VerifyReport,
+} from "../../app/run-verify.ts";
+import { PlaybookError } from "../../core/errors.ts";
+import { createColors, type Colors } from "../print/colors.ts";
+import { toTerminalText } from "../print/terminal-text.ts";
+import { projectRoot, sharedArgs } from "../shared-args.ts";
+
+const DEFAULT_TIMEOUT_SECONDS = 300;
+
+export const verifyCommand = defineCommand({
+  meta: {
+    name: "verify",
+    description:
+      "Run a subtask's automated validations and record the evidence (anyone may run it)",
+  },
+  args: {
+    ...sharedArgs,
+    subtask: {
+      type: "positional",
+      required: false,
+      description: "The subtask id, e.g. p1.1",
+      valueHint: "subtask",
+    },
+    timeout: {
+      type: "string",
+      description: `Seconds each command may run (default: ${DEFAULT_TIMEOUT_SECONDS})`,
+      valueHint: "seconds",
+    },
+    playbook: {
+      type: "string",
+      description: "The playbook (default: `active` in state.md)",
+      valueHint: "path",
+    },
+  },
+  async run({ args }) {
+    const subtask = requireSubtask(args.subtask, args._, "verify");
+    const timeout = parseTimeout(args.timeout);
+    const report = await runVerify(
+      projectRoot(args),
+      { subtask, playbook: args.playbook, timeoutMs: timeout * 1000 },
+      createVerifyDeps(),
+    );
+    const failed = report.results.some((r) => r.verdict === "FAIL");
+    if (args.json)
+      process.stdout.write(
+        `${JSON.stringify({ ...report, ok: !failed, next: nextSteps(report) }, null, 2)}\n`,
+      );
+    else
+      process.stdout.write(
+        `${formatVerify(report, createColors()).join("\n")}\n`,
+      );
+    if (failed) process.exitCode = 1;
+  },
+});
+
+/** The one subtask id a command takes, or a usage error naming what is wrong. */
+export function requireSubtask(
+  subtask: string | undefined,
+  positionals: readonly string[],
+  command: "verify" | "confirm",
+): string {
+  if (subtask === undefined || subtask === "")
+    throw new PlaybookError(
+      "E_USAGE",
+      `Missing the subtask id, expected \`playbook ${command} <subtask>\`, e.g. \`playbook ${command} p1.1\`.`,
+      { hint: "`playbook status` shows the subtask ids." },
+    );
+  const extra = positionals.slice(1);
+  if (extra.length > 0)
+    throw new PlaybookError(
+      "E_USAGE",
+      `Unexpected argument ${extra[0] ?? ""}, expected one subtask id: \`playbook ${command} <subtask>\`.`,
+      { hint: `Run \`playbook ${command}\` once per subtask.` },
+    );
+  return subtask;
+}
+
+function parseTimeout(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_TIMEOUT_SECONDS;
+  const seconds = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw.trim()) || !(seconds > 0) || seconds > 86_400)
+    throw new PlaybookError(
+      "E_USAGE",
+      `Unexpected --timeout ${raw}, expected a number of seconds between 0 and 86400.`,
+      {
+        hint: `Write e.g. --timeout 600; the default is ${DEFAULT_TIMEOUT_SECONDS}.`,
+      },
+    );
+  return seconds;
+}
+
+function nextSteps(report: VerifyReport): string[] {
+  const id = report.subtask;
+  const steps: string[] = [];
+  const failed = report.results.filter((r) => r.verdict === "FAIL");
+  if (failed.length > 0)
+    steps.push(
+      `Fix what ${failed.map((r) => r.validation).join(", ")} reported, then run \`playbook verify ${id}\` again.`,
+    );
+  if (report.unspecified.length > 0)
+    steps.push(
+      `${report.unspecified.join(", ")} ${report.unspecified.length === 1 ? "has" : "have"} no kind (automated, manual or hybrid): say in the playbook how ${report.unspecified.length === 1 ? "it is" : "they are"} proven.`,
+    );
+  if (report.manual.length > 0)
+    steps.push(
+      `${report.manual.join(", ")} ${report.manual.length === 1 ? "needs" : "need"} a person: the user runs \`playbook confirm ${id}\` in a terminal.`,
+    );
+  if (steps.length === 0)
+    steps.push(
+      `Every validation of ${id} is proven: check it (\`- [x] **${id}**\`).`,
+    );
+  return steps;
+}
+
+function formatVerify(unsafe: VerifyReport, c: Colors): string[] {
+  const report = toTerminalText(unsafe);
+  const lines: string[] = [
+    `${c.bold(report.subtask)}  ${report.criterion}  ${c.dim(report.playbook)}`,
+  ];
+  if (report.results.length === 0)
+    lines.push(c.dim("No automated or hybrid validation to run."));
+  const width = Math.max(0, ...report.results.map((r) => r.validation.length));
+  for (const result of report.results) {
+    const { run } = result;
+    const mark = result.verdict === "PASS" ? c.green("✓") : c.red("✗");
+    const outcome = run.timedOut
+      ? c.red("timed out")
+      : run.error !== null
+        ? c.red(`could not start: ${run.error}`)
+        : run.exitCode !== null
+          ? `exit ${run.exitCode}`
+          : `killed by ${run.signal ?? "a signal"}`;
+    lines.push(
+      `${mark} ${result.validation.padEnd(width)}  ${result.command}  ${result.verdict === "PASS" ? outcome : c.red(outcome)}  ${c.dim(formatDuration(run.durationMs))}`,
+    );
+    if (result.verdict === "FAIL")
+      for (const line of run.outputTail.slice(-10))
+        lines.push(c.dim(`    ${line}`));
+  }
+  lines.push("", ...nextSteps(report).map((step) => `Next: ${step}`));
+  return lines;
+}
+
+function formatDuration(ms: number): string {
+  return ms < 1000 ? `${ms}ms` : `${(ms / 1000).toFixed(1)}s`;
+}

@@ -1,0 +1,48 @@
+/**
+ * The parser-neutral view of a shell line that the analysis works on. A parser adapter (`parse-shell.ts` for
+ * unbash, others in `bench/shell-parsers.ts`) turns its AST into this, so the analysis does not depend on one parser.
+ */
+
+/** One word after quote removal; expansions it cannot resolve keep their source text. */
+export interface ShellWord {
+  value: string;
+  /** Holds a parameter, command or arithmetic expansion, a glob or a process substitution. */
+  dynamic: boolean;
+}
+
+export interface ShellRedirect {
+  /** `>`, `>>`, `>|`, `&>`, `&>>`, `<`, `<>`, `>&`, `<&`, `<<`, `<<-`, `<<<`. */
+  op: string;
+  fd: number | null;
+  /** The file, fd or here-string word; null for here-documents. */
+  target: ShellWord | null;
+  hereDoc: HereDoc | null;
+}
+
+export interface HereDoc {
+  delimiter: string;
+  body: string;
+  /** A quoted delimiter (`<<'EOF'`) turns off expansion in the body. */
+  quoted: boolean;
+}
+
+export interface Assignment {
+  name: string;
+  value: ShellWord;
+}
+
+/** A simple command, or the redirections of a compound command (`{ ...; } > out`) with no words. */
+export interface ShellCommand {
+  env: Assignment[];
+  words: ShellWord[];
+  redirects: ShellRedirect[];
+  text: string;
+  /** Command-substitution nesting inside the parsed source: 0 for the source's own commands. */
+  depth: number;
+}
+
+export type ShellParse =
+  { ok: true; commands: ShellCommand[] } | { ok: false; error: string };
+
+/** Parses a shell source into its simple commands; never throws. */
+export type ShellParser = (source: string) => ShellParse;

@@ -1,0 +1,55 @@
+/** One simple command found anywhere in a Bash command line (after `;`, `&&`, pipes, `$(...)`, `bash -c`, ...). */
+export interface SimpleCommand {
+  /** The words after env prefixes, unquoted; a word with an expansion the parser cannot resolve keeps its source text. */
+  argv: string[];
+  /** `NAME=value` prefixes. */
+  env: Record<string, string>;
+  /** Output and input redirections of this command. */
+  redirects: Redirect[];
+  /** Whether any word of argv or a redirect target holds an unresolvable expansion (`$VAR`, `$(...)`, globs). */
+  dynamic: boolean;
+  /** Source text of the command, for messages. */
+  text: string;
+  /** How deep it is nested: 0 at top level, 1 inside `bash -c "..."`/`eval`/`$(...)`, and so on. */
+  depth: number;
+}
+
+export interface Redirect {
+  /** `>`, `>>`, `>|`, `&>`, `&>>`, `<`, `<<`, `<<<`, `<>`, ... as written. */
+  op: string;
+  /** The target word (file name), unquoted; for here-docs the delimiter. */
+  target: string;
+  /** File descriptor when written (`2>`), else null. */
+  fd: number | null;
+}
+
+/** What a command would do to a path, as far as the command line shows. */
+export type WriteOp =
+  | "write" // > file, tee file, cp src file, dd of=file, sed -i file, ...
+  | "append" // >> file, tee -a file
+  | "delete" // rm, unlink, truncate -s 0 (treated as a write), shred
+  | "move"; // mv src dst: the source disappears (the destination is a "write")
+
+export interface BashWrite {
+  /** The path exactly as the command names it (unresolved: relative, `..`, `~` kept). */
+  path: string;
+  op: WriteOp;
+  /** The simple command's text, for messages. */
+  command: string;
+}
+
+/** Code an interpreter runs from the command line (`python -c`, `node -e`, `perl -e`, `ruby -e`, `php -r`, ...). */
+export interface InlineCode {
+  interpreter: string;
+  code: string;
+  command: string;
+}
+
+export interface BashAnalysis {
+  commands: SimpleCommand[];
+  writes: BashWrite[];
+  /** Guards treat inline code that mentions a guarded path as a write to it: its effect cannot be known. */
+  inlineCode: InlineCode[];
+  /** Set when the line could not be parsed: callers treat the call as unknown, never as harmless. */
+  error: string | null;
+}

@@ -1,0 +1,375 @@
+import type { SimpleCommand } from "../bash/types.ts";
+import {
+  isPlaybookPath,
+  isRuntimePath,
+  isStatePath,
+} from "../paths/repo-path.ts";
+import { baseName, gitArgs, hasFlag, playbookArgs } from "./command-words.ts";
+import { ALLOW, block, context, isAgent } from "./facts.ts";
+import type {
+  Effect,
+  FileChange,
+  Guard,
+  GuardContext,
+  GuardResult,
+} from "./types.ts";
+
+/**
+ * SPEC §5 #10 and §6: a Bash command is judged by the simple commands a shell parser finds in it. Records rules
+ * (every mode): no shell writes to playbooks, `state.md` or the runtime folder, and `playbook review|crit|confirm`
+ * only from the reviewer, the critic or a person. Destructive commands are blocked (context only in developer mode).
+ */
+export const bashCheckGuard: Guard = {
+  id: "bash-check",
+  number: 10,
+  events: ["PreToolUse"],
+  check(ctx) {
+    const bash = ctx.bash;
+    if (!bash) return ALLOW;
+    const raw = ctx.toolInput["command"];
+    const command = typeof raw === "string" ? raw : "";
+    if (bash.error !== null) {
+      if (/state\.md|plan\/|\.claude\/|playbook\s/.test(command))
+        return block(
+          `Blocked: this command could not be parsed (${bash.error}) and it names playbook files, so its effect cannot be checked. Next: split it into simpler commands.`,
+        );
+      return context(
+        `playbook could not parse this command (${bash.error}); its writes were not checked.`,
+      );
+    }
+    return (
+      checkRecordWrites(ctx) ??
+      checkPlaybookCommands(ctx, bash.commands) ??
+      checkDestructive(ctx, bash.commands)
+    );
+  },
+};
+
+function checkRecordWrites(ctx: GuardContext): GuardResult | null {
+  for (const change of ctx.changes) {
+    if (change.tool !== "Bash" || change.path === null) continue;
+    const path = change.path;
+    const via =
+      change.op === "inline-code"
+        ? "inline interpreter code"
+        : `\`${change.command ?? ""}\``;
+    if (isRuntimePath(path))
+      return block(
+        `Blocked: ${via} would change \`${path}\`. Records, grants and locks are written only by playbook commands. Next: use \`playbook verify\`, the reviewer or the critic to create proof.`,
+      );
+    if (isPlaybookPath(path) || isStatePath(path))
+      return block(
+        `Blocked: ${via} would change \`${path}\` from the shell, where the change cannot be checked. Next: use the Edit or Write tool for ${isStatePath(path) ? "state.md" : "playbooks"}; they stay editable.`,
+      );
+  }
+  return null;
+}
+
+function checkPlaybookCommands(
+  ctx: GuardContext,
+  commands: readonly SimpleCommand[],
+): GuardResult | null {
+  const effects: Effect[] = [];
+  for (const cmd of commands) {
+    const args = playbookArgs(cmd.argv);
+    if (!args) continue;
+    const [sub, verb] = args;
+    if (sub === "confirm")
+      return block(
+        "Blocked: `playbook confirm` records that a person checked the work, so only the user runs it, in their own terminal. Next: ask the user to run it.",
+      );
+    if (sub === "review" && (verb === "approve" || verb === "reject")) {
+      if (!isAgent(ctx, "reviewer"))
+        return block(
+          "Blocked: `playbook review` records the reviewer's verdict and runs only in the reviewer subagent. Next: ask the reviewer subagent to review the playbook.",
+        );
+      effects.push(grant(ctx, "review", cmd.text));
+    }
+    if (sub === "crit" && verb === "record") {
+      if (!isAgent(ctx, "critic"))
+        return block(
+          "Blocked: `playbook crit record` records the critic's verdict and runs only in the critic subagent. Next: run /crit so the critic verifies the phase.",
+        );
+      effects.push(grant(ctx, "crit", cmd.text));
+    }
+  }
+  return effects.length > 0 ? { decision: { kind: "allow" }, effects } : null;
+}
+
+function grant(
+  ctx: GuardContext,
+  kind: "review" | "crit",
+  command: string,
+): Effect {
+  return {
+    kind: "grant",
+    grant: {
+      kind,
+      agentType: ctx.agentType ?? "",
+      sessionId: ctx.sessionId,
+      command,
+    },
+  };
+}
+
+function checkDestructive(
+  ctx: GuardContext,
+  commands: readonly SimpleCommand[],
+): GuardResult {
+  const blocks: string[] = [];
+  const warnings: string[] = [];
+  for (const cmd of commands) {
+    const found = judgeCommand(ctx, cmd);
+    if (found?.level === "block") blocks.push(found.text);
+    else if (found) warnings.push(found.text);
+  }
+  if (blocks.length > 0 && ctx.security !== "developer")
+    return block(`Blocked: ${blocks[0]}`);
+  const notes = [...blocks, ...warnings];
+  return notes.length > 0 ? context(notes.join("\n")) : ALLOW;
+}
+
+type Finding = { level: "block" | "warn"; text: string } | null;
+
+function judgeCommand(ctx: GuardContext, cmd: SimpleCommand): Finding {
+  const name = baseName(cmd.argv[0] ?? "");
+  const args = cmd.argv.slice(1);
+  if (name === "rm" || name === "find" || name === "shred" || name === "rmdir")
+    return judgeDelete(
+      ctx,
+      cmd,
+      name === "rm" && hasFlag(args, "rR", ["--recursive"]),
+    );
+  if (name === "chmod" || name === "chown" || name === "chgrp")
+    return hasFlag(args, "R", ["--recursive"])
+      ? judgeWide(ctx, cmd, `\`${cmd.text}\` changes permissions`)
+      : null;
+  if (
+    /^mkfs(?:\.|$)/.test(name) ||
+    ["fdisk", "wipefs", "sfdisk", "parted"].includes(name)
+  )
+    return {
+      level: "block",
+      text: `\`${cmd.text}\` rewrites a disk. Next: leave disk changes to the user.`,
+    };
+  if (
+    name === "dd" &&
+    args.some((a) => /^of=\/dev\/(?!null\b|zero\b|stdout\b|stderr\b)/.test(a))
+  )
+    return {
+      level: "block",
+      text: `\`${cmd.text}\` writes to a device. Next: leave device writes to the user.`,
+    };
+  if (
+    cmd.redirects.some(
+      (r) =>
+        />/.test(r.op) && /^\/dev\/(?:sd|nvme|disk|hd|mmcblk)/.test(r.target),
+    )
+  )
+    return {
+      level: "block",
+      text: `\`${cmd.text}\` writes to a device. Next: leave device writes to the user.`,
+    };
+  const git = gitArgs(cmd.argv);
+  if (git) return judgeGit(ctx, cmd, git);
+  return null;
+}
+
+function isAncestorOrSelf(dir: string, of: string): boolean {
+  return dir === "/" || of === dir || of.startsWith(`${dir}/`);
+}
+
+function targetsOf(ctx: GuardContext, cmd: SimpleCommand): FileChange[] {
+  return ctx.changes.filter((c) => c.tool === "Bash" && c.command === cmd.text);
+}
+
+/** `find` predicates that narrow what `-delete` removes: with one of them, `find . -name '*.log' -delete` is routine. */
+const FIND_FILTERS = [
+  "-name",
+  "-iname",
+  "-path",
+  "-ipath",
+  "-regex",
+  "-iregex",
+  "-newer",
+  "-mtime",
+  "-mmin",
+  "-type",
+  "-empty",
+  "-size",
+  "-user",
+  "-perm",
+];
+
+function judgeDelete(
+  ctx: GuardContext,
+  cmd: SimpleCommand,
+  recursive: boolean,
+): Finding {
+  const isFind = baseName(cmd.argv[0] ?? "") === "find";
+  // A plain `rm "$f"` cannot remove a folder; only recursive deletes can take the repository with them.
+  if (!recursive && !isFind) return null;
+  const filtered = isFind && cmd.argv.some((a) => FIND_FILTERS.includes(a));
+  for (const target of targetsOf(ctx, cmd)) {
+    if (target.op !== "delete") continue;
+    if (filtered && target.path !== null) continue;
+    const wide = judgeTarget(ctx, target, true);
+    if (wide)
+      return {
+        level: "block",
+        text: `\`${cmd.text}\` would delete ${wide}. Next: delete the specific files or folders inside the repository that the task needs gone${target.dynamic ? ", with the path spelled out" : ""}.`,
+      };
+  }
+  return null;
+}
+
+function judgeWide(
+  ctx: GuardContext,
+  cmd: SimpleCommand,
+  what: string,
+): Finding {
+  for (const arg of cmd.argv.slice(1)) {
+    if (arg.startsWith("-")) continue;
+    const target = ctx.changes.find(
+      (c) => c.command === cmd.text && c.raw === arg,
+    );
+    const wide = target ? judgeTarget(ctx, target, true) : null;
+    if (wide)
+      return {
+        level: "block",
+        text: `${what} of ${wide}. Next: change permissions only on the paths inside the repository that need it.`,
+      };
+  }
+  return null;
+}
+
+/** Why deleting `target` is out of bounds, or null when it is an ordinary path inside the repository. */
+function judgeTarget(
+  ctx: GuardContext,
+  target: FileChange,
+  recursive: boolean,
+): string | null {
+  const abs = target.absolute;
+  if (isAncestorOrSelf(abs, ctx.projectDir.replace(/\\/g, "/")))
+    return abs === ctx.projectDir
+      ? "the whole repository"
+      : `\`${abs}\`, which contains the repository`;
+  if (ctx.homeDir && isAncestorOrSelf(abs, ctx.homeDir))
+    return "your home folder";
+  if (
+    target.path !== null &&
+    (target.path === ".git" || target.path.startsWith(".git/"))
+  )
+    return "git's own data (.git)";
+  if (
+    target.path === null &&
+    recursive &&
+    !ctx.tempDirs.some((t) => isAncestorOrSelf(t, abs))
+  )
+    return `\`${abs}\`, outside the repository`;
+  return null;
+}
+
+function judgeGit(
+  ctx: GuardContext,
+  cmd: SimpleCommand,
+  git: string[],
+): Finding {
+  const [sub = "", ...rest] = git;
+  const defaultBranch = ctx.git.defaultBranch ?? "main";
+  if (sub === "push") {
+    const force =
+      hasFlag(rest, "f", ["--force", "--force-with-lease", "--mirror"]) ||
+      rest.some((a) => a.startsWith("+"));
+    const refspecs = rest.filter((a) => !a.startsWith("-")).slice(1);
+    const targets =
+      refspecs.length > 0
+        ? refspecs.map((r) => {
+            const dst = r.replace(/^\+/, "").split(":").pop() ?? "";
+            return dst === "HEAD" || dst === ""
+              ? (ctx.git.branch ?? "")
+              : dst.replace(/^refs\/heads\//, "");
+          })
+        : [ctx.git.branch ?? ""];
+    const deletes =
+      hasFlag(rest, "d", ["--delete"]) ||
+      refspecs.some((r) => r.startsWith(":"));
+    const hitsDefault =
+      targets.includes(defaultBranch) ||
+      (refspecs.length === 0 && ctx.git.branch === null);
+    if ((force || deletes) && targets.includes(defaultBranch))
+      return {
+        level: "block",
+        text: `\`${cmd.text}\` would ${deletes ? "delete" : "force-push"} the default branch \`${defaultBranch}\`, rewriting history others build on. Next: push to the playbook's branch, or merge through a pull request.`,
+      };
+    if (force)
+      return {
+        level: "warn",
+        text: `\`${cmd.text}\` force-pushes${hitsDefault ? "" : ` ${targets.join(", ")}`}: prefer --force-with-lease and make sure nobody else uses the branch.`,
+      };
+    return null;
+  }
+  if (sub === "reset" && rest.includes("--hard")) {
+    if (ctx.git.dirtyTracked === true)
+      return {
+        level: "block",
+        text: `\`${cmd.text}\` would throw away uncommitted changes to tracked files. Next: commit them or \`git stash\` them first; then reset.`,
+      };
+    return null;
+  }
+  if (
+    (sub === "checkout" || sub === "restore") &&
+    ctx.git.dirtyTracked === true
+  ) {
+    const all =
+      rest.includes(".") ||
+      (sub === "checkout" && hasFlag(rest, "f", ["--force"]));
+    if (all && !rest.includes("--staged"))
+      return {
+        level: "block",
+        text: `\`${cmd.text}\` would throw away uncommitted changes to tracked files. Next: \`git stash\` them first (or name only the files to restore).`,
+      };
+    return null;
+  }
+  if (sub === "clean") {
+    if (hasFlag(rest, "xX"))
+      return {
+        level: "block",
+        text: `\`${cmd.text}\` deletes ignored files too (.env, local config, build caches) and cannot be undone. Next: delete the specific files, or run \`git clean -n\` to see what it would remove.`,
+      };
+    if (hasFlag(rest, "f", ["--force"]))
+      return {
+        level: "warn",
+        text: `\`${cmd.text}\` permanently deletes untracked files; \`git clean -n\` shows which.`,
+      };
+    return null;
+  }
+  if (sub === "filter-branch" || sub === "filter-repo")
+    return {
+      level: "warn",
+      text: `\`${cmd.text}\` rewrites history; pushed commits would need a force-push afterwards.`,
+    };
+  if (
+    sub === "rebase" &&
+    !rest.some((a) =>
+      [
+        "--abort",
+        "--continue",
+        "--skip",
+        "--quit",
+        "--edit-todo",
+        "--show-current-patch",
+      ].includes(a),
+    )
+  )
+    return {
+      level: "warn",
+      text: `\`${cmd.text}\` rewrites commits; if they are already pushed, the branch will need a force-push.`,
+    };
+  if (sub === "commit" && rest.includes("--amend"))
+    return {
+      level: "warn",
+      text: `\`${cmd.text}\` rewrites the last commit; if it is already pushed, the branch will need a force-push.`,
+    };
+  return null;
+}

@@ -1,0 +1,68 @@
+/** `git -C dir -c k=v push ...` → `["push", ...]`, or null when `argv` is not git. */
+export function gitArgs(argv: readonly string[]): string[] | null {
+  if (baseName(argv[0] ?? "") !== "git") return null;
+  let i = 1;
+  while (i < argv.length) {
+    const word = argv[i] ?? "";
+    if (
+      word === "-C" ||
+      word === "-c" ||
+      word === "--git-dir" ||
+      word === "--work-tree" ||
+      word === "--namespace"
+    )
+      i += 2;
+    else if (word.startsWith("-")) i += 1;
+    else break;
+  }
+  return argv.slice(i);
+}
+
+/**
+ * The arguments of a `playbook` CLI call (`playbook`, a path ending in `/playbook`, `npx [opts] playbook`,
+ * `npm exec playbook --`, `node .../dist/cli.mjs`), or null.
+ */
+export function playbookArgs(argv: readonly string[]): string[] | null {
+  const first = baseName(argv[0] ?? "");
+  if (first === "playbook") return argv.slice(1);
+  if (first === "npx" || first === "pnpx" || first === "bunx") {
+    const i = argv.findIndex((w, n) => n > 0 && !w.startsWith("-"));
+    if (i > 0 && ["playbook", "playbook-kit"].includes(baseName(argv[i] ?? "")))
+      return argv.slice(i + 1);
+  }
+  if ((first === "npm" || first === "pnpm") && argv[1] === "exec") {
+    const i = argv.findIndex((w, n) => n > 1 && !w.startsWith("-"));
+    if (i > 0 && ["playbook", "playbook-kit"].includes(argv[i] ?? ""))
+      return argv.slice(i + 1).filter((w, n) => !(n === 0 && w === "--"));
+  }
+  if (first === "node" || first === "node.exe") {
+    const script = argv.findIndex((w, n) => n > 0 && !w.startsWith("-"));
+    const path = argv[script] ?? "";
+    if (/(?:^|\/)(?:cli\.mjs|playbook)$/.test(path.replace(/\\/g, "/")))
+      return argv.slice(script + 1);
+  }
+  return null;
+}
+
+export function baseName(word: string): string {
+  const slash = Math.max(word.lastIndexOf("/"), word.lastIndexOf("\\"));
+  return word.slice(slash + 1);
+}
+
+/** Whether short flags (`-rf`, `-R`) or a long one (`--recursive`) say `letter`/`long`. */
+export function hasFlag(
+  args: readonly string[],
+  letters: string,
+  long: readonly string[] = [],
+): boolean {
+  for (const arg of args) {
+    if (arg === "--") return false;
+    if (arg.startsWith("--")) {
+      if (long.some((l) => arg === l || arg.startsWith(`${l}=`))) return true;
+    } else if (arg.startsWith("-") && arg.length > 1) {
+      if ([...letters].some((letter) => arg.slice(1).includes(letter)))
+        return true;
+    }
+  }
+  return false;
+}

@@ -1,0 +1,43 @@
+import { phaseHash } from "../records/content-hash.ts";
+import { ALLOW, block } from "./facts.ts";
+import { playbookEdits } from "./playbook-changes.ts";
+import type { Guard } from "./types.ts";
+
+/** SPEC §5 #8 (every mode, fail-closed): a phase turning `done` needs the critic's PASS for its current content. */
+export const criticGuard: Guard = {
+  id: "critic",
+  number: 8,
+  events: ["PreToolUse"],
+  failClosed: true,
+  check(ctx) {
+    for (const edit of playbookEdits(ctx.changes)) {
+      for (const phase of edit.after.phases) {
+        if (phase.status !== "done") continue;
+        const before = edit.before?.phases.find((p) => p.id === phase.id);
+        if (before?.status === "done") continue;
+        const open = phase.subtasks.filter((s) => !s.checked).map((s) => s.id);
+        if (open.length > 0)
+          return block(
+            `Blocked: phase ${phase.id} in \`${edit.path}\` cannot be done while ${open.join(", ")} ${open.length === 1 ? "is" : "are"} open. Next: finish and check them first (\`playbook verify <subtask>\`).`,
+          );
+        const record = ctx.records.latest({
+          kind: "critic",
+          playbook: edit.path,
+          target: phase.id,
+        });
+        const problem = !record
+          ? "the critic has not judged it"
+          : record.contentHash !== phaseHash(edit.after, phase.id)
+            ? "the critic's verdict is stale (the phase changed after it)"
+            : record.verdict !== "PASS"
+              ? `the critic's verdict is ${record.verdict}`
+              : null;
+        if (problem)
+          return block(
+            `Blocked: setting phase ${phase.id} in \`${edit.path}\` to done needs the critic's PASS, and ${problem}. Next: run /crit so the critic subagent verifies ${phase.id} and records its verdict, then set the status again.`,
+          );
+      }
+    }
+    return ALLOW;
+  },
+};

@@ -1,0 +1,45 @@
+import type { PlaybookSummary } from "../cache/summary.ts";
+import type { FileChange } from "./types.ts";
+
+export interface PlaybookEdit {
+  path: string;
+  before: PlaybookSummary | null;
+  after: PlaybookSummary;
+}
+
+/** Edits of playbooks whose new content is known (Edit, Write, MultiEdit), with both versions. */
+export function playbookEdits(changes: readonly FileChange[]): PlaybookEdit[] {
+  const edits: PlaybookEdit[] = [];
+  for (const change of changes) {
+    const doc = change.document;
+    if (doc?.kind === "playbook" && doc.after && change.path !== null)
+      edits.push({ path: change.path, before: doc.before, after: doc.after });
+  }
+  return edits;
+}
+
+/** Playbook changes whose new content cannot be checked (too large, unparsable): refused by the records guards. */
+export function uncheckablePlaybookChanges(
+  changes: readonly FileChange[],
+): { path: string; problem: string }[] {
+  return changes.flatMap((change) =>
+    change.document?.kind === "playbook" &&
+    !change.document.after &&
+    change.document.afterProblem &&
+    change.path !== null
+      ? [{ path: change.path, problem: change.document.afterProblem }]
+      : [],
+  );
+}
+
+export type SubtaskSummary =
+  PlaybookSummary["phases"][number]["subtasks"][number];
+
+export function findSubtask(
+  playbook: PlaybookSummary | null,
+  id: string,
+): SubtaskSummary | null {
+  for (const phase of playbook?.phases ?? [])
+    for (const subtask of phase.subtasks) if (subtask.id === id) return subtask;
+  return null;
+}

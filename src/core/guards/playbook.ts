@@ -1,0 +1,86 @@
+import type { PlaybookSummary } from "../cache/summary.ts";
+import { reviewHash } from "../records/content-hash.ts";
+import type { PlaybookRecord } from "../records/record.ts";
+import { ALLOW, block, describeChanges, gatedChanges } from "./facts.ts";
+import type { Guard, GuardContext, GuardResult } from "./types.ts";
+
+/** The newest review of `path`, and whether it approves exactly `playbook` as it is now. */
+export function reviewState(
+  ctx: GuardContext,
+  path: string,
+  playbook: PlaybookSummary,
+): { record: PlaybookRecord | null; current: boolean } {
+  const record = ctx.records.latest({
+    kind: "review",
+    playbook: path,
+    target: "playbook",
+  });
+  return {
+    record,
+    current:
+      record !== null &&
+      record.verdict === "approve" &&
+      record.contentHash === reviewHash(playbook),
+  };
+}
+
+/**
+ * SPEC §5 #4, the playbook gate (every mode): changes outside `state.md`/`plan/**` need an active playbook whose
+ * `reviewed: true` is backed by a current review record and which has a `## context`. It also refuses a
+ * `reviewed: true` typed into a playbook without such a record.
+ */
+export const playbookGuard: Guard = {
+  id: "playbook",
+  number: 4,
+  events: ["PreToolUse"],
+  check(ctx) {
+    return checkForgedReview(ctx) ?? checkGate(ctx);
+  },
+};
+
+function checkForgedReview(ctx: GuardContext): GuardResult | null {
+  for (const change of ctx.changes) {
+    const doc = change.document;
+    if (doc?.kind !== "playbook" || !doc.after || change.path === null)
+      continue;
+    if (!doc.after.meta.reviewed || doc.before?.meta.reviewed) continue;
+    if (reviewState(ctx, change.path, doc.after).current) continue;
+    return block(
+      `Blocked: this edit sets \`reviewed: true\` in \`${change.path}\`, but no current review record approves this plan. Only the reviewer records a review. Next: leave \`reviewed: false\` and have the reviewer subagent review the playbook; it runs \`playbook review approve\`, which sets the flag.`,
+    );
+  }
+  return null;
+}
+
+function checkGate(ctx: GuardContext): GuardResult {
+  const changes = gatedChanges(ctx);
+  if (changes.length === 0) return ALLOW;
+  const what = `Blocked ${describeChanges(changes)}:`;
+  if (ctx.stateProblem)
+    return block(
+      `${what} ${ctx.stateProblem} Next: fix state.md (it is always editable; plan/template/state-initial.md is a clean copy), then retry.`,
+    );
+  if (!ctx.state?.playbook.active)
+    return block(
+      `${what} no playbook is active, and work starts with a plan. Next: run Skill(playbook-init): the pm subagent writes plan/playbook-<name>.md and sets \`active\` in state.md; the reviewer approves it.`,
+    );
+  if (ctx.activeProblem || !ctx.active)
+    return block(
+      `${what} ${ctx.activeProblem ?? "the active playbook cannot be read."} Next: fix \`active\` in state.md or the playbook, then retry.`,
+    );
+  const { path, summary } = ctx.active;
+  if (!summary.meta.reviewed)
+    return block(
+      `${what} \`${path}\` is not reviewed yet. Next: have the reviewer subagent review it; it runs \`playbook review approve\`.`,
+    );
+  const review = reviewState(ctx, path, summary);
+  if (!review.current)
+    return block(
+      `${what} \`reviewed: true\` in \`${path}\` is not backed by a current review record${review.record ? " (the plan changed after the review, or it was rejected)" : ""}. Next: have the reviewer subagent review it again; it runs \`playbook review approve\`.`,
+    );
+  if (!summary.hasContext)
+    return block(
+      `${what} \`${path}\` has no \`## context\`. Next: run Skill(understanding-check) and write the 5W1H answers into \`## context\`.`,
+    );
+  return ALLOW;
+}

@@ -1,0 +1,125 @@
+import type { BashAnalysis } from "../bash/types.ts";
+import type { PlaybookSummary, StateSummary } from "../cache/summary.ts";
+import type { SecurityMode } from "../model/state.ts";
+import type { PlaybookRecord, RecordSet } from "../records/record.ts";
+import type { HookEvent } from "./events.ts";
+import type { ProtectedRule } from "./protected-rules.ts";
+
+/** A guard's answer. `block` reasons are read by the model: they say what to do next. */
+export type Decision =
+  | { kind: "allow" }
+  | { kind: "block"; reason: string }
+  | { kind: "context"; text: string };
+
+/** Something the runtime does after deciding (plan, then apply): guards never do I/O themselves. */
+export type Effect =
+  | {
+      kind: "grant";
+      grant: {
+        kind: "review" | "crit";
+        agentType: string;
+        sessionId: string | null;
+        command: string;
+      };
+    }
+  | { kind: "record"; record: Omit<PlaybookRecord, "at"> }
+  | { kind: "session-read"; path: string };
+
+/** The documents a tool call changes, before and after, as the parser sees them. */
+export type DocumentChange =
+  | {
+      kind: "playbook";
+      before: PlaybookSummary | null;
+      /** null when the call deletes it or its new content could not be computed (see `afterProblem`). */
+      after: PlaybookSummary | null;
+      afterProblem: string | null;
+    }
+  | {
+      kind: "state";
+      before: StateSummary | null;
+      after: StateSummary | null;
+      afterProblem: string | null;
+    };
+
+/** One file a tool call would change. */
+export interface FileChange {
+  /** Repository-relative POSIX path; null when the file is outside the repository. */
+  path: string | null;
+  /** Absolute POSIX path after resolving `..` and symlinks (for messages and `rm -rf` checks). */
+  absolute: string;
+  /** The path as the tool call wrote it. */
+  raw: string;
+  tool: "Edit" | "Write" | "MultiEdit" | "NotebookEdit" | "Bash";
+  op: "edit" | "write" | "append" | "delete" | "move" | "inline-code";
+  /** The shell command that makes the change (Bash only). */
+  command: string | null;
+  /** Whether the path holds an expansion (`$VAR`, a glob) whose value is unknown. */
+  dynamic: boolean;
+  /** For Edit/Write/MultiEdit of `state.md` or a playbook: both versions, parsed. */
+  document: DocumentChange | null;
+}
+
+export interface PostLoopLock {
+  status: string;
+  playbook: string | null;
+  pr: string | null;
+  at: string | null;
+  session: string | null;
+}
+
+/** Everything a guard may look at: plain data, built by the runtime before any guard runs. */
+export interface GuardContext {
+  event: HookEvent;
+  /** `Task` is reported as `Agent` (renamed in Claude Code 2.1.63). */
+  toolName: string | null;
+  toolInput: Record<string, unknown>;
+  /** The subagent making the call (`reviewer`, `critic`, `plugin:critic`), or null for the main agent. */
+  agentType: string | null;
+  sessionId: string | null;
+  projectDir: string;
+  security: SecurityMode;
+  state: StateSummary | null;
+  /** Why `state.md` cannot be trusted (missing, unreadable, or its first error with file and line), else null. */
+  stateProblem: string | null;
+  active: { path: string; summary: PlaybookSummary } | null;
+  /** Why the active playbook cannot be used (missing file, unsafe path, errors), else null. */
+  activeProblem: string | null;
+  git: {
+    /** null when HEAD is detached or there is no repository. */
+    branch: string | null;
+    defaultBranch: string | null;
+    /** Whether tracked files have uncommitted changes; null when not computed (only Bash calls that could lose work ask). */
+    dirtyTracked: boolean | null;
+  };
+  lock: PostLoopLock | null;
+  protectedRules: readonly ProtectedRule[];
+  /** Problems of `.claude/protected-files.txt` (`file:line: message`), reported by the coherence guard. */
+  protectedProblems: readonly string[];
+  records: RecordSet;
+  changes: FileChange[];
+  bash: BashAnalysis | null;
+  /** Repository paths Read in this session (init guard); null when the session is unknown. */
+  reads: readonly string[] | null;
+  claudeMdExists: boolean;
+  /** Temporary folders where `rm -rf` is harmless. */
+  tempDirs: readonly string[];
+  homeDir: string | null;
+  /** Last assistant message of Stop/SubagentStop. */
+  lastAssistantMessage: string | null;
+}
+
+export interface Guard {
+  /** Kebab id users can grep in logs, e.g. `subtask`. */
+  id: string;
+  /** The SPEC §5 number, for docs and the order guards run in. */
+  number: number;
+  events: readonly HookEvent[];
+  /** A throwing fail-closed guard blocks the call; any other throwing guard is reported and skipped. */
+  failClosed?: boolean;
+  check(ctx: GuardContext): GuardResult;
+}
+
+export interface GuardResult {
+  decision: Decision;
+  effects?: Effect[];
+}

@@ -1,0 +1,110 @@
+import { createHash } from "node:crypto";
+import type { PlaybookSummary } from "../cache/summary.ts";
+import { VALIDATION_NAMES } from "../model/playbook.ts";
+
+type PhaseSummary = PlaybookSummary["phases"][number];
+type SubtaskSummary = PhaseSummary["subtasks"][number];
+
+/**
+ * What a reviewer approves (SPEC §6): the plan, not its progress. Covered: `goal.summary`, `goal.done_when`, whether
+ * `## context` has text, and per phase its id, name and `depends_on`, per subtask its id, criterion, executor,
+ * `depends_on` and each validation's kind and text, plus the final tasks' ids and texts. Not covered: checkboxes,
+ * phase statuses, validation results (PASS/FAIL), `validated` stamps and `meta` (so setting `reviewed: true` keeps
+ * the review current).
+ *
+ * @returns `sha256:<hex>` of a canonical JSON of those fields, in document order.
+ */
+export function reviewHash(playbook: PlaybookSummary): string {
+  return digest({
+    hash: "review/1",
+    goal: {
+      summary: playbook.goal.summary,
+      doneWhen: playbook.goal.doneWhen,
+    },
+    hasContext: playbook.hasContext,
+    phases: playbook.phases.map((phase) => ({
+      id: phase.id,
+      name: phase.name,
+      dependsOn: phase.dependsOn,
+      subtasks: phase.subtasks.map((subtask) => ({
+        id: subtask.id,
+        criterion: subtask.criterion,
+        executor: subtask.executor,
+        dependsOn: subtask.dependsOn,
+        validations: validationsOf(subtask),
+      })),
+    })),
+    finalTasks: playbook.finalTasks.map((task) => ({
+      id: task.id,
+      text: task.text,
+    })),
+  });
+}
+
+/**
+ * What the critic judges: a finished phase. Covered: the phase id, name and `depends_on`, and per subtask its id,
+ * criterion, each validation's kind and text, and whether it is checked. Not covered: the phase status (setting
+ * `done` after the verdict keeps it current), validation results and `validated` stamps.
+ *
+ * @returns `sha256:<hex>`, or null when the playbook has no phase `phaseId` (the first one counts when duplicated).
+ */
+export function phaseHash(
+  playbook: PlaybookSummary,
+  phaseId: string,
+): string | null {
+  const phase = playbook.phases.find((p) => p.id === phaseId);
+  if (!phase) return null;
+  return digest({
+    hash: "phase/1",
+    id: phase.id,
+    name: phase.name,
+    dependsOn: phase.dependsOn,
+    subtasks: phase.subtasks.map((subtask) => ({
+      id: subtask.id,
+      criterion: subtask.criterion,
+      validations: validationsOf(subtask),
+      checked: subtask.checked,
+    })),
+  });
+}
+
+/**
+ * What `playbook verify` and `playbook confirm` prove: one subtask's promise. Covered: its id, criterion, executor
+ * and each validation's kind and text. Not covered: the checkbox, validation results and the `validated` stamp, so
+ * writing the results back keeps the proof current.
+ *
+ * @returns `sha256:<hex>`, or null when no subtask has id `subtaskId` (the first one counts when duplicated).
+ */
+export function subtaskHash(
+  playbook: PlaybookSummary,
+  subtaskId: string,
+): string | null {
+  for (const phase of playbook.phases) {
+    const subtask = phase.subtasks.find((s) => s.id === subtaskId);
+    if (subtask)
+      return digest({
+        hash: "subtask/1",
+        id: subtask.id,
+        criterion: subtask.criterion,
+        executor: subtask.executor,
+        validations: validationsOf(subtask),
+      });
+  }
+  return null;
+}
+
+/** `[name, kind, text]` per present validation, in the fixed order technical, consistency, completeness. */
+function validationsOf(subtask: SubtaskSummary): [string, string, string][] {
+  return VALIDATION_NAMES.flatMap((name) => {
+    const validation = subtask.validations[name];
+    return validation
+      ? [[name, validation.kind, validation.text] as [string, string, string]]
+      : [];
+  });
+}
+
+// Every value is built with a fixed key order and contains only strings, booleans, null and arrays, so
+// JSON.stringify is canonical here.
+function digest(value: unknown): string {
+  return `sha256:${createHash("sha256").update(JSON.stringify(value)).digest("hex")}`;
+}

@@ -1,0 +1,1 @@
+export { analyzeBash } from "../core/bash/analyze-bash.ts";

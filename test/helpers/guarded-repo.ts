@@ -1,0 +1,229 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { writeRecord } from "../../src/adapters/record-store.ts";
+import type { PlaybookSummary } from "../../src/core/cache/summary.ts";
+import type { SecurityMode } from "../../src/core/model/state.ts";
+import { summarizeDocument } from "../../src/core/parse/summarize-document.ts";
+import {
+  phaseHash,
+  reviewHash,
+  subtaskHash,
+} from "../../src/core/records/content-hash.ts";
+import type { PlaybookRecord } from "../../src/core/records/record.ts";
+import { runHook } from "./run-hook.ts";
+import { SAMPLE_PLAYBOOK, SAMPLE_STATE } from "./sample-docs.ts";
+import { createTempProject, type TempProject } from "./temp-project.ts";
+
+export const PLAYBOOK = "plan/playbook-login-form.md";
+export const SESSION = "session-1";
+
+export interface GuardedRepoOptions {
+  /** Whether the playbook says `reviewed: true` (default true). */
+  reviewed?: boolean;
+  /** Whether a review record backs it (default: same as `reviewed`). */
+  reviewRecord?: boolean;
+  security?: SecurityMode;
+  /** The branch to work on (default the playbook's `feat/login-form`). */
+  branch?: string;
+  /** Whether this session already read CLAUDE.md, state.md and the playbook (default true). */
+  readAll?: boolean;
+  playbook?: string;
+  state?: string;
+  /** Extra files. */
+  files?: Record<string, string>;
+}
+
+export interface HookReplyView {
+  /** `deny` for a refused PreToolUse, `block` for a top-level decision, else null. */
+  decision: "deny" | "block" | null;
+  reason: string;
+  context: string;
+  notice: string;
+  raw: string;
+  stderr: string;
+  status: number | null;
+}
+
+export interface GuardedRepo extends TempProject {
+  git(...args: string[]): string;
+  summary(path?: string): PlaybookSummary;
+  record(
+    record: Omit<PlaybookRecord, "at" | "by" | "contentHash"> & {
+      by?: string;
+      contentHash?: string;
+    },
+  ): void;
+  hook(
+    event: string,
+    payload: Record<string, unknown>,
+    env?: Record<string, string | undefined>,
+  ): HookReplyView;
+  pre(
+    tool: string,
+    input: Record<string, unknown>,
+    extra?: Record<string, unknown>,
+  ): HookReplyView;
+  bash(command: string, extra?: Record<string, unknown>): HookReplyView;
+}
+
+/**
+ * A real git repository (default branch `main`, pushed to a local bare remote) holding CLAUDE.md, state.md and the
+ * sample playbook on its branch, reviewed and backed by a review record unless told otherwise.
+ */
+export function createGuardedRepo(
+  options: GuardedRepoOptions = {},
+): GuardedRepo {
+  const reviewed = options.reviewed ?? true;
+  const playbookText =
+    options.playbook ??
+    SAMPLE_PLAYBOOK.replace("reviewed: false", `reviewed: ${reviewed}`);
+  const stateText =
+    options.state ??
+    SAMPLE_STATE.replace(
+      "security: strict",
+      `security: ${options.security ?? "strict"}`,
+    );
+  const remote = createTempProject();
+  const project = createTempProject({
+    "CLAUDE.md": "# Project\n",
+    "state.md": stateText,
+    [PLAYBOOK]: playbookText,
+    "src/app.ts": "export const app = 1;\n",
+    ".gitignore": ".claude/playbook/\n",
+    ...options.files,
+  });
+  const git = (...args: string[]) =>
+    execFileSync("git", args, {
+      cwd: project.dir,
+      encoding: "utf8",
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: "t",
+        GIT_AUTHOR_EMAIL: "t@e.x",
+        GIT_COMMITTER_NAME: "t",
+        GIT_COMMITTER_EMAIL: "t@e.x",
+      },
+    });
+  execFileSync("git", ["init", "--bare", "-q", "-b", "main", remote.dir]);
+  git("init", "-q", "-b", "main");
+  git("add", "-A");
+  git("commit", "-q", "-m", "init");
+  git("remote", "add", "origin", remote.dir);
+  git("push", "-q", "-u", "origin", "main");
+  git("remote", "set-head", "origin", "main");
+  const branch = options.branch ?? "feat/login-form";
+  if (branch !== "main") git("switch", "-q", "-c", branch);
+
+  const summary = (path = PLAYBOOK) =>
+    summarizeDocument("playbook", project.read(path), path) as PlaybookSummary;
+  const record: GuardedRepo["record"] = (r) => {
+    const playbook = summary(r.playbook);
+    const hash =
+      r.contentHash ??
+      (r.kind === "review"
+        ? reviewHash(playbook)
+        : r.kind === "critic"
+          ? phaseHash(playbook, r.target)
+          : subtaskHash(playbook, r.target)) ??
+      "none";
+    writeRecord(project.dir, {
+      by: "test",
+      ...r,
+      contentHash: hash,
+      at: new Date().toISOString(),
+    });
+  };
+  if (options.reviewRecord ?? reviewed)
+    record({
+      kind: "review",
+      playbook: PLAYBOOK,
+      target: "playbook",
+      verdict: "approve",
+      by: "reviewer",
+      detail: {},
+    });
+  if (options.readAll ?? true) {
+    const dir = join(project.dir, ".claude", "playbook", "sessions");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, `${SESSION}.json`),
+      JSON.stringify({ reads: ["CLAUDE.md", "state.md", PLAYBOOK] }),
+    );
+  }
+
+  const hook: GuardedRepo["hook"] = (event, payload, env = {}) => {
+    const result = runHook(
+      event,
+      {
+        session_id: SESSION,
+        transcript_path: "/tmp/t.jsonl",
+        cwd: project.dir,
+        hook_event_name: event,
+        ...payload,
+      },
+      { cwd: project.dir, env: { CLAUDE_PROJECT_DIR: project.dir, ...env } },
+    );
+    return view(result.stdout, result.stderr, result.status);
+  };
+  return {
+    ...project,
+    git,
+    summary,
+    record,
+    hook,
+    pre: (tool, input, extra = {}) =>
+      hook("PreToolUse", {
+        permission_mode: "default",
+        tool_name: tool,
+        tool_input: input,
+        tool_use_id: "toolu_1",
+        ...extra,
+      }),
+    bash: (command, extra = {}) =>
+      hook("PreToolUse", {
+        tool_name: "Bash",
+        tool_input: { command },
+        tool_use_id: "toolu_1",
+        ...extra,
+      }),
+  };
+}
+
+function view(
+  stdout: string,
+  stderr: string,
+  status: number | null,
+): HookReplyView {
+  const out: HookReplyView = {
+    decision: null,
+    reason: "",
+    context: "",
+    notice: "",
+    raw: stdout,
+    stderr,
+    status,
+  };
+  if (stdout.trim() === "") return out;
+  const reply = JSON.parse(stdout) as {
+    decision?: string;
+    reason?: string;
+    systemMessage?: string;
+    hookSpecificOutput?: {
+      permissionDecision?: string;
+      permissionDecisionReason?: string;
+      additionalContext?: string;
+    };
+  };
+  const specific = reply.hookSpecificOutput ?? {};
+  if (specific.permissionDecision === "deny") {
+    out.decision = "deny";
+    out.reason = specific.permissionDecisionReason ?? "";
+  } else if (reply.decision === "block") {
+    out.decision = "block";
+    out.reason = reply.reason ?? "";
+  }
+  out.context = specific.additionalContext ?? "";
+  out.notice = reply.systemMessage ?? "";
+  return out;
+}

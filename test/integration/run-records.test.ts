@@ -1,0 +1,248 @@
+import { describe, expect, it } from "vitest";
+import { writeGrant } from "../../src/adapters/grant-store.ts";
+import { readRecords, writeRecord } from "../../src/adapters/record-store.ts";
+import {
+  createRecordDeps,
+  type RecordDeps,
+} from "../../src/app/record-deps.ts";
+import { runConfirm, type ConfirmDeps } from "../../src/app/run-confirm.ts";
+import { runReview } from "../../src/app/run-review.ts";
+import { runVerify, type CommandRun } from "../../src/app/run-verify.ts";
+import { summarizePlaybook } from "../../src/core/cache/summary.ts";
+import { PlaybookError } from "../../src/core/errors.ts";
+import { parsePlaybook } from "../../src/core/parse/parse-playbook.ts";
+import { subtaskHash } from "../../src/core/records/content-hash.ts";
+import { SAMPLE_PLAYBOOK, SAMPLE_STATE } from "../helpers/sample-docs.ts";
+import {
+  createTempProject,
+  type TempProject,
+} from "../helpers/temp-project.ts";
+
+const PLAYBOOK = "plan/playbook-login-form.md";
+const NOW = new Date("2026-11-21T10:00:00.000Z");
+
+function project(): TempProject {
+  return createTempProject({
+    "state.md": SAMPLE_STATE,
+    [PLAYBOOK]: SAMPLE_PLAYBOOK,
+  });
+}
+
+function hashOf(p: TempProject, id: string): string | null {
+  const parsed = parsePlaybook(p.read(PLAYBOOK), PLAYBOOK);
+  return subtaskHash(summarizePlaybook(parsed.value, []), id);
+}
+
+function confirmDeps(
+  answer: string,
+  person = true,
+): ConfirmDeps & { prompts: string[] } {
+  const prompts: string[] = [];
+  return {
+    prompts,
+    now: () => NOW,
+    isPersonAtTerminal: () => person,
+    ask: (prompt) => {
+      prompts.push(prompt);
+      return Promise.resolve(answer);
+    },
+  };
+}
+
+function fakeRun(exitCode: number): CommandRun {
+  return {
+    exitCode,
+    signal: null,
+    timedOut: false,
+    durationMs: 5,
+    outputDigest: "sha256:00",
+    outputTail: [],
+    error: null,
+  };
+}
+
+async function denial(promise: Promise<unknown>): Promise<PlaybookError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(PlaybookError);
+  return error as PlaybookError;
+}
+
+describe("runConfirm", () => {
+  it("shows the criterion and the manual checks, then records the person's confirmation", async () => {
+    const p = project();
+    const deps = confirmDeps("  p1.2 ");
+
+    const report = await runConfirm(p.dir, { subtask: "p1.2" }, deps);
+
+    expect(deps.prompts[0]).toContain(
+      'p1.2: `LoginForm` shows "Email is required" when the email is empty',
+    );
+    expect(deps.prompts[0]).toContain(
+      "completeness (hybrid): npx playwright test login + the message is red",
+    );
+    expect(deps.prompts[0]).toContain("Type the subtask id to confirm (p1.2)");
+    expect(report.record).toEqual({
+      kind: "confirmation",
+      playbook: PLAYBOOK,
+      target: "p1.2",
+      contentHash: hashOf(p, "p1.2"),
+      verdict: "PASS",
+      by: "user",
+      at: NOW.toISOString(),
+      detail: { validations: ["completeness"] },
+    });
+    // A hybrid validation without passing evidence of its command is not PASS yet.
+    expect(p.read(PLAYBOOK)).toBe(SAMPLE_PLAYBOOK);
+  });
+
+  it("marks a hybrid validation PASS when its command's evidence passed", async () => {
+    const p = project();
+    writeRecord(p.dir, {
+      kind: "evidence",
+      playbook: PLAYBOOK,
+      target: "p1.2",
+      validation: "completeness",
+      contentHash: hashOf(p, "p1.2") ?? "",
+      verdict: "PASS",
+      by: "playbook-verify",
+      at: NOW.toISOString(),
+      detail: {},
+    });
+
+    await runConfirm(p.dir, { subtask: "p1.2" }, confirmDeps("p1.2"));
+
+    expect(p.read(PLAYBOOK)).toContain(
+      'completeness: "PASS - hybrid - npx playwright test login',
+    );
+  });
+
+  it.each([
+    [
+      "no terminal",
+      confirmDeps("p1.1", false),
+      "E_DENIED",
+      /is for a person: run it yourself in a terminal/,
+    ],
+    [
+      "another id typed",
+      confirmDeps("p1.2"),
+      "E_DENIED",
+      /You typed `p1.2`, not `p1.1`/,
+    ],
+    ["nothing typed", confirmDeps(""), "E_DENIED", /No id typed/],
+  ])(
+    "refuses with %s and records nothing",
+    async (_name, deps, code, message) => {
+      const p = project();
+      const error = await denial(runConfirm(p.dir, { subtask: "p1.1" }, deps));
+      expect(error.code).toBe(code);
+      expect(error.message).toMatch(message);
+      expect(readRecords(p.dir, PLAYBOOK)).toEqual([]);
+      expect(p.read(PLAYBOOK)).toBe(SAMPLE_PLAYBOOK);
+    },
+  );
+
+  it("does not ask when the subtask has nothing manual", async () => {
+    const p = createTempProject({
+      "state.md": SAMPLE_STATE,
+      [PLAYBOOK]: SAMPLE_PLAYBOOK.replace(
+        "completeness: manual - the error states match docs/design.png",
+        'completeness: "automated - npm test"',
+      ),
+    });
+    const deps = confirmDeps("p1.1");
+    const error = await denial(runConfirm(p.dir, { subtask: "p1.1" }, deps));
+    expect(error.code).toBe("E_CONFIG");
+    expect(deps.prompts).toEqual([]);
+  });
+});
+
+describe("runVerify", () => {
+  it("runs automated and hybrid commands, and leaves a passing hybrid open until a person confirms", async () => {
+    const p = project();
+    const commands: string[] = [];
+
+    const report = await runVerify(
+      p.dir,
+      { subtask: "p1.2", timeoutMs: 1000 },
+      {
+        now: () => NOW,
+        run: (command) => {
+          commands.push(command);
+          return Promise.resolve(fakeRun(0));
+        },
+      },
+    );
+
+    expect(commands).toEqual([
+      "npx vitest run test/login-form.test.ts -t required",
+      "npx tsc --noEmit",
+      "npx playwright test login + the message is red",
+    ]);
+    expect(report.manual).toEqual(["completeness"]);
+    expect(
+      readRecords(p.dir, PLAYBOOK).map((r) => `${r.validation}:${r.verdict}`),
+    ).toEqual(["completeness:PASS", "consistency:PASS", "technical:PASS"]);
+    const text = p.read(PLAYBOOK);
+    expect(text).toContain(
+      'technical: "PASS - automated - npx vitest run test/login-form.test.ts -t required"',
+    );
+    expect(text).toContain(
+      'completeness: "hybrid - npx playwright test login + the message is red"',
+    );
+  });
+});
+
+describe("runReview", () => {
+  function deps(person: boolean): RecordDeps {
+    const real = createRecordDeps("/nonexistent");
+    return { ...real, now: () => NOW, isPersonAtTerminal: () => person };
+  }
+
+  it("records a person at a terminal as the user, without using a grant", () => {
+    const p = project();
+    writeGrant(p.dir, {
+      kind: "review",
+      agentType: "reviewer",
+      sessionId: null,
+      command: "x",
+      at: new Date().toISOString(),
+    });
+
+    const outcome = runReview(
+      p.dir,
+      { action: "approve" },
+      {
+        ...deps(true),
+        takeGrant: () => {
+          throw new Error("no grant needed");
+        },
+      },
+    );
+
+    expect(outcome).toMatchObject({
+      status: "recorded",
+      record: { by: "user", verdict: "approve" },
+    });
+  });
+
+  it("refuses another caller before reading anything", () => {
+    const error = (() => {
+      try {
+        runReview(
+          "/nonexistent",
+          { action: "reject" },
+          { ...deps(false), takeGrant: () => null },
+        );
+      } catch (e) {
+        return e;
+      }
+      return null;
+    })();
+    expect(error).toBeInstanceOf(PlaybookError);
+    expect((error as PlaybookError).code).toBe("E_DENIED");
+  });
+});
