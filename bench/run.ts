@@ -11,6 +11,11 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { execFileSync } from "node:child_process";
+import { writeRecord } from "../src/adapters/record-store.ts";
+import type { PlaybookSummary } from "../src/core/cache/summary.ts";
+import { summarizeDocument } from "../src/core/parse/summarize-document.ts";
+import { reviewHash } from "../src/core/records/content-hash.ts";
 import { renderLargePlaybook } from "../test/helpers/large-playbook.ts";
 import { stateDoc } from "../test/helpers/sample-docs.ts";
 
@@ -31,6 +36,76 @@ function workspace(playbook: string): string {
     }),
   );
   return dir;
+}
+
+/**
+ * A project as a user has it mid-task: a git repository on the playbook's branch, the playbook reviewed and backed by
+ * a review record, this session's reads remembered, the parse cache warm.
+ */
+function guardedWorkspace(playbook: string): string {
+  const dir = workspace(playbook.replace("reviewed: false", "reviewed: true"));
+  writeFileSync(join(dir, "CLAUDE.md"), "# Project\n");
+  mkdirSync(join(dir, "src"));
+  writeFileSync(join(dir, "src", "a.ts"), "export const a = 1;\n");
+  const git = (...args: string[]) =>
+    execFileSync("git", args, {
+      cwd: dir,
+      stdio: "ignore",
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: "b",
+        GIT_AUTHOR_EMAIL: "b@e.x",
+        GIT_COMMITTER_NAME: "b",
+        GIT_COMMITTER_EMAIL: "b@e.x",
+      },
+    });
+  git("init", "-q", "-b", "main");
+  git("add", "-A");
+  git("commit", "-q", "-m", "init");
+  git("switch", "-q", "-c", "feat/large-migration");
+  const path = "plan/playbook-bench.md";
+  const summary = summarizeDocument(
+    "playbook",
+    readFileSync(join(dir, path), "utf8"),
+    path,
+  ) as PlaybookSummary;
+  writeRecord(dir, {
+    kind: "review",
+    playbook: path,
+    target: "playbook",
+    contentHash: reviewHash(summary),
+    verdict: "approve",
+    by: "reviewer",
+    at: new Date().toISOString(),
+    detail: {},
+  });
+  mkdirSync(join(dir, ".claude", "playbook", "sessions"), { recursive: true });
+  writeFileSync(
+    join(dir, ".claude", "playbook", "sessions", "bench.json"),
+    JSON.stringify({ reads: ["CLAUDE.md", "state.md", path] }),
+  );
+  return dir;
+}
+
+function hookPayload(
+  dir: string,
+  event: string,
+  tool: string,
+  input: Record<string, unknown>,
+): string {
+  return JSON.stringify({
+    session_id: "bench",
+    transcript_path: "/tmp/t.jsonl",
+    cwd: dir,
+    hook_event_name: event,
+    permission_mode: "default",
+    tool_name: tool,
+    tool_input: input,
+    tool_use_id: "toolu_bench",
+    ...(event === "PostToolUse"
+      ? { tool_response: { filePath: input["file_path"], success: true } }
+      : {}),
+  });
 }
 
 function median(values: number[]): number {
@@ -158,6 +233,55 @@ const large = readFileSync(
 );
 const ws200 = workspace(small);
 const ws1000 = workspace(large);
+const wsGuard = guardedWorkspace(small);
+const guardEnv = { ...process.env, CLAUDE_PROJECT_DIR: wsGuard };
+const guardBook = join(wsGuard, "plan", "playbook-bench.md");
+const openBox = /^- \[ \] \*\*p[\d.]+\*\*/m.exec(small)?.[0] ?? "- [ ]";
+const guardRuns: {
+  name: string;
+  event: string;
+  input: string;
+  predecessor: string;
+}[] = [
+  {
+    name: "PreToolUse Edit of a source file (reviewed playbook, cache hit)",
+    event: "PreToolUse",
+    input: hookPayload(wsGuard, "PreToolUse", "Edit", {
+      file_path: join(wsGuard, "src", "a.ts"),
+      old_string: "1",
+      new_string: "2",
+    }),
+    predecessor: "~600",
+  },
+  {
+    name: "PreToolUse checkbox Edit of the playbook",
+    event: "PreToolUse",
+    input: hookPayload(wsGuard, "PreToolUse", "Edit", {
+      file_path: guardBook,
+      old_string: openBox,
+      new_string: openBox.replace("[ ]", "[x]"),
+    }),
+    predecessor: "~565",
+  },
+  {
+    name: "PreToolUse Bash `git status`",
+    event: "PreToolUse",
+    input: hookPayload(wsGuard, "PreToolUse", "Bash", {
+      command: "git status",
+    }),
+    predecessor: "~330",
+  },
+  {
+    name: "PostToolUse Edit of a source file",
+    event: "PostToolUse",
+    input: hookPayload(wsGuard, "PostToolUse", "Edit", {
+      file_path: join(wsGuard, "src", "a.ts"),
+      old_string: "1",
+      new_string: "2",
+    }),
+    predecessor: "~130",
+  },
+];
 const payload = JSON.stringify({
   session_id: "bench",
   transcript_path: "/tmp/t.jsonl",
@@ -210,6 +334,17 @@ try {
       Math.min(pairs, 15),
     ),
   ];
+  const guards = guardRuns.map((run) => {
+    timeOnce({ args: [hook, run.event], input: run.input, env: guardEnv });
+    return {
+      ...paired(
+        run.name,
+        { args: [hook, run.event], input: run.input, env: guardEnv },
+        pairs,
+      ),
+      predecessor: run.predecessor,
+    };
+  });
   const parses = [
     inProcess("200-line playbook", join(ws200, "plan", "playbook-bench.md"), 7),
     inProcess(
@@ -234,7 +369,20 @@ try {
     "| --- | ---: | ---: | ---: | --- |",
     ...whole.map(
       (r) =>
-        `| ${r.name} | ${r.command.toFixed(1)} | ${r.baseline.toFixed(1)} | ${r.ratio.toFixed(2)} | ${r.name.includes("cache hit") ? `<= 1.15: ${r.ratio <= 1.15 ? "met" : "missed"}` : "-"} |`,
+        `| ${r.name} | ${r.command.toFixed(1)} | ${r.baseline.toFixed(1)} | ${r.ratio.toFixed(2)} | ${r.name.includes("cache hit") ? `<= 1.3: ${r.ratio <= 1.3 ? "met" : "missed"}` : "-"} |`,
+    ),
+    "",
+    "## Guards on the hook path (issue 3)",
+    "",
+    "A git repository on the playbook's branch, the 200-line playbook reviewed with a review record, this session's",
+    "reads remembered, the parse cache warm. The predecessor's figures (bash + jq, mean of 10 on a 2-vCPU container)",
+    "are from `reference/anchors.md` §1.10.",
+    "",
+    "| call | hook (ms) | `node -e 0` (ms) | ratio | target | predecessor (ms) |",
+    "| --- | ---: | ---: | ---: | --- | ---: |",
+    ...guards.map(
+      (r) =>
+        `| ${r.name} | ${r.command.toFixed(1)} | ${r.baseline.toFixed(1)} | ${r.ratio.toFixed(2)} | ${r.name.includes("source file (reviewed") ? `<= 1.3: ${r.ratio <= 1.3 ? "met" : "missed"}` : "-"} | ${r.predecessor} |`,
     ),
     "",
     "## In process (parse + validate, median over fresh processes)",
@@ -263,4 +411,5 @@ try {
 } finally {
   rmSync(ws200, { recursive: true, force: true });
   rmSync(ws1000, { recursive: true, force: true });
+  rmSync(wsGuard, { recursive: true, force: true });
 }

@@ -39,6 +39,7 @@ export const bashCheckGuard: Guard = {
     }
     return (
       checkRecordWrites(ctx) ??
+      checkInlineRecordCommands(bash.inlineCode) ??
       checkPlaybookCommands(ctx, bash.commands) ??
       checkDestructive(ctx, bash.commands)
     );
@@ -63,6 +64,20 @@ function checkRecordWrites(ctx: GuardContext): GuardResult | null {
       );
   }
   return null;
+}
+
+/** Interpreter code that starts `playbook review|crit|confirm` itself (e.g. through a pseudo-terminal) is refused. */
+function checkInlineRecordCommands(
+  inline: readonly { interpreter: string; code: string }[],
+): GuardResult | null {
+  const found = inline.find((c) =>
+    /\bplaybook\b[\s\S]{0,40}?\b(?:review|crit|confirm)\b/.test(c.code),
+  );
+  return found
+    ? block(
+        `Blocked: ${found.interpreter} code that runs \`playbook review\`, \`crit\` or \`confirm\` would record a verdict outside the reviewer, the critic or the user. Next: let the right agent run the command directly, or ask the user to run \`playbook confirm\`.`,
+      )
+    : null;
 }
 
 function checkPlaybookCommands(

@@ -1,0 +1,823 @@
+import { describe, expect, it } from "vitest";
+import { bashCheckGuard } from "../../../../src/core/guards/bash-check.ts";
+import { coherenceGuard } from "../../../../src/core/guards/coherence.ts";
+import { criticGuard } from "../../../../src/core/guards/critic.ts";
+import { dependsGuard } from "../../../../src/core/guards/depends.ts";
+import { GUARDS } from "../../../../src/core/guards/evaluate.ts";
+import { executorGuard } from "../../../../src/core/guards/executor.ts";
+import { initGuard } from "../../../../src/core/guards/init.ts";
+import { mainBranchGuard } from "../../../../src/core/guards/main-branch.ts";
+import { pendingGuard } from "../../../../src/core/guards/pending.ts";
+import { playbookGuard } from "../../../../src/core/guards/playbook.ts";
+import {
+  parseProtectedRules,
+  BUILT_IN_RULES,
+} from "../../../../src/core/guards/protected-rules.ts";
+import { protectedGuard } from "../../../../src/core/guards/protected.ts";
+import { scopeGuard } from "../../../../src/core/guards/scope.ts";
+import { subtaskGuard } from "../../../../src/core/guards/subtask.ts";
+import type { Guard, GuardContext } from "../../../../src/core/guards/types.ts";
+import { createRecordSet } from "../../../../src/core/records/record-set.ts";
+import {
+  bashChanges,
+  BOOK,
+  fileChange,
+  guardContext,
+  playbookEdit,
+  playbookOf,
+  recordFor,
+  REVIEWED,
+  stateOf,
+} from "../../../helpers/guard-context.ts";
+import { SAMPLE_PLAYBOOK, SAMPLE_STATE } from "../../../helpers/sample-docs.ts";
+
+type Case = [
+  name: string,
+  overrides: () => Partial<GuardContext>,
+  expected: "allow" | "block" | "context",
+];
+
+function verdictOf(guard: Guard, overrides: Partial<GuardContext>) {
+  return guard.check(guardContext(overrides)).decision;
+}
+
+function table(guard: Guard, cases: Case[]) {
+  describe(`${guard.number}. ${guard.id}`, () => {
+    it.each(cases)("%s → %s", (_name, overrides, expected) => {
+      const decision = verdictOf(guard, overrides());
+      expect(decision.kind).toBe(expected);
+      if (decision.kind === "block") {
+        expect(decision.reason).toMatch(/Next: /);
+        expect(decision.reason).toContain("PLAYBOOK_DISABLE=1");
+      }
+    });
+  });
+}
+
+const src = () => [fileChange("src/a.ts")];
+const lock = {
+  status: "success",
+  playbook: "plan/archive/playbook-a.md",
+  pr: "#3",
+  at: null,
+  session: "x",
+};
+const tick = (text: string, id: string) =>
+  text.replace(`- [ ] **${id}**`, `- [x] **${id}**`);
+const unticked = REVIEWED.replace("- [X] **p1.2**", "- [ ] **p1.2**");
+
+it("runs the twelve guards of SPEC §5 in their order", () => {
+  expect(GUARDS.map((g) => `${g.number}:${g.id}`)).toEqual([
+    "1:pending",
+    "2:protected",
+    "3:main-branch",
+    "4:playbook",
+    "5:depends",
+    "6:executor",
+    "7:subtask",
+    "8:critic",
+    "9:scope",
+    "10:bash-check",
+    "11:coherence",
+    "12:init",
+  ]);
+});
+
+table(pendingGuard, [
+  ["no lock", () => ({ changes: src() }), "allow"],
+  ["lock, source edit", () => ({ lock, changes: src() }), "block"],
+  [
+    "lock, state.md edit",
+    () => ({ lock, changes: [fileChange("state.md")] }),
+    "allow",
+  ],
+  [
+    "lock, plan/** edit",
+    () => ({ lock, changes: [fileChange("plan/playbook-next.md")] }),
+    "allow",
+  ],
+  ["lock, read-only call", () => ({ lock }), "allow"],
+  [
+    "lock, developer mode",
+    () => ({ lock, changes: src(), security: "developer" }),
+    "allow",
+  ],
+]);
+
+const listed = parseProtectedRules(
+  "HARD_BLOCK .env\nBLOCK package.json\nWARN README.md\nBLOCK state.md\n",
+  ".claude/protected-files.txt",
+).rules;
+const rules = [...BUILT_IN_RULES, ...listed];
+const weaker = (to: string) => [
+  fileChange("state.md", {
+    document: {
+      kind: "state",
+      before: stateOf(SAMPLE_STATE),
+      after: stateOf(
+        SAMPLE_STATE.replace("security: strict", `security: ${to}`),
+      ),
+      afterProblem: null,
+    },
+  }),
+];
+table(protectedGuard, [
+  ["unlisted file", () => ({ protectedRules: rules, changes: src() }), "allow"],
+  [
+    "HARD_BLOCK in developer mode",
+    () => ({
+      protectedRules: rules,
+      security: "developer",
+      changes: [fileChange(".env")],
+    }),
+    "block",
+  ],
+  [
+    "BLOCK in strict",
+    () => ({ protectedRules: rules, changes: [fileChange("package.json")] }),
+    "block",
+  ],
+  [
+    "BLOCK in trusted",
+    () => ({
+      protectedRules: rules,
+      security: "trusted",
+      changes: [fileChange("package.json")],
+    }),
+    "allow",
+  ],
+  [
+    "BLOCK in admin",
+    () => ({
+      protectedRules: rules,
+      security: "admin",
+      changes: [fileChange("package.json")],
+    }),
+    "allow",
+  ],
+  [
+    "WARN",
+    () => ({ protectedRules: rules, changes: [fileChange("README.md")] }),
+    "context",
+  ],
+  [
+    "WARN in developer mode",
+    () => ({
+      protectedRules: rules,
+      security: "developer",
+      changes: [fileChange("README.md")],
+    }),
+    "allow",
+  ],
+  [
+    "state.md listed as BLOCK (repair path wins)",
+    () => ({ protectedRules: rules, changes: [fileChange("state.md")] }),
+    "allow",
+  ],
+  [
+    "records folder",
+    () => ({ changes: [fileChange(".claude/playbook/records/a.json")] }),
+    "block",
+  ],
+  [
+    "lowering security to developer",
+    () => ({ changes: weaker("developer") }),
+    "block",
+  ],
+  [
+    "raising nothing: same security",
+    () => ({ changes: weaker("strict") }),
+    "allow",
+  ],
+]);
+
+table(mainBranchGuard, [
+  ["feature branch", () => ({ changes: src() }), "allow"],
+  [
+    "default branch, source edit",
+    () => ({
+      git: { branch: "main", defaultBranch: "main", dirtyTracked: null },
+      changes: src(),
+    }),
+    "block",
+  ],
+  [
+    "master without origin/HEAD",
+    () => ({
+      git: { branch: "master", defaultBranch: null, dirtyTracked: null },
+      changes: src(),
+    }),
+    "block",
+  ],
+  [
+    "default branch, state.md",
+    () => ({
+      git: { branch: "main", defaultBranch: "main", dirtyTracked: null },
+      changes: [fileChange("state.md")],
+    }),
+    "allow",
+  ],
+  [
+    "detached HEAD",
+    () => ({
+      git: { branch: null, defaultBranch: "main", dirtyTracked: null },
+      changes: src(),
+    }),
+    "allow",
+  ],
+  [
+    "default branch in developer mode",
+    () => ({
+      git: { branch: "main", defaultBranch: "main", dirtyTracked: null },
+      security: "developer",
+      changes: src(),
+    }),
+    "allow",
+  ],
+]);
+
+const fresh = playbookOf(SAMPLE_PLAYBOOK);
+table(playbookGuard, [
+  ["reviewed and recorded", () => ({ changes: src() }), "allow"],
+  [
+    "no state.md",
+    () => ({
+      state: null,
+      stateProblem: "state.md is missing.",
+      changes: src(),
+    }),
+    "block",
+  ],
+  [
+    "no active playbook",
+    () => ({
+      active: null,
+      state: stateOf(SAMPLE_STATE.replace(`active: ${BOOK}`, "active: null")),
+      changes: src(),
+    }),
+    "block",
+  ],
+  [
+    "active file missing",
+    () => ({
+      active: null,
+      activeProblem: "`plan/x.md` (active in state.md) does not exist.",
+      changes: src(),
+    }),
+    "block",
+  ],
+  [
+    "not reviewed",
+    () => ({ active: { path: BOOK, summary: fresh }, changes: src() }),
+    "block",
+  ],
+  [
+    "reviewed without a record",
+    () => ({ records: createRecordSet([]), changes: src() }),
+    "block",
+  ],
+  [
+    "reviewed, the review rejected it",
+    () => ({
+      records: createRecordSet([
+        recordFor(playbookOf(REVIEWED), {
+          kind: "review",
+          target: "playbook",
+          verdict: "reject",
+        }),
+      ]),
+      changes: src(),
+    }),
+    "block",
+  ],
+  [
+    "no ## context",
+    () => {
+      const s = playbookOf(REVIEWED.replace(/## context\n.*\n/, ""));
+      return {
+        active: { path: BOOK, summary: s },
+        records: createRecordSet([
+          recordFor(s, {
+            kind: "review",
+            target: "playbook",
+            verdict: "approve",
+          }),
+        ]),
+        changes: src(),
+      };
+    },
+    "block",
+  ],
+  [
+    "no playbook, but only plan/** changes",
+    () => ({ active: null, changes: [fileChange("plan/playbook-new.md")] }),
+    "allow",
+  ],
+  [
+    "`reviewed: true` typed by hand",
+    () => ({
+      records: createRecordSet([]),
+      changes: [playbookEdit(SAMPLE_PLAYBOOK, REVIEWED)],
+    }),
+    "block",
+  ],
+  [
+    "`reviewed: true` in developer mode (records hold in every mode)",
+    () => ({
+      security: "developer",
+      records: createRecordSet([]),
+      changes: [playbookEdit(SAMPLE_PLAYBOOK, REVIEWED)],
+    }),
+    "block",
+  ],
+]);
+
+const phase2 = () => ({
+  state: stateOf(SAMPLE_STATE.replace("phase: p1", "phase: p2")),
+});
+table(dependsGuard, [
+  ["phase without dependencies", () => ({ changes: src() }), "allow"],
+  ["p2 while p1 is open", () => ({ ...phase2(), changes: src() }), "block"],
+  [
+    "p2 while p1 is open, plan edit",
+    () => ({ ...phase2(), changes: [fileChange("plan/notes.md")] }),
+    "allow",
+  ],
+  [
+    "p2 once p1 is done",
+    () => {
+      const s = playbookOf(
+        REVIEWED.replace("**status**: in_progress", "**status**: done"),
+      );
+      return {
+        ...phase2(),
+        active: { path: BOOK, summary: s },
+        changes: src(),
+      };
+    },
+    "allow",
+  ],
+  [
+    "p2 while p1 is open, developer mode",
+    () => ({ ...phase2(), security: "developer", changes: src() }),
+    "allow",
+  ],
+]);
+
+const executorBook = (executor: string) =>
+  playbookOf(
+    REVIEWED.replace(
+      "  - executor: claudecode",
+      `  - executor: ${executor}`,
+    ).replace("- [X] **p1.2**", `- [X] **p1.2**`),
+  );
+table(executorGuard, [
+  ["claudecode", () => ({ changes: src() }), "allow"],
+  [
+    "user's subtasks",
+    () => ({
+      active: { path: BOOK, summary: executorBook("user") },
+      changes: src(),
+    }),
+    "block",
+  ],
+  [
+    "codex's subtasks",
+    () => ({
+      active: { path: BOOK, summary: executorBook("codex") },
+      changes: src(),
+    }),
+    "context",
+  ],
+  [
+    "codex's subtasks, written by codex-delegate",
+    () => ({
+      agentType: "codex-delegate",
+      active: { path: BOOK, summary: executorBook("codex") },
+      changes: src(),
+    }),
+    "allow",
+  ],
+  [
+    "user's subtasks, a markdown file",
+    () => ({
+      active: { path: BOOK, summary: executorBook("user") },
+      changes: [fileChange("docs/notes.md")],
+    }),
+    "allow",
+  ],
+  [
+    "the human role resolves to user",
+    () => ({
+      active: { path: BOOK, summary: executorBook("human") },
+      changes: src(),
+    }),
+    "block",
+  ],
+]);
+
+const proofs = (book: string) => {
+  const s = playbookOf(book);
+  return [
+    recordFor(s, {
+      kind: "evidence",
+      target: "p1.1",
+      validation: "technical",
+      verdict: "PASS",
+    }),
+    recordFor(s, {
+      kind: "evidence",
+      target: "p1.1",
+      validation: "consistency",
+      verdict: "PASS",
+    }),
+    recordFor(s, { kind: "confirmation", target: "p1.1", verdict: "PASS" }),
+  ];
+};
+table(subtaskGuard, [
+  [
+    "ticking with every proof",
+    () => ({
+      records: createRecordSet(proofs(tick(REVIEWED, "p1.1"))),
+      changes: [playbookEdit(REVIEWED, tick(REVIEWED, "p1.1"))],
+    }),
+    "allow",
+  ],
+  [
+    "ticking with no proof",
+    () => ({ changes: [playbookEdit(REVIEWED, tick(REVIEWED, "p1.1"))] }),
+    "block",
+  ],
+  [
+    "ticking without the user's confirmation",
+    () => ({
+      records: createRecordSet(proofs(tick(REVIEWED, "p1.1")).slice(0, 2)),
+      changes: [playbookEdit(REVIEWED, tick(REVIEWED, "p1.1"))],
+    }),
+    "block",
+  ],
+  [
+    "ticking with PASS typed into the validations",
+    () => ({
+      changes: [
+        playbookEdit(
+          REVIEWED,
+          tick(REVIEWED, "p1.1").replace(
+            '"automated - npx vitest run test/login-form.test.ts"',
+            '"PASS - automated - npx vitest run test/login-form.test.ts"',
+          ),
+        ),
+      ],
+    }),
+    "block",
+  ],
+  [
+    "typing PASS without ticking",
+    () => ({
+      changes: [
+        playbookEdit(
+          REVIEWED,
+          REVIEWED.replace(
+            "'automated - npx tsc --noEmit'",
+            "'PASS - automated - npx tsc --noEmit'",
+          ),
+        ),
+      ],
+    }),
+    "block",
+  ],
+  [
+    "a new playbook with a ticked box",
+    () => ({ changes: [playbookEdit(null, REVIEWED)] }),
+    "block",
+  ],
+  [
+    "a new playbook with open boxes",
+    () => ({ changes: [playbookEdit(null, unticked)] }),
+    "allow",
+  ],
+  [
+    "unticking",
+    () => ({
+      changes: [
+        playbookEdit(
+          REVIEWED,
+          REVIEWED.replace("- [X] **p1.2**", "- [ ] **p1.2**"),
+        ),
+      ],
+    }),
+    "allow",
+  ],
+  [
+    "ticking in developer mode",
+    () => ({
+      security: "developer",
+      changes: [playbookEdit(REVIEWED, tick(REVIEWED, "p1.1"))],
+    }),
+    "block",
+  ],
+  [
+    "an edit whose result cannot be computed",
+    () => ({
+      changes: [
+        fileChange(BOOK, {
+          document: {
+            kind: "playbook",
+            before: playbookOf(REVIEWED),
+            after: null,
+            afterProblem: "old_string is not in the file",
+          },
+        }),
+      ],
+    }),
+    "block",
+  ],
+]);
+
+const allChecked = tick(REVIEWED, "p1.1");
+const done = allChecked.replace("**status**: in_progress", "**status**: done");
+table(criticGuard, [
+  [
+    "done with the critic's PASS",
+    () => ({
+      records: createRecordSet([
+        recordFor(playbookOf(done), {
+          kind: "critic",
+          target: "p1",
+          verdict: "PASS",
+        }),
+      ]),
+      changes: [playbookEdit(allChecked, done)],
+    }),
+    "allow",
+  ],
+  [
+    "done without the critic",
+    () => ({ changes: [playbookEdit(allChecked, done)] }),
+    "block",
+  ],
+  [
+    "done with the critic's FAIL",
+    () => ({
+      records: createRecordSet([
+        recordFor(playbookOf(done), {
+          kind: "critic",
+          target: "p1",
+          verdict: "FAIL",
+        }),
+      ]),
+      changes: [playbookEdit(allChecked, done)],
+    }),
+    "block",
+  ],
+  [
+    "done with a stale PASS (judged before p1.1 was ticked)",
+    () => ({
+      records: createRecordSet([
+        recordFor(playbookOf(REVIEWED), {
+          kind: "critic",
+          target: "p1",
+          verdict: "PASS",
+        }),
+      ]),
+      changes: [playbookEdit(allChecked, done)],
+    }),
+    "block",
+  ],
+  [
+    "done with open subtasks",
+    () => ({
+      changes: [
+        playbookEdit(
+          REVIEWED,
+          REVIEWED.replace("**status**: in_progress", "**status**: done"),
+        ),
+      ],
+    }),
+    "block",
+  ],
+  [
+    "another edit",
+    () => ({
+      changes: [
+        playbookEdit(
+          REVIEWED,
+          REVIEWED.replace("**max_iterations**: 5", "**max_iterations**: 6"),
+        ),
+      ],
+    }),
+    "allow",
+  ],
+]);
+
+const creep = REVIEWED.replace(
+  "exports `LoginForm`",
+  "exports `LoginForm` and `Logout`",
+);
+table(scopeGuard, [
+  [
+    "unchanged scope",
+    () => ({ changes: [playbookEdit(REVIEWED, tick(REVIEWED, "p1.1"))] }),
+    "allow",
+  ],
+  [
+    "criterion changed, strict",
+    () => ({ changes: [playbookEdit(REVIEWED, creep)] }),
+    "block",
+  ],
+  [
+    "criterion changed, trusted",
+    () => ({ security: "trusted", changes: [playbookEdit(REVIEWED, creep)] }),
+    "context",
+  ],
+  [
+    "criterion changed with reviewed: false",
+    () => ({
+      changes: [
+        playbookEdit(
+          REVIEWED,
+          creep.replace("reviewed: true", "reviewed: false"),
+        ),
+      ],
+    }),
+    "context",
+  ],
+  [
+    "done_when changed, strict",
+    () => ({
+      changes: [
+        playbookEdit(
+          REVIEWED,
+          REVIEWED.replace("npm test passes", "npm test mostly passes"),
+        ),
+      ],
+    }),
+    "block",
+  ],
+  [
+    "before review",
+    () => ({
+      changes: [
+        playbookEdit(
+          SAMPLE_PLAYBOOK,
+          SAMPLE_PLAYBOOK.replace("exports `LoginForm`", "exports x"),
+        ),
+      ],
+    }),
+    "allow",
+  ],
+]);
+
+const bash =
+  (command: string, extra: Partial<GuardContext> = {}) =>
+  () => ({ ...bashChanges(command), ...extra });
+table(bashCheckGuard, [
+  ["git status", bash("git status"), "allow"],
+  ["npm test", bash("npm test 2>&1 | tail -5"), "allow"],
+  ["sed -i on the playbook", bash(`sed -i 's/a/b/' ${BOOK}`), "block"],
+  [
+    "sed -i on the playbook in developer mode",
+    bash(`sed -i 's/a/b/' ${BOOK}`, { security: "developer" }),
+    "block",
+  ],
+  ["review by the main agent", bash("playbook review approve"), "block"],
+  [
+    "review by the reviewer",
+    bash("playbook review approve", { agentType: "reviewer" }),
+    "allow",
+  ],
+  [
+    "review by a plugin reviewer",
+    bash("playbook review reject", { agentType: "myplugin:reviewer" }),
+    "allow",
+  ],
+  [
+    "crit by the critic",
+    bash("playbook crit record p1 PASS", { agentType: "critic" }),
+    "allow",
+  ],
+  [
+    "confirm by the reviewer",
+    bash("playbook confirm p1.1", { agentType: "reviewer" }),
+    "block",
+  ],
+  [
+    "confirm through script -c",
+    bash("script -qc 'playbook confirm p1.1' /dev/null"),
+    "block",
+  ],
+  [
+    "confirm through a python pseudo-terminal",
+    bash(`python3 -c "import pty; pty.spawn(['playbook','confirm','p1.1'])"`),
+    "block",
+  ],
+  [
+    "python code that mentions nothing guarded",
+    bash(`python3 -c "print(1 + 1)"`),
+    "allow",
+  ],
+  ["rm -rf of the repository", bash("rm -rf /repo"), "block"],
+  ["rm -rf of a build folder", bash("rm -rf dist"), "allow"],
+  [
+    "rm -rf outside, in developer mode",
+    bash("rm -rf /usr/lib", { security: "developer" }),
+    "context",
+  ],
+  ["force-push to main", bash("git push -f origin main"), "block"],
+  [
+    "force-push to a feature branch",
+    bash("git push -f origin feat/x"),
+    "context",
+  ],
+  [
+    "delete the default branch remotely",
+    bash("git push origin :main"),
+    "block",
+  ],
+  [
+    "reset --hard with uncommitted work",
+    bash("git reset --hard", {
+      git: { branch: "feat/x", defaultBranch: "main", dirtyTracked: true },
+    }),
+    "block",
+  ],
+  [
+    "reset --hard on a clean tree",
+    bash("git reset --hard", {
+      git: { branch: "feat/x", defaultBranch: "main", dirtyTracked: false },
+    }),
+    "allow",
+  ],
+  ["git clean -fdx", bash("git clean -fdx"), "block"],
+  ["git clean -fd", bash("git clean -fd"), "context"],
+  ["git rebase -i", bash("git rebase -i HEAD~3"), "context"],
+  ["git rebase --abort", bash("git rebase --abort"), "allow"],
+  ["chmod -R 777 /", bash("chmod -R 777 /"), "block"],
+  ["unparsable, mentioning state.md", bash("echo 'state.md"), "block"],
+  ["unparsable, harmless", bash("echo 'x"), "context"],
+]);
+
+table(coherenceGuard, [
+  ["agreeing state and git", bash("git commit -m x"), "allow"],
+  [
+    "branch mismatch at commit",
+    bash("git commit -m x", {
+      git: { branch: "other", defaultBranch: "main", dirtyTracked: null },
+    }),
+    "context",
+  ],
+  [
+    "branch mismatch, not a commit",
+    bash("git status", {
+      git: { branch: "other", defaultBranch: "main", dirtyTracked: null },
+    }),
+    "allow",
+  ],
+  [
+    "phase not in the playbook at session start",
+    () => ({
+      event: "SessionStart",
+      state: stateOf(SAMPLE_STATE.replace("phase: p1", "phase: p9")),
+    }),
+    "context",
+  ],
+  [
+    "a broken protected-files.txt at session start",
+    () => ({
+      event: "SessionStart",
+      protectedProblems: [".claude/protected-files.txt:1: Unexpected x"],
+    }),
+    "context",
+  ],
+]);
+
+table(initGuard, [
+  ["everything read", () => ({ changes: src() }), "allow"],
+  ["nothing read", () => ({ reads: [], changes: src() }), "block"],
+  [
+    "nothing read, state.md edit",
+    () => ({ reads: [], changes: [fileChange("state.md")] }),
+    "allow",
+  ],
+  [
+    "nothing read, admin mode",
+    () => ({ reads: [], security: "admin", changes: src() }),
+    "allow",
+  ],
+  ["unknown session", () => ({ reads: null, changes: src() }), "allow"],
+]);
+
+describe("init guard remembers reads", () => {
+  it("records a Read of a required file as an effect", () => {
+    const result = initGuard.check(
+      guardContext({
+        reads: [],
+        toolName: "Read",
+        toolInput: { file_path: "/repo/state.md" },
+      }),
+    );
+    expect(result.effects).toEqual([
+      { kind: "session-read", path: "state.md" },
+    ]);
+  });
+});
