@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import {
   mkdirSync,
   readdirSync,
@@ -35,7 +34,11 @@ export function writeGrant(projectDir: string, grant: Grant): void {
   const dir = join(projectDir, GRANTS_DIR);
   mkdirSync(dir, { recursive: true });
   writeTextAtomic(
-    join(dir, `${grant.kind}-${randomBytes(8).toString("hex")}.json`),
+    // node:crypto is loaded only here: the hook writes a grant rarely and loading it costs ~3 ms.
+    join(
+      dir,
+      `${grant.kind}-${process.getBuiltinModule("node:crypto").randomBytes(8).toString("hex")}.json`,
+    ),
     `${JSON.stringify(grant)}\n`,
   );
 }

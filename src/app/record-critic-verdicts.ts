@@ -1,5 +1,4 @@
 import { writeRecord } from "../adapters/record-store.ts";
-import { phaseHash } from "../core/records/content-hash.ts";
 import { parseVerdictBlocks } from "../core/records/verdict-block.ts";
 import type { HookPayload } from "../hooks/payload.ts";
 import type { HookAnswer } from "../hooks/reply.ts";
@@ -46,7 +45,7 @@ export function recordCriticVerdicts(
     };
   const recorded: string[] = [];
   for (const verdict of verdicts) {
-    const hash = phaseHash(active.summary, verdict.phase);
+    const hash = active.summary.hashes.phases[verdict.phase] ?? null;
     if (hash === null)
       return retry(
         `\`${verdict.phase}\` is not a phase of ${active.path} (phases: ${active.summary.phases.map((p) => p.id).join(", ")}).`,

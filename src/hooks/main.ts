@@ -1,9 +1,10 @@
+import { writeSync } from "node:fs";
 import { join } from "node:path";
 import type { Summarize } from "../adapters/parse-cache.ts";
 import type { BashAnalysis } from "../core/bash/types.ts";
 import { isHookEvent, type HookEvent } from "../core/guards/events.ts";
 import { logHookRun, runHook } from "../app/run-hook.ts";
-import { readStdin } from "./read-stdin.ts";
+import { readEvent } from "./read-stdin.ts";
 import { toHookReply, type HookAnswer } from "./reply.ts";
 
 /** A 10 MB Write is still checked; beyond this the call cannot be judged. */
@@ -46,7 +47,9 @@ function analyzeBashLazily(): (command: string) => BashAnalysis {
 }
 
 function reply(event: HookEvent, answer: HookAnswer): void {
-  process.stdout.write(toHookReply(event, answer).stdout);
+  const text = toHookReply(event, answer).stdout;
+  // Synchronous, so the reply is out even when the process must then end with a signal.
+  if (text !== "") writeSync(1, text);
 }
 
 /** Entry of `dist/hook.cjs` and `playbook hook <Event>`: the event JSON on stdin, exactly one reply on stdout. */
@@ -61,7 +64,7 @@ export async function hookMain(argv: readonly string[]): Promise<void> {
   }
   const event = name;
   const started = performance.now();
-  const input = await readStdin(MAX_STDIN_BYTES, STDIN_TIMEOUT_MS);
+  const input = await readEvent(MAX_STDIN_BYTES, STDIN_TIMEOUT_MS);
   if (input.timedOut || input.truncated) {
     const why = input.timedOut
       ? `no complete event on stdin within ${STDIN_TIMEOUT_MS / 1000} s`
@@ -81,7 +84,9 @@ export async function hookMain(argv: readonly string[]): Promise<void> {
             notice: `playbook hook: ${why}; nothing was checked.`,
           },
     );
-    // A read may still be pending on the open pipe: end the process rather than wait for it.
+    // A read may still be pending on the open pipe: end the process rather than wait for it. The reply is already
+    // written, and Claude Code reads valid JSON on stdout whatever the exit status.
+    if (input.readPending) process.kill(process.pid, "SIGKILL");
     process.exit(0);
   }
   let json: unknown;

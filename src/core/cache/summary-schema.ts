@@ -60,6 +60,7 @@ const playbookSummary = v.object({
     }),
   ),
   finalTasks: v.array(v.object({ id: text, checked: v.boolean(), text })),
+  hashes: v.object({ review: text, phases: names, subtasks: names }),
   diagnostics: v.array(diagnostic),
 });
 

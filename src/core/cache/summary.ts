@@ -7,6 +7,7 @@ import type {
   ValidationResult,
 } from "../model/playbook.ts";
 import type { StateDoc } from "../model/state.ts";
+import { playbookHashes } from "../records/content-hash.ts";
 import { isDocumentSummary } from "./summary-schema.ts";
 
 declare const __PLAYBOOK_PARSER_VERSION__: string | undefined;
@@ -49,6 +50,12 @@ export interface PlaybookSummary {
     }[];
   }[];
   finalTasks: { id: string; checked: boolean; text: string }[];
+  /** Record hashes (see records/content-hash.ts): the review's, each phase's and each subtask's. */
+  hashes: {
+    review: string;
+    phases: Record<string, string>;
+    subtasks: Record<string, string>;
+  };
   diagnostics: Diagnostic[];
 }
 
@@ -68,7 +75,7 @@ export function summarizePlaybook(
   playbook: Playbook,
   diagnostics: Diagnostic[],
 ): PlaybookSummary {
-  return {
+  const view: Omit<PlaybookSummary, "hashes" | "diagnostics"> = {
     kind: "playbook",
     meta: playbook.meta,
     goal: playbook.goal,
@@ -99,8 +106,8 @@ export function summarizePlaybook(
       checked: t.checked,
       text: t.text,
     })),
-    diagnostics,
   };
+  return { ...view, hashes: playbookHashes(view), diagnostics };
 }
 
 export function summarizeState(

@@ -1,4 +1,3 @@
-import { phaseHash } from "../records/content-hash.ts";
 import { ALLOW, block } from "./facts.ts";
 import { playbookEdits } from "./playbook-changes.ts";
 import type { Guard } from "./types.ts";
@@ -27,7 +26,7 @@ export const criticGuard: Guard = {
         });
         const problem = !record
           ? "the critic has not judged it"
-          : record.contentHash !== phaseHash(edit.after, phase.id)
+          : record.contentHash !== edit.after.hashes.phases[phase.id]
             ? "the critic's verdict is stale (the phase changed after it)"
             : record.verdict !== "PASS"
               ? `the critic's verdict is ${record.verdict}`

@@ -1,5 +1,4 @@
 import type { PlaybookSummary } from "../cache/summary.ts";
-import { reviewHash } from "../records/content-hash.ts";
 import type { PlaybookRecord } from "../records/record.ts";
 import { ALLOW, block, describeChanges, gatedChanges } from "./facts.ts";
 import type { Guard, GuardContext, GuardResult } from "./types.ts";
@@ -20,7 +19,7 @@ export function reviewState(
     current:
       record !== null &&
       record.verdict === "approve" &&
-      record.contentHash === reviewHash(playbook),
+      record.contentHash === playbook.hashes.review,
   };
 }
 

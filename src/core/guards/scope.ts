@@ -1,4 +1,3 @@
-import { reviewHash } from "../records/content-hash.ts";
 import type { PlaybookSummary } from "../cache/summary.ts";
 import { ALLOW, block, context } from "./facts.ts";
 import { playbookEdits } from "./playbook-changes.ts";
@@ -16,7 +15,7 @@ export const scopeGuard: Guard = {
     const notes: string[] = [];
     for (const edit of playbookEdits(ctx.changes)) {
       if (!edit.before?.meta.reviewed) continue;
-      if (reviewHash(edit.before) === reviewHash(edit.after)) continue;
+      if (edit.before.hashes.review === edit.after.hashes.review) continue;
       const what = describeScopeChange(edit.before, edit.after);
       if (!edit.after.meta.reviewed) {
         notes.push(

@@ -1,5 +1,4 @@
 import { VALIDATION_NAMES, type ValidationName } from "../model/playbook.ts";
-import { subtaskHash } from "../records/content-hash.ts";
 import { ALLOW, block } from "./facts.ts";
 import {
   findSubtask,
@@ -66,7 +65,7 @@ function missingProof(
   const names: readonly ValidationName[] = ticked
     ? VALIDATION_NAMES
     : newlyPassed;
-  const hash = subtaskHash(edit.after, subtask.id);
+  const hash = edit.after.hashes.subtasks[subtask.id] ?? null;
   const missing: string[] = [];
   for (const name of names) {
     const validation = subtask.validations[name];

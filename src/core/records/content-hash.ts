@@ -2,6 +2,12 @@ import { createHash } from "node:crypto";
 import type { PlaybookSummary } from "../cache/summary.ts";
 import { VALIDATION_NAMES } from "../model/playbook.ts";
 
+/** What the hashes read: never `meta`, `diagnostics` or the stored hashes themselves. */
+export type HashablePlaybook = Pick<
+  PlaybookSummary,
+  "goal" | "hasContext" | "phases" | "finalTasks"
+>;
+
 type PhaseSummary = PlaybookSummary["phases"][number];
 type SubtaskSummary = PhaseSummary["subtasks"][number];
 
@@ -14,7 +20,7 @@ type SubtaskSummary = PhaseSummary["subtasks"][number];
  *
  * @returns `sha256:<hex>` of a canonical JSON of those fields, in document order.
  */
-export function reviewHash(playbook: PlaybookSummary): string {
+export function reviewHash(playbook: HashablePlaybook): string {
   return digest({
     hash: "review/1",
     goal: {
@@ -49,7 +55,7 @@ export function reviewHash(playbook: PlaybookSummary): string {
  * @returns `sha256:<hex>`, or null when the playbook has no phase `phaseId` (the first one counts when duplicated).
  */
 export function phaseHash(
-  playbook: PlaybookSummary,
+  playbook: HashablePlaybook,
   phaseId: string,
 ): string | null {
   const phase = playbook.phases.find((p) => p.id === phaseId);
@@ -76,7 +82,7 @@ export function phaseHash(
  * @returns `sha256:<hex>`, or null when no subtask has id `subtaskId` (the first one counts when duplicated).
  */
 export function subtaskHash(
-  playbook: PlaybookSummary,
+  playbook: HashablePlaybook,
   subtaskId: string,
 ): string | null {
   for (const phase of playbook.phases) {
@@ -91,6 +97,23 @@ export function subtaskHash(
       });
   }
   return null;
+}
+
+/**
+ * Every hash of a playbook at once, stored in its cached summary so the hook compares records without hashing (and
+ * without loading `node:crypto`) on every call.
+ */
+export function playbookHashes(
+  playbook: HashablePlaybook,
+): PlaybookSummary["hashes"] {
+  const phases: Record<string, string> = {};
+  const subtasks: Record<string, string> = {};
+  for (const phase of playbook.phases) {
+    phases[phase.id] ??= phaseHash(playbook, phase.id) ?? "";
+    for (const subtask of phase.subtasks)
+      subtasks[subtask.id] ??= subtaskHash(playbook, subtask.id) ?? "";
+  }
+  return { review: reviewHash(playbook), phases, subtasks };
 }
 
 /** `[name, kind, text]` per present validation, in the fixed order technical, consistency, completeness. */
