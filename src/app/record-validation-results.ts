@@ -1,9 +1,10 @@
 import { summarizePlaybook } from "../core/cache/summary.ts";
-import { setValidation } from "../core/edit/playbook-writers.ts";
+import { setValidated, setValidation } from "../core/edit/playbook-writers.ts";
 import { failure, type EditResult } from "../core/edit/text-edit.ts";
-import type {
-  ValidationName,
-  ValidationResult,
+import {
+  VALIDATION_NAMES,
+  type ValidationName,
+  type ValidationResult,
 } from "../core/model/playbook.ts";
 import { parsePlaybook } from "../core/parse/parse-playbook.ts";
 import { subtaskHash } from "../core/records/content-hash.ts";
@@ -12,8 +13,8 @@ import type { ResolvedPlaybook } from "./resolve-playbook.ts";
 
 /**
  * Writes validation results (`PASS - ` / `FAIL - ` prefixes, or none for null) of subtask `id` into the playbook, so
- * people see what the records say. Refused when the subtask no longer hashes to `hash`: the records then judged
- * other content.
+ * people see what the records say, and the `validated: <stamp>` line once all three validations read PASS. Refused
+ * when the subtask no longer hashes to `hash`: the records then judged other content.
  *
  * @throws PlaybookError E_WRITE when the edit is refused or raced.
  */
@@ -22,6 +23,7 @@ export function writeValidationResults(
   id: string,
   hash: string,
   results: Partial<Record<ValidationName, ValidationResult | null>>,
+  stamp: string,
 ): { changed: boolean } {
   const entries = Object.entries(results) as [
     ValidationName,
@@ -41,6 +43,21 @@ export function writeValidationResults(
       if (!edit.ok) return edit;
       text = edit.text;
       changed ||= edit.changed;
+    }
+    const after = summarizePlaybook(
+      parsePlaybook(text, resolved.path).value,
+      [],
+    );
+    const subtask = after.phases
+      .flatMap((p) => p.subtasks)
+      .find((s) => s.id === id);
+    const allPass = VALIDATION_NAMES.every(
+      (name) => subtask?.validations[name]?.result === "PASS",
+    );
+    if (changed && allPass) {
+      const stamped = setValidated(text, id, stamp);
+      if (!stamped.ok) return stamped;
+      text = stamped.text;
     }
     return { ok: true, text, changed };
   });

@@ -135,6 +135,7 @@ export async function runConfirm(
     subtask.id,
     hash,
     results,
+    deps.now().toISOString(),
   );
   return {
     playbook: resolved.path,

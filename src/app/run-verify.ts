@@ -109,7 +109,7 @@ export async function runVerify(
     }
     if (validation.kind !== "automated") manual.push(name);
     if (validation.kind === "manual") continue;
-    const command = commandOf(validation.text);
+    const command = commandOf(validation.text, validation.kind);
     if (command === "")
       throw new PlaybookError(
         "E_CONFIG",
@@ -168,6 +168,7 @@ export async function runVerify(
     subtask.id,
     hash,
     written,
+    deps.now().toISOString(),
   );
   return {
     playbook: resolved.path,

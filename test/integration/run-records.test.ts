@@ -180,7 +180,7 @@ describe("runVerify", () => {
     expect(commands).toEqual([
       "npx vitest run test/login-form.test.ts -t required",
       "npx tsc --noEmit",
-      "npx playwright test login + the message is red",
+      "npx playwright test login",
     ]);
     expect(report.manual).toEqual(["completeness"]);
     expect(
@@ -193,6 +193,37 @@ describe("runVerify", () => {
     expect(text).toContain(
       'completeness: "hybrid - npx playwright test login + the message is red"',
     );
+  });
+});
+
+describe("the validated stamp", () => {
+  it("is written once all three validations read PASS: the person's check, then the commands", async () => {
+    const p = project();
+    await runConfirm(p.dir, { subtask: "p1.1" }, confirmDeps("p1.1"));
+    expect(p.read(PLAYBOOK)).not.toContain("validated:");
+
+    await runVerify(
+      p.dir,
+      { subtask: "p1.1", timeoutMs: 1000 },
+      { now: () => NOW, run: () => Promise.resolve(fakeRun(0)) },
+    );
+
+    const text = p.read(PLAYBOOK);
+    expect(text).toContain(
+      "completeness: PASS - manual - the error states match docs/design.png",
+    );
+    expect(text).toContain(`validated: ${NOW.toISOString()}`);
+  });
+
+  it("is not written while a validation fails", async () => {
+    const p = project();
+    await runConfirm(p.dir, { subtask: "p1.1" }, confirmDeps("p1.1"));
+    await runVerify(
+      p.dir,
+      { subtask: "p1.1", timeoutMs: 1000 },
+      { now: () => NOW, run: () => Promise.resolve(fakeRun(1)) },
+    );
+    expect(p.read(PLAYBOOK)).not.toContain("validated:");
   });
 });
 

@@ -18,4 +18,12 @@ describe("commandOf", () => {
   ])("%j -> %j", (text, expected) => {
     expect(commandOf(text)).toBe(expected);
   });
+
+  it("takes a hybrid's command from before ` + `, as the playbook format writes it", () => {
+    expect(
+      commandOf("npx playwright test login + the message is red", "hybrid"),
+    ).toBe("npx playwright test login");
+    expect(commandOf("npm test + a+b looks right", "hybrid")).toBe("npm test");
+    expect(commandOf("echo 1 + 1", "automated")).toBe("echo 1 + 1");
+  });
 });
