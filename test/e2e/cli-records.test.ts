@@ -368,37 +368,33 @@ describe("playbook confirm", () => {
     expect(existsSync(p.path(".claude/playbook/records"))).toBe(false);
   });
 
-  const hasScript = spawnSync("sh", ["-c", "command -v script"]).status === 0;
+  // `script` (util-linux) gives the CLI a real pseudo-terminal, as a person's shell has.
+  it("records a person's confirmation typed in a real terminal", () => {
+    const p = project();
+    const command = `'${process.execPath}' '${CLI_BUNDLE}' confirm p1.1 --cwd '${p.dir}'`;
 
-  it.skipIf(!hasScript || process.platform !== "linux")(
-    "records a person's confirmation typed in a real terminal",
-    () => {
-      const p = project();
-      const command = `'${process.execPath}' '${CLI_BUNDLE}' confirm p1.1 --cwd '${p.dir}'`;
+    const result = spawnSync("script", ["-qec", command, "/dev/null"], {
+      input: "p1.1\n",
+      env: childEnv({ ...ENV, NO_COLOR: "1" }),
+      encoding: "utf8",
+      timeout: 20_000,
+    });
 
-      const result = spawnSync("script", ["-qec", command, "/dev/null"], {
-        input: "p1.1\n",
-        env: childEnv({ ...ENV, NO_COLOR: "1" }),
-        encoding: "utf8",
-        timeout: 20_000,
-      });
-
-      expect(result.stdout).toContain("Type the subtask id to confirm");
-      expect(result.stdout).toContain("confirmed p1.1");
-      expect(result.status).toBe(0);
-      expect(recordAt(p, "confirmation.p1.1.json")).toMatchObject({
-        kind: "confirmation",
-        verdict: "PASS",
-        by: "user",
-        contentHash: subtaskHash(summaryOf(p), "p1.1"),
-        detail: { validations: ["completeness"] },
-      });
-      expect(p.read(PLAYBOOK)).toBe(
-        SAMPLE_PLAYBOOK.replace(
-          "completeness: manual - the error states",
-          "completeness: PASS - manual - the error states",
-        ),
-      );
-    },
-  );
+    expect(result.stdout).toContain("Type the subtask id to confirm");
+    expect(result.stdout).toContain("confirmed p1.1");
+    expect(result.status).toBe(0);
+    expect(recordAt(p, "confirmation.p1.1.json")).toMatchObject({
+      kind: "confirmation",
+      verdict: "PASS",
+      by: "user",
+      contentHash: subtaskHash(summaryOf(p), "p1.1"),
+      detail: { validations: ["completeness"] },
+    });
+    expect(p.read(PLAYBOOK)).toBe(
+      SAMPLE_PLAYBOOK.replace(
+        "completeness: manual - the error states",
+        "completeness: PASS - manual - the error states",
+      ),
+    );
+  });
 });
