@@ -108,6 +108,43 @@ describe("the attack corpus is blocked", () => {
     expectDenied(repo.bash(command));
   });
 
+  it("ticking through the legacy MultiEdit tool", () => {
+    const reply = repo.pre("MultiEdit", {
+      file_path: repo.path(PLAYBOOK),
+      edits: [
+        {
+          old_string: "max_iterations**: 5",
+          new_string: "max_iterations**: 6",
+        },
+        { old_string: TICK_OLD, new_string: TICK_NEW },
+      ],
+    });
+    expectDenied(reply, "p1.1");
+  });
+
+  it("a NotebookEdit on the default branch", () => {
+    const onMain = createGuardedRepo({ branch: "main" });
+    expectDenied(
+      onMain.pre("NotebookEdit", {
+        notebook_path: onMain.path("notebooks/a.ipynb"),
+        new_source: "x",
+        cell_id: "c1",
+      }),
+      "default branch",
+    );
+  });
+
+  it("an Edit with Windows separators in its path", () => {
+    const path = repo.path(PLAYBOOK).replace(/\//g, "\\");
+    const reply = repo.pre("Edit", {
+      file_path: path,
+      old_string: TICK_OLD,
+      new_string: TICK_NEW,
+    });
+    // On POSIX a backslash is a legal file-name character, but Claude Code on Windows sends them as separators.
+    expect(reply.decision).toBe("deny");
+  });
+
   it("setting `reviewed: true` by hand", () => {
     const fresh = createGuardedRepo({ reviewed: false });
     const reply = fresh.pre("Edit", {
