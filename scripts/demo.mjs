@@ -72,13 +72,175 @@ try {
   );
   const lint = run("check state.md and every playbook", ["lint"]);
   run("where the work stands", ["status"]);
+  const guards = lint === 0 ? replayGuards(project, active, playbook) : 1;
   process.stdout.write(
-    lint === 0
-      ? "\nThe example playbook is valid. Run `npm run demo -- --keep` to keep the project and try edits on it.\n"
-      : "\nThe example playbook has lint errors (see above).\n",
+    lint !== 0
+      ? "\nThe example playbook has lint errors (see above).\n"
+      : guards === 0
+        ? "\nThe example playbook is valid and every guard answered as expected. Run `npm run demo -- --keep` to keep the project and try edits on it.\n"
+        : "\nA guard answered differently than expected (see above).\n",
   );
-  process.exitCode = lint;
+  process.exitCode = lint || guards;
 } finally {
   if (keep) process.stdout.write(`Kept ${project}\n`);
   else rmSync(project, { recursive: true, force: true });
+}
+
+/**
+ * Replays tool calls of a Claude Code session through the real hook bundle, as Claude Code sends them, and prints
+ * each verdict: the guards refuse unreviewed work and forged proof, and leave the repair path open.
+ */
+function replayGuards(project, active, playbook) {
+  const git = (...args) =>
+    spawnSync(
+      "git",
+      ["-c", "user.name=demo", "-c", "user.email=demo@example.com", ...args],
+      { cwd: project, stdio: "ignore" },
+    );
+  git("init", "-q", "-b", "main");
+  git("add", "-A");
+  git("commit", "-q", "-m", "start");
+  git("switch", "-q", "-c", playbook.meta.branch ?? "feat/demo");
+  process.stdout.write(
+    "\n\u001b[1mGuards\u001b[0m   # tool calls replayed through dist/hook.cjs, as Claude Code sends them\n",
+  );
+  const hook = join(root, "dist", "hook.cjs");
+  const call = (tool, input, extra = {}) => {
+    const payload = {
+      session_id: "demo",
+      transcript_path: "/dev/null",
+      cwd: project,
+      hook_event_name: "PreToolUse",
+      permission_mode: "default",
+      tool_name: tool,
+      tool_input: input,
+      tool_use_id: "toolu_demo",
+      ...extra,
+    };
+    const out = spawnSync(process.execPath, [hook, "PreToolUse"], {
+      input: JSON.stringify(payload),
+      encoding: "utf8",
+      env: { ...process.env, CLAUDE_PROJECT_DIR: project },
+    });
+    const reply = out.stdout.trim() === "" ? {} : JSON.parse(out.stdout);
+    const reason = reply.hookSpecificOutput?.permissionDecisionReason;
+    return reason === undefined
+      ? { allowed: true }
+      : { allowed: false, reason };
+  };
+  const file = (rel) => join(project, rel);
+  const open = /^- \[ \] \*\*(\S+?)\*\*/m.exec(
+    readFileSync(file(active), "utf8"),
+  );
+  const tick = open ? open[0] : "- [ ]";
+  const steps = [
+    [
+      "the agent writes code before the plan is reviewed",
+      () =>
+        call("Write", {
+          file_path: file("src/app.ts"),
+          content: "export {};\n",
+        }),
+      false,
+    ],
+    [
+      "it types `reviewed: true` into the playbook",
+      () =>
+        call("Edit", {
+          file_path: file(active),
+          old_string: "reviewed: false",
+          new_string: "reviewed: true",
+        }),
+      false,
+    ],
+    [
+      "it runs `playbook review approve` itself",
+      () => call("Bash", { command: "playbook review approve" }),
+      false,
+    ],
+    [
+      "the reviewer subagent runs `playbook review approve`",
+      () =>
+        call(
+          "Bash",
+          { command: "playbook review approve" },
+          { agent_type: "reviewer" },
+        ),
+      true,
+    ],
+  ];
+  let failures = 0;
+  const show = ([title, act, expected]) => {
+    const verdict = act();
+    const ok = verdict.allowed === expected;
+    if (!ok) failures++;
+    const mark = verdict.allowed
+      ? "\u001b[32mallow\u001b[0m"
+      : "\u001b[31mdeny \u001b[0m";
+    const why = verdict.allowed
+      ? ""
+      : `  ${verdict.reason.split(" Next: ")[0]}`;
+    process.stdout.write(
+      `  ${mark} ${title}${ok ? "" : "  (unexpected)"}\n${why ? `        ${why}\n` : ""}`,
+    );
+  };
+  steps.forEach(show);
+  // The CLI uses up the grant the hook just wrote for the reviewer (the agent's shell sets CLAUDECODE=1).
+  const review = spawnSync(
+    process.execPath,
+    [cli, "review", "approve", "--cwd", project],
+    { encoding: "utf8", env: { ...process.env, CLAUDECODE: "1" } },
+  );
+  process.stdout.write(
+    `        ${review.stdout.trim().split("\n")[0] ?? ""}\n`,
+  );
+  if (review.status !== 0) failures++;
+  [
+    [
+      "the session reads state.md",
+      () => call("Read", { file_path: file("state.md") }),
+      true,
+    ],
+    ["and the playbook", () => call("Read", { file_path: file(active) }), true],
+    [
+      "now it writes code on the playbook's branch",
+      () =>
+        call("Write", {
+          file_path: file("src/app.ts"),
+          content: "export {};\n",
+        }),
+      true,
+    ],
+    [
+      `it ticks ${open?.[1] ?? "a subtask"} without running its validations`,
+      () =>
+        call("Edit", {
+          file_path: file(active),
+          old_string: tick,
+          new_string: tick.replace("[ ]", "[x]"),
+        }),
+      false,
+    ],
+    [
+      "it tries the same with `sed -i`",
+      () => call("Bash", { command: `sed -i 's/- \\[ \\]/- [x]/' ${active}` }),
+      false,
+    ],
+    [
+      "it force-pushes main",
+      () => call("Bash", { command: "git push --force origin main" }),
+      false,
+    ],
+    [
+      "state.md stays editable (the repair path)",
+      () =>
+        call("Edit", {
+          file_path: file("state.md"),
+          old_string: "status: in_progress",
+          new_string: "status: in_progress",
+        }),
+      true,
+    ],
+  ].forEach(show);
+  return failures === 0 ? 0 : 1;
 }
