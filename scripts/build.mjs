@@ -1,5 +1,6 @@
-// Builds dist/cli.mjs (the CLI), dist/hook.cjs (the hot hook path), dist/parser.cjs (the markdown parser,
-// which the hook loads only on a cache miss) and dist/bash.cjs (the shell parser, loaded only for Bash calls).
+// Builds dist/cli.mjs (the CLI), dist/hook.cjs (a loader using V8's code cache), dist/hook-main.cjs (the hot hook
+// path), dist/parser.cjs (the markdown parser, which the hook loads only on a cache miss) and dist/bash.cjs (the
+// shell parser, loaded only for Bash calls).
 import { createHash } from "node:crypto";
 import {
   chmodSync,
@@ -63,6 +64,13 @@ await Promise.all([
   build({
     ...common,
     entryPoints: [join(root, "src/hooks/entry.ts")],
+    outfile: join(out, "hook-main.cjs"),
+    format: "cjs",
+    minify: true,
+  }),
+  build({
+    ...common,
+    entryPoints: [join(root, "src/hooks/loader.ts")],
     outfile: join(out, "hook.cjs"),
     format: "cjs",
     minify: true,

@@ -14,6 +14,7 @@ import { HOOK_BUNDLE, runHook } from "../helpers/run-hook.ts";
 import { createTempProject } from "../helpers/temp-project.ts";
 
 const CACHE = ".claude/playbook/cache";
+const HOOK_MAIN = HOOK_BUNDLE.replace(/hook\.cjs$/, "hook-main.cjs");
 const CACHE_FILES = ["plan__playbook-login-form.md.json", "state.md.json"];
 
 function project() {
@@ -61,20 +62,21 @@ describe("dist/hook.cjs", () => {
     "octokit",
     "simple-git",
   ])("does not bundle %s", (name) => {
-    expect(readFileSync(HOOK_BUNDLE, "utf8").toLowerCase()).not.toContain(name);
+    expect(readFileSync(HOOK_MAIN, "utf8").toLowerCase()).not.toContain(name);
   });
 
   it.each(["node:crypto", "node:child_process", "node:os"])(
     "does not load %s on start (each costs the hook 2-4 ms; it is loaded only where needed)",
     (name) => {
-      expect(readFileSync(HOOK_BUNDLE, "utf8")).not.toContain(
+      expect(readFileSync(HOOK_MAIN, "utf8")).not.toContain(
         `require("${name}")`,
       );
     },
   );
 
   it("is under 100 KB, with the markdown and shell parsers in their own bundles beside it", () => {
-    expect(statSync(HOOK_BUNDLE).size).toBeLessThan(100 * 1024);
+    expect(statSync(HOOK_MAIN).size).toBeLessThan(100 * 1024);
+    expect(statSync(HOOK_BUNDLE).size).toBeLessThan(2 * 1024);
     expect(existsSync(HOOK_BUNDLE.replace(/hook\.cjs$/, "bash.cjs"))).toBe(
       true,
     );
@@ -118,6 +120,7 @@ describe("dist/hook.cjs", () => {
     const alone = p.path("hook-alone/hook.cjs");
     p.write("hook-alone/.keep", "");
     copyFileSync(HOOK_BUNDLE, alone);
+    copyFileSync(HOOK_MAIN, alone.replace(/hook\.cjs$/, "hook-main.cjs"));
 
     const result = runHook("PreToolUse", preToolUse(p.dir), { bundle: alone });
 
@@ -130,6 +133,7 @@ describe("dist/hook.cjs", () => {
     const alone = p.path("hook-alone/hook.cjs");
     p.write("hook-alone/.keep", "");
     copyFileSync(HOOK_BUNDLE, alone);
+    copyFileSync(HOOK_MAIN, alone.replace(/hook\.cjs$/, "hook-main.cjs"));
 
     const result = runHook("PreToolUse", preToolUse(p.dir), { bundle: alone });
 
@@ -139,6 +143,27 @@ describe("dist/hook.cjs", () => {
     expect(reply["systemMessage"]).toContain("was not checked");
     expect(reply["hookSpecificOutput"]).toBeUndefined();
     expect(existsSync(p.path(`${CACHE}/state.md.json`))).toBe(false);
+  });
+
+  it("keeps V8's code cache beside the bundle, and answers the same with a corrupt or missing cache", () => {
+    const p = project();
+    const copy = p.path("dist-copy/hook.cjs");
+    p.write("dist-copy/.keep", "");
+    for (const name of ["hook.cjs", "hook-main.cjs", "parser.cjs"])
+      copyFileSync(
+        HOOK_BUNDLE.replace(/hook\.cjs$/, name),
+        copy.replace(/hook\.cjs$/, name),
+      );
+    const cache = p.path("dist-copy/.hook-main.v8cache");
+
+    const first = runHook("PreToolUse", preToolUse(p.dir), { bundle: copy });
+    expect(existsSync(cache)).toBe(true);
+    p.write("dist-copy/.hook-main.v8cache", "not a code cache");
+    const corrupt = runHook("PreToolUse", preToolUse(p.dir), { bundle: copy });
+
+    expect(first).toEqual({ status: 0, stdout: "", stderr: "" });
+    expect(corrupt).toEqual(first);
+    expect(readFileSync(cache).length).toBeGreaterThan(1000);
   });
 
   it("does nothing with PLAYBOOK_DISABLE=1", () => {

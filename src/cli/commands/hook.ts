@@ -21,7 +21,7 @@ export const hookCommand = defineCommand({
   },
   async run({ args }) {
     const require = createRequire(import.meta.url);
-    const hook = require("./hook.cjs") as {
+    const hook = require("./hook-main.cjs") as {
       hookMain: (argv: readonly string[]) => Promise<void>;
     };
     await hook.hookMain([String(args.event)]);
