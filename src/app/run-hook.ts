@@ -88,7 +88,14 @@ export function runHook(
     analyzeBash: deps.analyzeBash,
   });
   const verdict = evaluateGuards(ctx, undefined, deps.clock);
-  applyEffects(ctx, verdict.effects);
+  try {
+    applyEffects(ctx, verdict.effects, deps.now);
+  } catch (error) {
+    // The verdict stands; what could not be written is said, not thrown (e.g. a read-only checkout).
+    verdict.context.push(
+      `playbook could not write its runtime files under .claude/playbook/ (${error instanceof Error ? error.message : String(error)}).`,
+    );
+  }
   return {
     answer: {
       block: verdict.block?.reason ?? null,
@@ -101,13 +108,17 @@ export function runHook(
   };
 }
 
-function applyEffects(ctx: GuardContext, effects: readonly Effect[]): void {
+function applyEffects(
+  ctx: GuardContext,
+  effects: readonly Effect[],
+  now: () => Date,
+): void {
   const reads: string[] = [];
   for (const effect of effects) {
     if (effect.kind === "grant")
       writeGrant(ctx.projectDir, {
         ...effect.grant,
-        at: new Date().toISOString(),
+        at: now().toISOString(),
       });
     else if (effect.kind === "session-read") reads.push(effect.path);
   }

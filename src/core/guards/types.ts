@@ -1,7 +1,7 @@
 import type { BashAnalysis } from "../bash/types.ts";
 import type { PlaybookSummary, StateSummary } from "../cache/summary.ts";
 import type { SecurityMode } from "../model/state.ts";
-import type { PlaybookRecord, RecordSet } from "../records/record.ts";
+import type { RecordSet } from "../records/record.ts";
 import type { HookEvent } from "./events.ts";
 import type { ProtectedRule } from "./protected-rules.ts";
 
@@ -22,7 +22,6 @@ export type Effect =
         command: string;
       };
     }
-  | { kind: "record"; record: Omit<PlaybookRecord, "at"> }
   | { kind: "session-read"; path: string };
 
 /** The documents a tool call changes, before and after, as the parser sees them. */
