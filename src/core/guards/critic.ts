@@ -10,8 +10,13 @@ export const criticGuard: Guard = {
   failClosed: true,
   check(ctx) {
     for (const edit of playbookEdits(ctx.changes)) {
+      const ids = edit.after.phases.map((p) => p.id);
       for (const phase of edit.after.phases) {
         if (phase.status !== "done") continue;
+        if (ids.indexOf(phase.id) !== ids.lastIndexOf(phase.id))
+          return block(
+            `Blocked: phase ${phase.id} appears more than once in \`${edit.path}\`, so the critic's verdict for it cannot be matched. Next: give each phase its own id.`,
+          );
         const before = edit.before?.phases.find((p) => p.id === phase.id);
         if (before?.status === "done") continue;
         const open = phase.subtasks.filter((s) => !s.checked).map((s) => s.id);

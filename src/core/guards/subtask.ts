@@ -26,6 +26,11 @@ export const subtaskGuard: Guard = {
         `Blocked: the new content of \`${uncheckable.path}\` cannot be checked (${uncheckable.problem}). Next: make a smaller Edit.`,
       );
     for (const edit of playbookEdits(ctx.changes)) {
+      const duplicate = newlyCheckedDuplicate(edit);
+      if (duplicate)
+        return block(
+          `Blocked: \`${duplicate}\` appears more than once in \`${edit.path}\` and this edit checks one of them. Proof is kept per id, so a checked duplicate cannot be trusted. Next: give each subtask its own id.`,
+        );
       for (const phase of edit.after.phases)
         for (const subtask of phase.subtasks) {
           const before = findSubtask(edit.before, subtask.id);
@@ -39,6 +44,24 @@ export const subtaskGuard: Guard = {
     return ALLOW;
   },
 };
+
+/** An id used by several subtasks whose number of checked occurrences grows with this edit. */
+function newlyCheckedDuplicate(edit: PlaybookEdit): string | null {
+  const count = (playbook: PlaybookEdit["before"], checkedOnly: boolean) => {
+    const counts = new Map<string, number>();
+    for (const phase of playbook?.phases ?? [])
+      for (const s of phase.subtasks)
+        if (!checkedOnly || s.checked)
+          counts.set(s.id, (counts.get(s.id) ?? 0) + 1);
+    return counts;
+  };
+  const all = count(edit.after, false);
+  const checkedAfter = count(edit.after, true);
+  const checkedBefore = count(edit.before, true);
+  for (const [id, n] of checkedAfter)
+    if ((all.get(id) ?? 0) > 1 && n > (checkedBefore.get(id) ?? 0)) return id;
+  return null;
+}
 
 function describeTransition(
   subtask: SubtaskSummary,

@@ -43,7 +43,12 @@ function verdictOf(guard: Guard, overrides: Partial<GuardContext>) {
 
 function table(guard: Guard, cases: Case[]) {
   describe(`${guard.number}. ${guard.id}`, () => {
-    it.each(cases)("%s → %s", (_name, overrides, expected) => {
+    it.each(
+      cases.map(
+        ([name, overrides, expected]) =>
+          [`${name} → ${expected}`, overrides, expected] as const,
+      ),
+    )("%s", (_name, overrides, expected) => {
       const decision = verdictOf(guard, overrides());
       expect(decision.kind).toBe(expected);
       if (decision.kind === "block") {
@@ -517,6 +522,18 @@ table(subtaskGuard, [
     "block",
   ],
   [
+    "a checked duplicate of a proven subtask id",
+    () => {
+      const proven = tick(REVIEWED, "p1.1");
+      const dup = proven.replace("- [ ] **p2.1**", "- [x] **p1.1**");
+      return {
+        records: createRecordSet(proofs(proven)),
+        changes: [playbookEdit(proven, dup)],
+      };
+    },
+    "block",
+  ],
+  [
     "an edit whose result cannot be computed",
     () => ({
       changes: [
@@ -607,6 +624,23 @@ table(criticGuard, [
       ],
     }),
     "allow",
+  ],
+  [
+    "done for a phase id used twice",
+    () => {
+      const twice = done.replace("### p2: Submit", "### p1: Submit");
+      return {
+        records: createRecordSet([
+          recordFor(playbookOf(done), {
+            kind: "critic",
+            target: "p1",
+            verdict: "PASS",
+          }),
+        ]),
+        changes: [playbookEdit(allChecked, twice)],
+      };
+    },
+    "block",
   ],
 ]);
 
