@@ -94,6 +94,7 @@ export default tseslint.config(
       "src/app/read-workspace-summary.ts",
       "src/app/run-hook.ts",
       "src/app/build-guard-context.ts",
+      "src/app/collect-bash-changes.ts",
       "src/app/record-critic-verdicts.ts",
     ],
     rules: {

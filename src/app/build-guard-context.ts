@@ -26,7 +26,6 @@ import type {
 import {
   isPlaybookPath,
   isStatePath,
-  toAbsolute,
   toForwardSlashes,
   toRepoPath,
 } from "../core/paths/repo-path.ts";
@@ -37,6 +36,7 @@ import {
   normaliseActivePath,
 } from "../core/validate/active-path.ts";
 import type { HookPayload } from "../hooks/payload.ts";
+import { collectBashChanges } from "./collect-bash-changes.ts";
 import { readWorkspaceSummary } from "./read-workspace-summary.ts";
 
 /** A playbook bigger than this is not parsed on the hook path: micromark would take seconds. */
@@ -231,7 +231,7 @@ function collectChanges(input: ChangeInput): FileChange[] {
       },
     ];
   }
-  return input.bash ? bashChanges(input, input.bash) : [];
+  return input.bash ? collectBashChanges(input, input.bash) : [];
 }
 
 function locate(
@@ -305,57 +305,6 @@ function documentChange(
         after: after?.kind === "playbook" ? after : null,
         afterProblem,
       };
-}
-
-const DYNAMIC = /[$*?[`]/;
-
-function bashChanges(input: ChangeInput, bash: BashAnalysis): FileChange[] {
-  // `cd dir && rm x` runs in dir: resolve relative paths against every folder the line may cd into.
-  const cwds = [input.cwd];
-  for (const cmd of bash.commands)
-    if (
-      (cmd.argv[0] === "cd" || cmd.argv[0] === "pushd") &&
-      cmd.argv[1] &&
-      !DYNAMIC.test(cmd.argv[1])
-    )
-      cwds.push(toAbsolute(input.cwd, cmd.argv[1]));
-  const changes: FileChange[] = [];
-  const add = (raw: string, op: FileChange["op"], command: string) => {
-    const dynamic = DYNAMIC.test(raw);
-    const fixed = dynamic ? staticFolder(raw) : raw;
-    for (const cwd of new Set(cwds))
-      changes.push({
-        ...locate(input, cwd, fixed),
-        raw,
-        tool: "Bash",
-        op,
-        command,
-        dynamic,
-        document: null,
-      });
-  };
-  for (const write of bash.writes) add(write.path, write.op, write.command);
-  for (const code of bash.inlineCode)
-    for (const mention of pathMentions(code.code))
-      add(mention, "inline-code", code.command);
-  return changes.filter((c) => c.absolute !== "/dev/null");
-}
-
-/** The folder a dynamic path certainly lies in: `dist/*.js` → `dist`, `$HOME/x` → `.` (unknown: the start). */
-function staticFolder(raw: string): string {
-  const prefix = raw.slice(0, raw.search(DYNAMIC));
-  const slash = prefix.lastIndexOf("/");
-  return slash === -1 ? "." : prefix.slice(0, slash) || "/";
-}
-
-/** Path-like words in interpreter code: anything with a slash or a file extension we guard. */
-function pathMentions(code: string): string[] {
-  const words = code.match(/[\w.~\-/\\]+/g) ?? [];
-  return [
-    ...new Set(
-      words.filter((w) => /[/\\]/.test(w) || /\.(?:md|json|txt)$/i.test(w)),
-    ),
-  ];
 }
 
 /** From the environment where it says; `node:os` costs the hook ~2 ms to load, so only as a fallback. */

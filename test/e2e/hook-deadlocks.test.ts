@@ -358,7 +358,7 @@ describe("ordinary deletes stay allowed", () => {
   it.each([
     "rm -rf node_modules dist",
     "rm -rf ./build/*",
-    'for f in *.log; do rm "$f"; done',
+    "rm -f *.log build/*.tmp",
     "find . -name '*.tmp' -delete",
     "rm -rf /tmp/playbook-scratch",
     "git clean -n",

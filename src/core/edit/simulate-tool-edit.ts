@@ -58,36 +58,56 @@ function applyEdits(
       text = newString;
       continue;
     }
-    let first = text.indexOf(oldString);
-    let old = oldString;
-    let replacement = newString;
-    if (first === -1) {
-      // Claude Code forgives line endings and typographic quotes; a guard must not be more literal than the tool.
-      const loose = normalise(text);
-      old = normalise(oldString);
-      first = loose.indexOf(old);
-      if (first === -1)
-        return { kind: "no-change", reason: "old_string is not in the file" };
-      text = loose;
-      replacement = normalise(newString);
+    const match = findMatches(text, oldString, newString);
+    if (!match)
+      return { kind: "no-change", reason: "old_string is not in the file" };
+    if (match.at.length > 1 && edit["replace_all"] !== true)
+      return { kind: "no-change", reason: "old_string is not unique" };
+    let result = "";
+    let from = 0;
+    for (const at of match.at) {
+      result += text.slice(from, at) + match.replacement;
+      from = at + match.length;
     }
-    if (edit["replace_all"] === true) {
-      text = text.split(old).join(replacement);
-    } else {
-      if (text.indexOf(old, first + 1) !== -1)
-        return { kind: "no-change", reason: "old_string is not unique" };
-      text =
-        text.slice(0, first) + replacement + text.slice(first + old.length);
-    }
+    text = result + text.slice(from);
   }
   return text === null
     ? { kind: "no-change", reason: "no edits" }
     : { kind: "content", text };
 }
 
-function normalise(text: string): string {
-  return text
-    .replace(/\r\n?/g, "\n")
-    .replace(/[\u2018\u2019]/g, "'")
-    .replace(/[\u201C\u201D]/g, '"');
+/**
+ * Where `oldString` occurs, the way Claude Code forgives differences: exactly; with the file's CRLF line endings;
+ * or with typographic quotes read as straight ones. Quote folding maps one character to one, so positions found in
+ * the folded text are positions in the file, and the rest of the file keeps its bytes (a guard must not be more
+ * literal than the tool, nor see changes the tool would not make).
+ */
+function findMatches(
+  text: string,
+  oldString: string,
+  newString: string,
+): { at: number[]; length: number; replacement: string } | null {
+  const crlf = text.includes("\r\n");
+  const toCrlf = (value: string) => value.replace(/\r?\n/g, "\r\n");
+  const variants: [string, string][] = [[oldString, newString]];
+  if (crlf) variants.push([toCrlf(oldString), toCrlf(newString)]);
+  for (const fold of [false, true]) {
+    const haystack = fold ? foldQuotes(text) : text;
+    for (const [old, replacement] of variants) {
+      const needle = fold ? foldQuotes(old) : old;
+      const at: number[] = [];
+      for (
+        let i = haystack.indexOf(needle);
+        i !== -1;
+        i = haystack.indexOf(needle, i + needle.length)
+      )
+        at.push(i);
+      if (at.length > 0) return { at, length: needle.length, replacement };
+    }
+  }
+  return null;
+}
+
+function foldQuotes(text: string): string {
+  return text.replace(/[\u2018\u2019]/g, "'").replace(/[\u201C\u201D]/g, '"');
 }

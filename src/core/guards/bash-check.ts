@@ -24,6 +24,7 @@ export const bashCheckGuard: Guard = {
   number: 10,
   events: ["PreToolUse"],
   check(ctx) {
+    if (ctx.toolName === "PowerShell") return checkPowerShell(ctx);
     const bash = ctx.bash;
     if (!bash) return ALLOW;
     const raw = ctx.toolInput["command"];
@@ -50,20 +51,42 @@ function checkRecordWrites(ctx: GuardContext): GuardResult | null {
   for (const change of ctx.changes) {
     if (change.tool !== "Bash" || change.path === null) continue;
     const path = change.path;
+    const guarded =
+      isRuntimePath(path) || isPlaybookPath(path) || isStatePath(path);
+    if (!guarded) continue;
+    const command = `\`${change.command ?? ""}\``;
     const via =
       change.op === "inline-code"
         ? "inline interpreter code"
-        : `\`${change.command ?? ""}\``;
+        : change.op === "link"
+          ? `${command} links to it, so a later write through the link`
+          : change.dynamic
+            ? `${command}, which names its target (\`${change.raw}\`) only when it runs,`
+            : command;
     if (isRuntimePath(path))
       return block(
-        `Blocked: ${via} would change \`${path}\`. Records, grants and locks are written only by playbook commands. Next: use \`playbook verify\`, the reviewer or the critic to create proof.`,
+        `Blocked: ${via} could change \`${path}\`. Records, grants and locks are written only by playbook commands. Next: use \`playbook verify\`, the reviewer or the critic to create proof.`,
       );
-    if (isPlaybookPath(path) || isStatePath(path))
-      return block(
-        `Blocked: ${via} would change \`${path}\` from the shell, where the change cannot be checked. Next: use the Edit or Write tool for ${isStatePath(path) ? "state.md" : "playbooks"}; they stay editable.`,
-      );
+    return block(
+      `Blocked: ${via} could change \`${path}\` from the shell, where the change cannot be checked. Next: use the Edit or Write tool for ${isStatePath(path) ? "state.md" : "playbooks"} (they stay editable)${change.dynamic ? ", and name files explicitly in shell commands" : ""}.`,
+    );
   }
   return null;
+}
+
+/**
+ * PowerShell is not parsed (the shell parser knows Bash): a PowerShell command that names a guarded file or runs a
+ * record command is refused, since what it does to them cannot be checked.
+ */
+function checkPowerShell(ctx: GuardContext): GuardResult {
+  const raw = ctx.toolInput["command"];
+  const command = typeof raw === "string" ? raw : "";
+  const guarded =
+    /(?:^|[\s"'\\/])(?:state\.md|\.claude|playbook-[^\s"'\\/]*\.md)\b|(?:^|[\s"'])plan(?:[\\/]|\b)|\bplaybook\s+(?:review|crit|confirm)\b/i;
+  if (!guarded.test(command)) return ALLOW;
+  return block(
+    "Blocked: this PowerShell command names state.md, a playbook, plan/ or .claude/, and playbook cannot check PowerShell's effect on them. Next: use the Edit or Write tool for those files, and Bash or PowerShell only for other work.",
+  );
 }
 
 /** Interpreter code that starts `playbook review|crit|confirm` itself (e.g. through a pseudo-terminal) is refused. */

@@ -25,30 +25,37 @@ export const protectedGuard: Guard = {
     for (const change of ctx.changes) {
       if (change.path === null) continue;
       const doc = change.document;
+      // A state.md that is missing counts as strict, the default: deleting it first must not open a way around.
+      const previous =
+        doc?.kind === "state"
+          ? (doc.before?.config.security ?? "strict")
+          : null;
       if (
         isStatePath(change.path) &&
         doc?.kind === "state" &&
-        doc.before &&
+        previous &&
         doc.after &&
-        STRENGTH[doc.after.config.security] <
-          STRENGTH[doc.before.config.security]
+        STRENGTH[doc.after.config.security] < STRENGTH[previous]
       ) {
         return block(
-          `Blocked: this edit lowers \`security\` in state.md from ${doc.before.config.security} to ${doc.after.config.security}. Relaxing the guards is the user's decision. Next: keep \`security: ${doc.before.config.security}\` in the edit, or ask the user to change it themselves.`,
+          `Blocked: this edit lowers \`security\` in state.md from ${previous} to ${doc.after.config.security}. Relaxing the guards is the user's decision. Next: keep \`security: ${previous}\` in the edit, or ask the user to change it themselves.`,
         );
       }
       if (isRepairPath(change.path)) continue;
       const rule = findProtection(ctx.protectedRules, change.path);
       if (!rule) continue;
-      const where = `\`${change.path}\` is listed as ${rule.level} (${rule.source}, pattern \`${rule.pattern}\`)`;
+      const runtime = change.dynamic
+        ? ` (\`${change.command ?? ""}\` names its target, \`${change.raw}\`, only when it runs, so it could change it)`
+        : "";
+      const where = `\`${change.path}\`${runtime} is listed as ${rule.level} (${rule.source}, pattern \`${rule.pattern}\`)`;
       if (rule.level === "HARD_BLOCK")
         return block(
-          `Blocked: ${where} and is never changed by the agent. Next: leave it as it is, or ask the user to change it themselves.`,
+          `Blocked: ${where} and is never changed by the agent. Next: leave it as it is${change.dynamic ? " and name files explicitly in shell commands" : ""}, or ask the user to change it themselves.`,
         );
       if (ctx.security === "developer") continue;
       if (rule.level === "BLOCK" && ctx.security === "strict")
         return block(
-          `Blocked: ${where}; security is strict. Next: ask the user to change it themselves, or to set \`security: trusted\` in state.md.`,
+          `Blocked: ${where}; security is strict. Next: ${change.dynamic ? "name files explicitly in shell commands; or " : ""}ask the user to change it themselves, or to set \`security: trusted\` in state.md.`,
         );
       if (rule.level === "WARN")
         warnings.push(`${where}: change it only if the task needs it.`);

@@ -49,7 +49,8 @@ export interface FileChange {
   /** The path as the tool call wrote it. */
   raw: string;
   tool: "Edit" | "Write" | "MultiEdit" | "NotebookEdit" | "Bash";
-  op: "edit" | "write" | "append" | "delete" | "move" | "inline-code";
+  /** `link`: the target of a link the command creates; later writes through the link would reach it unchecked. */
+  op: "edit" | "write" | "append" | "delete" | "move" | "inline-code" | "link";
   /** The shell command that makes the change (Bash only). */
   command: string | null;
   /** Whether the path holds an expansion (`$VAR`, a glob) whose value is unknown. */

@@ -39,11 +39,18 @@ describe("simulateToolEdit", () => {
       "d",
     ],
     [
-      "CRLF file edited with LF text",
+      "CRLF file edited with LF text keeps its CRLF",
       "Edit",
       { old_string: "a\nb", new_string: "a\nc" },
-      "a\r\nb",
-      "a\nc",
+      "x\r\na\r\nb",
+      "x\r\na\r\nc",
+    ],
+    [
+      "typographic quotes elsewhere in the file stay as they are",
+      "Edit",
+      { old_string: "a\nb", new_string: "a\nc" },
+      "\u201Cq\u201D\r\na\r\nb",
+      "\u201Cq\u201D\r\na\r\nc",
     ],
     [
       "typographic quotes",
