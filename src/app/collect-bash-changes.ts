@@ -26,12 +26,14 @@ export function collectBashChanges(
   bash: BashAnalysis,
 ): FileChange[] {
   const cwds = folders(input.cwd, bash.commands);
-  const guarded = existingGuarded(input.projectDir);
+  // Listed only when a target needs it: most commands (`git status`, `npm test`) write nothing.
+  let listed: string[] | undefined;
+  const guardedFiles = () => (listed ??= existingGuarded(input.projectDir));
   const changes: FileChange[] = [];
   const add = (raw: string, op: FileChange["op"], command: string) => {
     const named = findNameFilter(bash.commands, command);
     const within = (folder: string, dynamic: boolean) => {
-      for (const file of guarded)
+      for (const file of guardedFiles())
         if (file.startsWith(`${folder}/`) && named(file))
           changes.push(change(input, "/", file, raw, op, command, dynamic));
     };
@@ -59,7 +61,7 @@ export function collectBashChanges(
         continue;
       }
       const pattern = globToRegExp(toAbsolute(cwd, raw));
-      for (const file of guarded)
+      for (const file of guardedFiles())
         if (pattern.test(file))
           changes.push(change(input, "/", file, raw, op, command, true));
     }
@@ -71,7 +73,11 @@ export function collectBashChanges(
       add(file, "write", cmd.text);
   }
   for (const code of bash.inlineCode)
-    for (const mention of mentionsIn(code.code, guarded, input.projectDir))
+    for (const mention of mentionsIn(
+      code.code,
+      guardedFiles(),
+      input.projectDir,
+    ))
       add(mention, "inline-code", code.command);
   return changes.filter((c) => c.absolute !== "/dev/null");
 }
