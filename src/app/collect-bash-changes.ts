@@ -5,6 +5,7 @@ import type { BashAnalysis, SimpleCommand } from "../core/bash/types.ts";
 import { baseName, gitArgs } from "../core/guards/command-words.ts";
 import type { FileChange } from "../core/guards/types.ts";
 import { toAbsolute, toRepoPath } from "../core/paths/repo-path.ts";
+import { shellGlobReach, shellGlobSource } from "../core/paths/shell-glob.ts";
 
 export interface BashChangeInput {
   projectDir: string;
@@ -54,13 +55,15 @@ export function collectBashChanges(
         command,
         true,
       );
-      changes.push(folder);
       if (VARIABLE.test(raw)) {
+        changes.push(folder);
         // `$F` is known only at run time: it could be any guarded file below the folder it starts in.
         within(folder.absolute, true);
         continue;
       }
-      const pattern = globToRegExp(toAbsolute(cwd, raw));
+      const glob = toAbsolute(cwd, expandHome(input, raw));
+      changes.push({ ...folder, glob });
+      const pattern = shellGlobReach(glob);
       for (const file of guardedFiles())
         if (pattern.test(file))
           changes.push(change(input, "/", file, raw, op, command, true));
@@ -91,11 +94,7 @@ function change(
   command: string,
   dynamic: boolean,
 ): FileChange {
-  const expanded =
-    input.homeDir && /^~(?:\/|$)/.test(fixed)
-      ? input.homeDir + fixed.slice(1)
-      : fixed;
-  const absolute = resolveRealPath(cwd, expanded);
+  const absolute = resolveRealPath(cwd, expandHome(input, fixed));
   return {
     path: toRepoPath(input.projectDir, "/", absolute),
     absolute,
@@ -106,6 +105,13 @@ function change(
     dynamic,
     document: null,
   };
+}
+
+/** `~/x` as the shell expands it. */
+function expandHome(input: BashChangeInput, path: string): string {
+  return input.homeDir && /^~(?:\/|$)/.test(path)
+    ? input.homeDir + path.slice(1)
+    : path;
 }
 
 /** The start folder and every folder `cd`/`pushd` leads to, each resolved against the one before. */
@@ -181,7 +187,10 @@ function findNameFilter(
     const pattern = find.argv[i + 1];
     if ((arg === "-name" || arg === "-iname") && pattern !== undefined)
       patterns.push(
-        new RegExp(`^${globSource(pattern)}$`, arg === "-iname" ? "i" : ""),
+        new RegExp(
+          `^${shellGlobSource(pattern)}$`,
+          arg === "-iname" ? "i" : "",
+        ),
       );
   });
   if (patterns.length === 0) return () => true;
@@ -189,37 +198,6 @@ function findNameFilter(
     const name = file.slice(file.lastIndexOf("/") + 1);
     return patterns.some((p) => p.test(name));
   };
-}
-
-/** A shell glob over absolute paths; one that names a folder reaches everything inside it. */
-function globToRegExp(glob: string): RegExp {
-  return new RegExp(`^${globSource(glob)}(?:/.*)?$`);
-}
-
-/** `*` and `?` stay within a folder, `**` crosses folders, `[...]` is a class; everything else is literal. */
-function globSource(glob: string): string {
-  let source = "";
-  for (let i = 0; i < glob.length; i++) {
-    const ch = glob[i] ?? "";
-    if (ch === "*" && glob[i + 1] === "*") {
-      const slash = glob[i + 2] === "/";
-      source += slash ? "(?:.*/)?" : ".*";
-      i += slash ? 2 : 1;
-    } else if (ch === "*") source += "[^/]*";
-    else if (ch === "?") source += "[^/]";
-    else if (ch === "[") {
-      const end = glob.indexOf("]", i + 2);
-      if (end === -1) source += "\\[";
-      else {
-        source += `[${glob
-          .slice(i + 1, end)
-          .replace(/^!/, "^")
-          .replace(/\\/g, "\\\\")}]`;
-        i = end;
-      }
-    } else source += ch.replace(/[.+^${}()|\\]/g, "\\$&");
-  }
-  return source;
 }
 
 /** What `ln` links to: a later write through the link would reach the target unchecked. */

@@ -1,3 +1,4 @@
+import { toAbsolute } from "../../src/core/paths/repo-path.ts";
 import { analyzeBash } from "../../src/core/bash/analyze-bash.ts";
 import type {
   PlaybookSummary,
@@ -108,6 +109,9 @@ export function bashChanges(
       command: w.command,
       dynamic: /[$*?]/.test(w.path),
       document: null,
+      ...(/[*?[]/.test(w.path) && !/[$`]/.test(w.path)
+        ? { glob: toAbsolute(ROOT, w.path) }
+        : {}),
     };
   });
   return { bash, changes, toolInput: { command }, toolName: "Bash" };

@@ -16,7 +16,14 @@ import type {
   Redirect,
   SimpleCommand,
 } from "./types.ts";
+import {
+  fillIn,
+  ownText,
+  runTimeArgvs,
+  type RunTimeNames,
+} from "./run-time-names.ts";
 import { unwrapPrefix } from "./unwrap-prefix.ts";
+import { ranScript, writtenScripts } from "./written-scripts.ts";
 
 const TOO_DEEP = `The command nests shell code deeper than ${MAX_NESTING} levels`;
 
@@ -24,23 +31,24 @@ interface Found {
   commands: SimpleCommand[];
   writes: BashWrite[];
   inlineCode: InlineCode[];
+  /** Script files the line writes from a here-document, by path, until a later command runs them. */
+  scripts: Map<string, string>;
 }
 
-interface Node {
+interface Node extends RunTimeNames {
   words: ShellWord[];
   env: Assignment[];
   redirects: ShellRedirect[];
   text: string;
   depth: number;
-  placeholder: string | null;
-  appendsArgs: boolean;
 }
 
 /**
  * Finds every simple command a Bash line would run (across lists, pipelines, subshells, compound commands,
  * functions, `$(...)`, backticks, process substitution, `bash -c`, `eval`, here-documents fed to a shell and
- * prefix commands like `sudo`, `env`, `timeout`, `xargs`), the files they would change and the inline code they
- * hand to interpreters. Never throws: a line it cannot parse, or that is over 1 MB or nested deeper than 8
+ * prefix commands like `sudo`, `env`, `timeout`, `xargs`, `busybox`, and scripts the line writes from a
+ * here-document and then runs), the files they would change and the inline code they hand to interpreters. Names
+ * found at run time appear as `ROOT/*` for `find ROOT -exec ... {}` and as `$XARGS` for `xargs`. Never throws: a line it cannot parse, or that is over 1 MB or nested deeper than 8
  * levels, comes back with `error` set and nothing else.
  */
 export function analyzeBash(command: string): BashAnalysis {
@@ -56,7 +64,12 @@ export function analyzeBashWith(
     return failed(
       `The command is ${Math.ceil(command.length / 1024)} KB long; commands over ${MAX_COMMAND_LENGTH / 1024} KB are not analysed`,
     );
-  const found: Found = { commands: [], writes: [], inlineCode: [] };
+  const found: Found = {
+    commands: [],
+    writes: [],
+    inlineCode: [],
+    scripts: new Map(),
+  };
   try {
     const error = analyzeSource(parser, command, 0, found);
     if (error !== null) return failed(error);
@@ -65,7 +78,12 @@ export function analyzeBashWith(
       `The shell parser failed: ${cause instanceof Error ? cause.message : String(cause)}`,
     );
   }
-  return { ...found, writes: unique(found.writes), error: null };
+  return {
+    commands: found.commands,
+    writes: unique(found.writes),
+    inlineCode: found.inlineCode,
+    error: null,
+  };
 }
 
 function failed(error: string): BashAnalysis {
@@ -90,6 +108,7 @@ function analyzeSource(
         depth: depth + command.depth,
         placeholder: null,
         appendsArgs: false,
+        standsFor: [],
       },
       found,
     );
@@ -102,17 +121,28 @@ function visit(parser: ShellParser, node: Node, found: Found): string | null {
   if (node.depth > MAX_NESTING) return TOO_DEEP;
   const argv = node.words.map((w) => w.value);
   found.commands.push(toSimpleCommand(node, argv));
-  for (const target of classifyWrites(argv, node.redirects))
-    if (node.placeholder === null || !target.path.includes(node.placeholder))
+  for (const runArgv of runTimeArgvs(node, argv))
+    for (const target of classifyWrites(runArgv, node.redirects))
       found.writes.push({ ...target, command: node.text });
   for (const code of findInlineCode(argv, node.redirects))
     found.inlineCode.push({ ...code, command: node.text });
-  for (const script of nestedScripts(argv, node.redirects)) {
+  for (const script of writtenScripts(argv, node.redirects))
+    found.scripts.set(script.path, script.body);
+  const scripts = nestedScripts(argv, node.redirects);
+  const run = ranScript(argv);
+  const body = run === null ? undefined : found.scripts.get(run);
+  if (run !== null && body !== undefined) {
+    // Analysed once: a script that runs itself would otherwise nest until the depth limit.
+    found.scripts.delete(run);
+    scripts.push(body);
+  }
+  for (const script of scripts) {
     const error = analyzeSource(parser, script, node.depth + 1, found);
     if (error !== null) return error;
   }
   for (const inner of unwrapPrefix(node.words)) {
-    const placeholder = inner.placeholder ?? node.placeholder;
+    const own = inner.placeholder !== null;
+    const placeholder = own ? inner.placeholder : node.placeholder;
     const words = inner.words.map((w) =>
       placeholder !== null && w.value.includes(placeholder)
         ? { ...w, dynamic: true }
@@ -122,9 +152,11 @@ function visit(parser: ShellParser, node: Node, found: Found): string | null {
       parser,
       {
         ...node,
-        words,
+        ...(inner.ownText ? ownText(node.text, words) : { words }),
+        ...(inner.ownText ? { redirects: [] } : {}),
         env: inner.env,
         placeholder,
+        standsFor: own ? fillIn(node, inner.standsFor) : node.standsFor,
         appendsArgs: inner.appendsArgs || node.appendsArgs,
         depth: node.depth + 1,
       },

@@ -1,7 +1,24 @@
+import { ARCHIVE_COMMANDS } from "./archive-commands.ts";
 import { commandName } from "./command-name.ts";
-import { FILE_COMMANDS, type Target } from "./file-commands.ts";
+import { COPY_COMMANDS } from "./copy-commands.ts";
+import { EDITOR_COMMANDS } from "./editor-commands.ts";
+import {
+  FILE_COMMANDS,
+  type Target,
+  type TargetRule,
+} from "./file-commands.ts";
+import { gitTargets } from "./git-command.ts";
 import type { ShellRedirect } from "./shell-syntax.ts";
 import { TOOL_COMMANDS } from "./tool-commands.ts";
+
+const RULE_TABLES: readonly Readonly<Record<string, TargetRule>>[] = [
+  FILE_COMMANDS,
+  COPY_COMMANDS,
+  TOOL_COMMANDS,
+  EDITOR_COMMANDS,
+  ARCHIVE_COMMANDS,
+  { git: gitTargets },
+];
 
 const WRITE_REDIRECTS: Readonly<Record<string, Target["op"]>> = {
   ">": "write",
@@ -18,7 +35,9 @@ const PSEUDO_FILES = /^\/dev\/(?:null|stdout|stderr|tty|fd\/\d+)$|^[<>]\(/;
 /**
  * The files a simple command would change, as its words and redirections name them: `>`, `>>`, `&>`, `<>` and
  * `>&file` (not fd duplications like `2>&1`), `tee`, `sed -i`, `perl -i`, `cp`, `mv`, `rm`, `truncate`, `dd of=`,
- * `touch`, `install`, `ln`, `chmod`/`chown`, `rsync`, `curl -o`, `wget -O`, `patch`, `find -delete`, `sort -o`.
+ * `touch`, `install`, `ln`, `chmod`/`chown`, `rsync`, `curl -o`, `wget -O`, `patch`, `find -delete`, `sort -o`,
+ * in-place editors (`gawk -i inplace`, `ed`, `vim -es`), archive extraction (`tar -x`, `unzip`, `cpio -i`) and
+ * `git rm`/`git mv`.
  */
 export function classifyWrites(
   argv: readonly string[],
@@ -26,12 +45,8 @@ export function classifyWrites(
 ): Target[] {
   const targets = redirects.flatMap(redirectTarget);
   const name = commandName(argv[0]);
-  const rule = Object.hasOwn(FILE_COMMANDS, name)
-    ? FILE_COMMANDS[name]
-    : Object.hasOwn(TOOL_COMMANDS, name)
-      ? TOOL_COMMANDS[name]
-      : undefined;
-  if (rule) targets.push(...rule(argv.slice(1)));
+  const table = RULE_TABLES.find((t) => Object.hasOwn(t, name));
+  if (table) targets.push(...table[name]!(argv.slice(1)));
   return targets.filter((t) => t.path !== "" && !PSEUDO_FILES.test(t.path));
 }
 

@@ -10,3 +10,11 @@ export function baseName(path: string): string {
   const trimmed = path.replace(/\/+$/, "");
   return trimmed.slice(trimmed.lastIndexOf("/") + 1) || trimmed;
 }
+
+/** `name` inside folder `dir`, as the shell would spell it: `dest/` and `a.md` give `dest/a.md`. */
+export function inFolder(dir: string, name: string): string {
+  const trimmed = dir.replace(/\/+$/, "");
+  return trimmed === "" && dir.startsWith("/")
+    ? `/${name}`
+    : `${trimmed || "."}/${name}`;
+}

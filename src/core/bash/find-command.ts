@@ -1,4 +1,5 @@
-import { commandName } from "./command-name.ts";
+import { shellGlobMatch } from "../paths/shell-glob.ts";
+import { baseName, commandName, inFolder } from "./command-name.ts";
 import type { Target } from "./file-commands.ts";
 
 const ACTIONS = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
@@ -18,21 +19,29 @@ export function findExecRanges(args: readonly string[]): [number, number][] {
   return ranges;
 }
 
-/** `find ROOTS... -delete` or `-exec rm {} ;` deletes inside every root; `-fprint FILE` writes FILE. */
-export function findTargets(args: readonly string[]): Target[] {
+/** The folders `find` searches (`.` when it names none) and the expression after them. */
+export function findRoots(args: readonly string[]): {
+  roots: string[];
+  expression: string[];
+} {
   let i = 0;
   while (i < args.length && /^-[HLP]+$|^-O\d*$/.test(args[i]!)) i++;
   if (args[i] === "-D") i += 2;
   const roots: string[] = [];
   while (i < args.length && !/^[-(!,]/.test(args[i]!)) roots.push(args[i++]!);
-  const expression = args.slice(i);
+  return { roots: roots.length > 0 ? roots : ["."], expression: args.slice(i) };
+}
+
+/** `find ROOTS... -delete` or `-exec rm {} ;` deletes inside every root; `-fprint FILE` writes FILE. */
+export function findTargets(args: readonly string[]): Target[] {
+  const { roots, expression } = findRoots(args);
   const deletes =
     expression.includes("-delete") ||
     findExecRanges(expression).some(([start]) =>
       DELETING.has(commandName(expression[start])),
     );
   const targets: Target[] = deletes
-    ? (roots.length > 0 ? roots : ["."]).map((path) => ({ path, op: "delete" }))
+    ? roots.map((path) => ({ path, op: "delete" }))
     : [];
   expression.forEach((word, k) => {
     const file = expression[k + 1];
@@ -40,4 +49,42 @@ export function findTargets(args: readonly string[]): Target[] {
       targets.push({ path: file, op: "write" });
   });
   return targets;
+}
+
+/** Operators that let a file through without passing every test (`-o`, `!`, groups): names then cannot narrow. */
+const BRANCHING = new Set(["-o", "-or", ",", "!", "-not", "(", ")"]);
+
+/**
+ * What the `{}` of `find ROOTS... -exec` stands for, as globs: PATTERN at any depth below each root when every file it runs on must
+ * pass a `-name`/`-iname` test (a conjunction before the action), else anything below each root (`ROOT/*`).
+ */
+export function findFoundNames(args: readonly string[]): string[] {
+  const { roots, expression } = findRoots(args);
+  const action = expression.findIndex((w) => ACTIONS.has(w));
+  const tests = action === -1 ? expression : expression.slice(0, action);
+  const names: string[] = [];
+  if (!tests.some((w) => BRANCHING.has(w)))
+    tests.forEach((word, k) => {
+      const pattern = tests[k + 1];
+      if (pattern === undefined || pattern.includes("/")) return;
+      if (word === "-name") names.push(pattern);
+      if (word === "-iname") names.push(caseless(pattern));
+    });
+  if (names.length === 0) return roots.map((root) => inFolder(root, "*"));
+  // Every test must pass, so one name pattern already bounds what `{}` can be; the root is tested too.
+  const name = names[0]!;
+  const matches = shellGlobMatch(name);
+  return roots.flatMap((root) => [
+    ...(matches.test(baseName(root)) ? [root] : []),
+    inFolder(root, `**/${name}`),
+  ]);
+}
+
+/** `*.MD` matched without case, as a glob: `*.[mM][dD]`. */
+function caseless(pattern: string): string {
+  return pattern.replace(/[a-z]/gi, (c) =>
+    c.toLowerCase() === c.toUpperCase()
+      ? c
+      : `[${c.toLowerCase()}${c.toUpperCase()}]`,
+  );
 }

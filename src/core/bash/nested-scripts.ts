@@ -3,7 +3,16 @@ import type { ShellRedirect } from "./shell-syntax.ts";
 import { optionValues, splitOptions } from "./split-options.ts";
 import { stdinScripts } from "./stdin-scripts.ts";
 
-const SHELLS = new Set(["bash", "sh", "zsh", "dash", "ksh", "ash", "mksh"]);
+/** Shells that take `-c CODE`, a script file or a script on standard input. */
+export const SHELLS = new Set([
+  "bash",
+  "sh",
+  "zsh",
+  "dash",
+  "ksh",
+  "ash",
+  "mksh",
+]);
 
 /**
  * Shell code a command runs that the line carries as a string: `bash -c CODE`, `sh <<'EOF'`, `eval ARGS`,

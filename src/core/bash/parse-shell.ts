@@ -91,10 +91,15 @@ function toCommand(node: Command, scope: Scope): ShellCommand {
   for (const item of node.prefix)
     if (item.type === "Assignment")
       env.push({ name: item.name, value: assignmentValue(item) });
-  const words: ShellWord[] = node.name ? expandWord(node.name) : [];
+  const at = (item: { pos: number; end: number }) =>
+    [item.pos - node.pos, item.end - node.pos] as const;
+  const words: ShellWord[] = node.name
+    ? expandWord(node.name).map((w) => ({ ...w, at: at(node.name!) }))
+    : [];
   for (const arg of node.args)
-    if (arg.type === "Word") words.push(...expandWord(arg));
-    else words.push(assignmentWord(arg));
+    if (arg.type === "Word")
+      words.push(...expandWord(arg).map((w) => ({ ...w, at: at(arg) })));
+    else words.push({ ...assignmentWord(arg), at: at(arg) });
   return {
     env,
     words,

@@ -8,6 +8,8 @@ export interface ShellWord {
   value: string;
   /** Holds a parameter, command or arithmetic expansion, a glob or a process substitution. */
   dynamic: boolean;
+  /** Where the word sits in its command's `text`, as [start, end), when the parser knows. */
+  at?: readonly [number, number];
 }
 
 export interface ShellRedirect {

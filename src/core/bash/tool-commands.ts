@@ -120,59 +120,6 @@ function wget(args: readonly string[]): Target[] {
   ];
 }
 
-function isRemote(path: string): boolean {
-  return /^[^/]+:/.test(path);
-}
-
-function rsync(args: readonly string[]): Target[] {
-  const split = splitOptions(args, {
-    short: "efTBM",
-    long: [
-      "exclude",
-      "include",
-      "filter",
-      "rsh",
-      "exclude-from",
-      "include-from",
-      "files-from",
-      "temp-dir",
-      "compare-dest",
-      "copy-dest",
-      "link-dest",
-      "backup-dir",
-      "suffix",
-      "chmod",
-      "rsync-path",
-      "log-file",
-      "partial-dir",
-      "password-file",
-      "out-format",
-      "timeout",
-      "bwlimit",
-      "max-size",
-      "min-size",
-      "port",
-      "chown",
-      "usermap",
-      "groupmap",
-      "block-size",
-      "modify-window",
-      "max-delete",
-      "remote-option",
-      "info",
-      "debug",
-    ],
-  });
-  const destination = split.operands.at(-1);
-  if (
-    split.operands.length < 2 ||
-    destination === undefined ||
-    isRemote(destination)
-  )
-    return [];
-  return each([destination], "write");
-}
-
 function patch(args: readonly string[]): Target[] {
   const split = splitOptions(args, {
     short: "pioDdBFrVzYg",
@@ -237,7 +184,6 @@ export const TOOL_COMMANDS: Readonly<Record<string, TargetRule>> = {
   ruby: inPlaceInterpreter(RUBY),
   curl,
   wget,
-  rsync,
   patch,
   find: findTargets,
   sort,

@@ -1,5 +1,5 @@
 import { commandName } from "./command-name.ts";
-import { findExecRanges } from "./find-command.ts";
+import { findExecRanges, findFoundNames } from "./find-command.ts";
 import type { Assignment, ShellWord } from "./shell-syntax.ts";
 import {
   hasOption,
@@ -16,7 +16,17 @@ export interface Unwrapped {
   placeholder: string | null;
   /** The wrapper adds arguments read at run time (`xargs rm`), so the words are not all there is. */
   appendsArgs: boolean;
+  /** What the run-time names may be, for write targets: `plan/*` for `find plan -exec`, `$XARGS` for `xargs`. */
+  standsFor: string[];
+  /** The words are a command of their own (`find -exec CMD ;`), not the rest of the wrapper's command. */
+  ownText: boolean;
 }
+
+/** The path write targets use for the names `xargs` reads at run time. */
+export const XARGS_NAMES = "$XARGS";
+
+/** Multi-call binaries that run the applet their first argument names. */
+const MULTI_CALL = new Set(["busybox", "toybox"]);
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
@@ -80,7 +90,8 @@ const WRAPPERS: Readonly<Record<string, Wrapper>> = {
 
 /**
  * The commands a prefix command runs: `env [-i] [VAR=x]... cmd`, `sudo [opts] cmd`, `command`, `exec`,
- * `nohup`, `time`, `nice`, `timeout DUR cmd`, `xargs [opts] cmd`, `find ... -exec cmd {} ;` and the like.
+ * `nohup`, `time`, `nice`, `timeout DUR cmd`, `xargs [opts] cmd`, `find ... -exec cmd {} ;`, `busybox APPLET`
+ * and the like.
  */
 export function unwrapPrefix(words: readonly ShellWord[]): Unwrapped[] {
   const name = commandName(words[0]?.value);
@@ -89,6 +100,8 @@ export function unwrapPrefix(words: readonly ShellWord[]): Unwrapped[] {
   if (name === "env") return env(args, values);
   if (name === "xargs") return xargs(args, values);
   if (name === "find") return findExec(args, values);
+  if (MULTI_CALL.has(name))
+    return args.length > 0 && !values[0]!.startsWith("-") ? [plain(args)] : [];
   const wrapper = Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined;
   if (!wrapper) return [];
   const split = splitOptions(values, { ...wrapper.spec, stopAtOperand: true });
@@ -100,7 +113,14 @@ export function unwrapPrefix(words: readonly ShellWord[]): Unwrapped[] {
 }
 
 function plain(words: ShellWord[], env: Assignment[] = []): Unwrapped {
-  return { words, env, placeholder: null, appendsArgs: false };
+  return {
+    words,
+    env,
+    placeholder: null,
+    appendsArgs: false,
+    standsFor: [],
+    ownText: false,
+  };
 }
 
 function env(
@@ -153,7 +173,14 @@ function xargs(
   const inner = args.slice(args.length - split.operands.length);
   if (inner.length === 0) return [];
   return [
-    { words: inner, env: [], placeholder, appendsArgs: placeholder === null },
+    {
+      words: inner,
+      env: [],
+      placeholder,
+      appendsArgs: placeholder === null,
+      standsFor: [XARGS_NAMES],
+      ownText: false,
+    },
   ];
 }
 
@@ -161,10 +188,13 @@ function findExec(
   args: readonly ShellWord[],
   values: readonly string[],
 ): Unwrapped[] {
+  const standsFor = findFoundNames(values);
   return findExecRanges(values).map(([start, end]) => ({
     words: args.slice(start, end),
     env: [],
     placeholder: "{}",
     appendsArgs: false,
+    standsFor,
+    ownText: true,
   }));
 }

@@ -4,6 +4,7 @@ import {
   isRuntimePath,
   isStatePath,
 } from "../paths/repo-path.ts";
+import { isWholeFolderGlob, shellGlobMatch } from "../paths/shell-glob.ts";
 import { baseName, gitArgs, hasFlag, playbookArgs } from "./command-words.ts";
 import { ALLOW, block, context, isAgent } from "./facts.ts";
 import type {
@@ -287,6 +288,7 @@ function judgeTarget(
   target: FileChange,
   recursive: boolean,
 ): string | null {
+  if (target.glob !== undefined) return judgeGlob(ctx, target.glob, recursive);
   const abs = target.absolute;
   if (isAncestorOrSelf(abs, ctx.projectDir.replace(/\\/g, "/")))
     return abs === ctx.projectDir
@@ -306,6 +308,50 @@ function judgeTarget(
   )
     return `\`${abs}\`, outside the repository`;
   return null;
+}
+
+/**
+ * A glob deletes what it matches: `*.pyc` at the root cannot reach the repository, `*` takes everything in it, and
+ * `../*` takes the repository itself.
+ */
+function judgeGlob(
+  ctx: GuardContext,
+  glob: string,
+  recursive: boolean,
+): string | null {
+  const root = ctx.projectDir.replace(/\\/g, "/");
+  const matches = shellGlobMatch(glob);
+  const folder = glob.slice(0, glob.lastIndexOf("/")) || "/";
+  const whole = isWholeFolderGlob(glob);
+  const reaches = (dir: string) =>
+    ancestorsOf(dir).some((a) => matches.test(a)) ||
+    (whole && isAncestorOrSelf(folder, dir));
+  if (reaches(root))
+    return folder === root && whole
+      ? "every file in the repository"
+      : `\`${glob}\`, which takes the repository with it`;
+  if (ctx.homeDir && reaches(ctx.homeDir)) return "your home folder";
+  const git = `${root}/.git`;
+  if (matches.test(git) || isAncestorOrSelf(git, folder))
+    return "git's own data (.git)";
+  const inside = folder === root || folder.startsWith(`${root}/`);
+  if (
+    !inside &&
+    recursive &&
+    !ctx.tempDirs.some((t) => isAncestorOrSelf(t, folder))
+  )
+    return `\`${glob}\`, outside the repository`;
+  return null;
+}
+
+/** `/a/b/c`, `/a/b`, `/a` and `/`. */
+function ancestorsOf(dir: string): string[] {
+  const found = [dir];
+  for (let d = dir; d !== "/" && d !== "";) {
+    d = d.slice(0, d.lastIndexOf("/")) || "/";
+    found.push(d);
+  }
+  return found;
 }
 
 function judgeGit(

@@ -55,6 +55,8 @@ export interface FileChange {
   command: string | null;
   /** Whether the path holds an expansion (`$VAR`, a glob) whose value is unknown. */
   dynamic: boolean;
+  /** For a glob (`*.pyc`, `dist/**`): the absolute pattern; `absolute` is then the folder it starts in. */
+  glob?: string;
   /** For Edit/Write/MultiEdit of `state.md` or a playbook: both versions, parsed. */
   document: DocumentChange | null;
 }

@@ -98,9 +98,29 @@ describe("writes", () => {
     ["perl -pe 's/a/b/' a.md", []],
     ["ruby -i -pe 'x' a.md", [["write", "a.md"]]],
     ["cp a.md b.md", [["write", "b.md"]]],
-    ["cp -r src/ a/ dest/", [["write", "dest/"]]],
-    ["cp -t dest a.md b.md", [["write", "dest"]]],
-    ["cp --target-directory=dest a.md", [["write", "dest"]]],
+    [
+      "cp -r src/ a/ dest/",
+      [
+        ["write", "dest/"],
+        ["write", "dest/src"],
+        ["write", "dest/a"],
+      ],
+    ],
+    [
+      "cp -t dest a.md b.md",
+      [
+        ["write", "dest"],
+        ["write", "dest/a.md"],
+        ["write", "dest/b.md"],
+      ],
+    ],
+    [
+      "cp --target-directory=dest a.md",
+      [
+        ["write", "dest"],
+        ["write", "dest/a.md"],
+      ],
+    ],
     ["cp only.md", []],
     [
       "mv a.md b.md",
@@ -114,6 +134,7 @@ describe("writes", () => {
       [
         ["move", "a.md"],
         ["write", "dir"],
+        ["write", "dir/a.md"],
       ],
     ],
     [
@@ -132,7 +153,13 @@ describe("writes", () => {
     ["dd if=a of=b.img", [["write", "b.img"]]],
     ["dd if=a", []],
     ["touch -d yesterday a.md", [["write", "a.md"]]],
-    ["install -m 755 bin/x /usr/local/bin/x", [["write", "/usr/local/bin/x"]]],
+    [
+      "install -m 755 bin/x /usr/local/bin/x",
+      [
+        ["write", "/usr/local/bin/x"],
+        ["write", "/usr/local/bin/x/x"],
+      ],
+    ],
     [
       "install -d dir1 dir2",
       [
@@ -140,8 +167,22 @@ describe("writes", () => {
         ["write", "dir2"],
       ],
     ],
-    ["install -t /opt/bin a b", [["write", "/opt/bin"]]],
-    ["ln -s target link", [["write", "link"]]],
+    [
+      "install -t /opt/bin a b",
+      [
+        ["write", "/opt/bin"],
+        ["write", "/opt/bin/a"],
+        ["write", "/opt/bin/b"],
+      ],
+    ],
+    [
+      "ln -s target link",
+      [
+        ["write", "link"],
+        ["write", "link/target"],
+      ],
+    ],
+    ["ln -s target link.md", [["write", "link.md"]]],
     ["ln -s ../shared/x", [["write", "x"]]],
     [
       "ln -t links a/x b/y",
@@ -155,7 +196,13 @@ describe("writes", () => {
     ["chmod --reference=b.md a.md", [["write", "a.md"]]],
     ["chown -R user:group dir", [["write", "dir"]]],
     ["chgrp staff a.md", [["write", "a.md"]]],
-    ["rsync -av --exclude node_modules src/ dest/", [["write", "dest/"]]],
+    [
+      "rsync -av --exclude node_modules src/ dest/",
+      [
+        ["write", "dest/"],
+        ["write", "dest/*"],
+      ],
+    ],
     ["rsync -av src/ host:/backup/", []],
     ["curl -o out.html https://x", [["write", "out.html"]]],
     ["curl -sSLo out.html https://x", [["write", "out.html"]]],
@@ -175,9 +222,17 @@ describe("writes", () => {
       [
         ["delete", "a"],
         ["delete", "b"],
+        ["delete", "a/*"],
+        ["delete", "b/*"],
       ],
     ],
-    ["find a -execdir /bin/rm -f {} \\;", [["delete", "a"]]],
+    [
+      "find a -execdir /bin/rm -f {} \\;",
+      [
+        ["delete", "a"],
+        ["delete", "a/*"],
+      ],
+    ],
     ["find a -name '*.md' -print", []],
     ["find a -fprint list.txt", [["write", "list.txt"]]],
     ["sort -o sorted.txt in.txt", [["write", "sorted.txt"]]],
@@ -222,12 +277,15 @@ describe("writes", () => {
     ]);
   });
 
-  it("does not take find's and xargs' placeholders for file names", () => {
+  it("replaces find's and xargs' placeholders by what they stand for", () => {
     expect(writes(analyzeBash("ls | xargs -I % cp % backup/"))).toEqual([
       ["write", "backup/"],
+      ["write", "backup/$XARGS"],
     ]);
     expect(writes(analyzeBash("find . -name x -exec mv {} old/ \\;"))).toEqual([
+      ["move", "./**/x"],
       ["write", "old/"],
+      ["write", "old/x"],
     ]);
   });
 });

@@ -752,6 +752,12 @@ table(bashCheckGuard, [
   ],
   ["rm -rf of the repository", bash("rm -rf /repo"), "block"],
   ["rm -rf of a build folder", bash("rm -rf dist"), "allow"],
+  ["rm -rf of *.pyc at the root", bash("rm -rf *.pyc"), "allow"],
+  ["rm -rf of everything at the root", bash("rm -rf *"), "block"],
+  ["rm -rf of the parent's contents", bash("rm -rf ../*"), "block"],
+  ["rm -rf of a glob naming .git", bash("rm -rf .g?t"), "block"],
+  ["rm -rf of a glob outside", bash("rm -rf /usr/lib/*.so"), "block"],
+  ["rm -rf of a glob in a temp folder", bash("rm -rf /tmp/build-*"), "allow"],
   [
     "rm -rf outside, in developer mode",
     bash("rm -rf /usr/lib", { security: "developer" }),

@@ -1,0 +1,114 @@
+import { describe, expect, it } from "vitest";
+import { analyzeBash } from "../../../../src/core/bash/analyze-bash.ts";
+import type { BashAnalysis } from "../../../../src/core/bash/types.ts";
+
+const writes = (a: BashAnalysis) => a.writes.map((w) => [w.op, w.path]);
+
+function expectWrites(
+  command: string,
+  expected: readonly (readonly string[])[],
+) {
+  const analysis = analyzeBash(command);
+  expect(analysis.error).toBeNull();
+  expect(writes(analysis)).toEqual(expected);
+}
+
+describe("git rm and git mv", () => {
+  it.each([
+    [
+      "git rm plan/a.md plan/b.md",
+      [
+        ["delete", "plan/a.md"],
+        ["delete", "plan/b.md"],
+      ],
+    ],
+    ["git rm -rf -- plan", [["delete", "plan"]]],
+    ["git -C repo rm plan/a.md", [["delete", "repo/plan/a.md"]]],
+    ["git -c core.x=1 rm a.md", [["delete", "a.md"]]],
+    ["git rm -r --cached plan", []],
+    ["git rm -n a.md", []],
+    [
+      "git mv plan/a.md plan/b.md",
+      [
+        ["move", "plan/a.md"],
+        ["write", "plan/b.md"],
+      ],
+    ],
+    [
+      "git mv a.md b.md archive",
+      [
+        ["move", "a.md"],
+        ["move", "b.md"],
+        ["write", "archive"],
+        ["write", "archive/a.md"],
+        ["write", "archive/b.md"],
+      ],
+    ],
+    [
+      "git mv -f x.md docs/",
+      [
+        ["move", "x.md"],
+        ["write", "docs/"],
+        ["write", "docs/x.md"],
+      ],
+    ],
+    ["git mv -n a.md b.md", []],
+    ["git status", []],
+    ["git commit -am x", []],
+    ["git log -- rm", []],
+  ] as const)("%s", expectWrites);
+});
+
+describe("a script written from a here-document and run on the same line", () => {
+  it.each([
+    [
+      "cat > run.sh <<'EOF'\nrm -rf plan\nEOF\nbash run.sh",
+      [
+        ["write", "run.sh"],
+        ["delete", "plan"],
+      ],
+    ],
+    [
+      "cat > run.sh <<'EOF'\nrm -rf plan\nEOF\nchmod +x run.sh && ./run.sh",
+      [
+        ["write", "run.sh"],
+        ["write", "run.sh"],
+        ["delete", "plan"],
+      ],
+    ],
+    [
+      "cat <<EOF > /tmp/x.sh\ntouch plan/state.md\nEOF\nsource /tmp/x.sh",
+      [
+        ["write", "/tmp/x.sh"],
+        ["write", "plan/state.md"],
+      ],
+    ],
+    [
+      "tee s.sh <<EOF >/dev/null\nrm plan\nEOF\n. ./s.sh",
+      [
+        ["write", "s.sh"],
+        ["delete", "plan"],
+      ],
+    ],
+    [
+      "cat > s.sh <<EOF\nrm x\nEOF\nsudo sh -e s.sh",
+      [
+        ["write", "s.sh"],
+        ["delete", "x"],
+      ],
+    ],
+    ["cat > a.sh <<EOF\nrm plan\nEOF\nbash b.sh", [["write", "a.sh"]]],
+    ["bash run.sh; cat > run.sh <<EOF\nrm plan\nEOF", [["write", "run.sh"]]],
+    ["cat > s.sh <<EOF\nrm x\nEOF\nsh -c s.sh", [["write", "s.sh"]]],
+    ["cat > s.sh <<EOF\nbash s.sh\nEOF\nbash s.sh", [["write", "s.sh"]]],
+  ] as const)("%j", expectWrites);
+
+  it("runs the body one level deeper than the command that runs it", () => {
+    const analysis = analyzeBash("cat > r.sh <<'EOF'\nrm a\nEOF\nbash r.sh");
+    expect(analysis.commands.map((c) => [c.depth, c.argv])).toEqual([
+      [0, ["cat"]],
+      [0, ["bash", "r.sh"]],
+      [1, ["rm", "a"]],
+    ]);
+  });
+});
