@@ -37,6 +37,7 @@ import {
 } from "../core/validate/active-path.ts";
 import type { HookPayload } from "../hooks/payload.ts";
 import { collectBashChanges } from "./collect-bash-changes.ts";
+import { withScriptFiles } from "./read-script-files.ts";
 import { readWorkspaceSummary } from "./read-workspace-summary.ts";
 
 /** A playbook bigger than this is not parsed on the hook path: micromark would take seconds. */
@@ -67,7 +68,10 @@ export function buildGuardContext(input: ContextInput): GuardContext {
     event === "PreToolUse" &&
     (toolName === "Bash" || toolName === "PowerShell") &&
     typeof toolInput["command"] === "string"
-      ? input.analyzeBash(toolInput["command"])
+      ? withScriptFiles(
+          { cwd, homeDir, analyzeBash: input.analyzeBash },
+          input.analyzeBash(toolInput["command"]),
+        )
       : null;
   const changes =
     event === "PreToolUse" && toolName !== null

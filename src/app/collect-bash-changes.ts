@@ -26,7 +26,7 @@ export function collectBashChanges(
   input: BashChangeInput,
   bash: BashAnalysis,
 ): FileChange[] {
-  const cwds = folders(input.cwd, bash.commands);
+  const cwds = cdFolders(input.cwd, bash.commands);
   // Listed only when a target needs it: most commands (`git status`, `npm test`) write nothing.
   let listed: string[] | undefined;
   const guardedFiles = () => (listed ??= existingGuarded(input.projectDir));
@@ -115,7 +115,10 @@ function expandHome(input: BashChangeInput, path: string): string {
 }
 
 /** The start folder and every folder `cd`/`pushd` leads to, each resolved against the one before. */
-function folders(start: string, commands: readonly SimpleCommand[]): string[] {
+export function cdFolders(
+  start: string,
+  commands: readonly SimpleCommand[],
+): string[] {
   const found = [start];
   let current = start;
   for (const cmd of commands) {

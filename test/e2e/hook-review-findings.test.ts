@@ -195,6 +195,62 @@ describe("BYPASSES: shell writes to guarded files that the hook lets through", (
   });
 });
 
+describe("BYPASSES: scripts the line does not spell out", () => {
+  let repo: GuardedRepo;
+  beforeAll(() => {
+    repo = createGuardedRepo({
+      files: {
+        "scripts/tick.sh":
+          "#!/bin/sh\nsed -i 's/- \\[ \\]/- [x]/' plan/playbook-login-form.md\n",
+        "scripts/lower.py":
+          "from pathlib import Path\np = Path('state.md')\np.write_text(p.read_text().replace('strict', 'developer'))\n",
+        "scripts/nested.sh": "#!/bin/bash\nbash scripts/tick.sh\n",
+        "scripts/ok.sh": "#!/bin/sh\nnpm test\n",
+        // playbook's own CLI names its files everywhere; running it is the repair path, not a bypass.
+        "node_modules/.bin/playbook":
+          "#!/usr/bin/env node\nconst state = 'state.md'; const runtime = '.claude/playbook/records';\n",
+        // A bundle names many files; only hand-written programs (64 KB or less) are read for names.
+        "tools/bundle.js": `// ${"x".repeat(70 * 1024)}\nwriteFileSync('state.md', '')\n`,
+        "scripts/env-python":
+          "#!/usr/bin/env python3\nopen('state.md', 'w').write('')\n",
+      },
+    });
+  });
+
+  // F18: a script piped into a shell or an interpreter is never analysed.
+  it.each([
+    ['echo "sed -i s/strict/developer/ state.md" | bash'],
+    ["printf 'rm -f plan/playbook-login-form.md\\n' | sh -s"],
+    [`echo "open('state.md','w').write('')" | python3`],
+  ])("F18 piped script: %s", (command) => {
+    expectDenied(repo.bash(command));
+  });
+
+  // F19: a script file written earlier (by Write, which is allowed outside guarded paths) and run now is never read.
+  it.each([
+    ["bash scripts/tick.sh"],
+    ["sh ./scripts/tick.sh"],
+    ["./scripts/tick.sh"],
+    ["source scripts/tick.sh"],
+    ["python3 scripts/lower.py"],
+    ["bash scripts/nested.sh"],
+    ["scripts/env-python"],
+    ["cd scripts && ./tick.sh"],
+  ])("F19 script file: %s", (command) => {
+    expectDenied(repo.bash(command));
+  });
+
+  it.each([
+    ["bash scripts/ok.sh"],
+    ["./scripts/ok.sh && npm test"],
+    ["bash scripts/missing.sh"],
+    ["./node_modules/.bin/playbook status"],
+    ["node tools/bundle.js"],
+  ])("F19 harmless or missing script: %s", (command) => {
+    expectAllowed(repo.bash(command));
+  });
+});
+
 describe("BYPASS: lowering security through a missing state.md", () => {
   // F12: the lowering check needs a parsed `before`; with state.md gone (git rm, F8) a Write may set
   // `security: developer`. A missing state.md reads as strict everywhere else, so it should count as strict here.

@@ -1,5 +1,5 @@
 import { classifyWrites } from "./classify-writes.ts";
-import { findInlineCode } from "./inline-code.ts";
+import { findInlineCode, interpretedScript } from "./inline-code.ts";
 import { MAX_COMMAND_LENGTH, MAX_NESTING } from "./limits.ts";
 import { nestedScripts } from "./nested-scripts.ts";
 import { parseShell } from "./parse-shell.ts";
@@ -14,6 +14,7 @@ import type {
   BashWrite,
   InlineCode,
   Redirect,
+  ScriptFile,
   SimpleCommand,
 } from "./types.ts";
 import {
@@ -33,6 +34,7 @@ interface Found {
   inlineCode: InlineCode[];
   /** Script files the line writes from a here-document, by path, until a later command runs them. */
   scripts: Map<string, string>;
+  scriptFiles: ScriptFile[];
 }
 
 interface Node extends RunTimeNames {
@@ -41,6 +43,7 @@ interface Node extends RunTimeNames {
   redirects: ShellRedirect[];
   text: string;
   depth: number;
+  pipedFrom?: ShellWord[];
 }
 
 /**
@@ -69,6 +72,7 @@ export function analyzeBashWith(
     writes: [],
     inlineCode: [],
     scripts: new Map(),
+    scriptFiles: [],
   };
   try {
     const error = analyzeSource(parser, command, 0, found);
@@ -82,12 +86,13 @@ export function analyzeBashWith(
     commands: found.commands,
     writes: unique(found.writes),
     inlineCode: found.inlineCode,
+    scriptFiles: found.scriptFiles,
     error: null,
   };
 }
 
 function failed(error: string): BashAnalysis {
-  return { commands: [], writes: [], inlineCode: [], error };
+  return { commands: [], writes: [], inlineCode: [], scriptFiles: [], error };
 }
 
 function analyzeSource(
@@ -124,18 +129,26 @@ function visit(parser: ShellParser, node: Node, found: Found): string | null {
   for (const runArgv of runTimeArgvs(node, argv))
     for (const target of classifyWrites(runArgv, node.redirects))
       found.writes.push({ ...target, command: node.text });
-  for (const code of findInlineCode(argv, node.redirects))
+  for (const code of findInlineCode(argv, node.redirects, node.pipedFrom))
     found.inlineCode.push({ ...code, command: node.text });
   for (const script of writtenScripts(argv, node.redirects))
     found.scripts.set(script.path, script.body);
-  const scripts = nestedScripts(argv, node.redirects);
+  const scripts = nestedScripts(argv, node.redirects, node.pipedFrom);
   const run = ranScript(argv);
   const body = run === null ? undefined : found.scripts.get(run);
   if (run !== null && body !== undefined) {
     // Analysed once: a script that runs itself would otherwise nest until the depth limit.
     found.scripts.delete(run);
     scripts.push(body);
-  }
+  } else if (run !== null)
+    found.scriptFiles.push({
+      path: run,
+      interpreter: null,
+      command: node.text,
+    });
+  const program = interpretedScript(argv);
+  if (program !== null)
+    found.scriptFiles.push({ ...program, command: node.text });
   for (const script of scripts) {
     const error = analyzeSource(parser, script, node.depth + 1, found);
     if (error !== null) return error;

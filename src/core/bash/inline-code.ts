@@ -2,7 +2,7 @@ import { commandName } from "./command-name.ts";
 import { parseInterpreterArgs } from "./interpreter-args.ts";
 import { interpreterSpec } from "./interpreters.ts";
 import { stdinScripts } from "./stdin-scripts.ts";
-import type { ShellRedirect } from "./shell-syntax.ts";
+import type { ShellRedirect, ShellWord } from "./shell-syntax.ts";
 import { splitOptions } from "./split-options.ts";
 
 export interface FoundCode {
@@ -18,6 +18,7 @@ export interface FoundCode {
 export function findInlineCode(
   argv: readonly string[],
   redirects: readonly ShellRedirect[],
+  pipedFrom?: readonly ShellWord[],
 ): FoundCode[] {
   const interpreter = commandName(argv[0]);
   const args = argv.slice(1);
@@ -27,8 +28,21 @@ export function findInlineCode(
   // node reads `-pe CODE` as `-p CODE`; it has no other option clusters.
   const words = args.map((a) => (a === "-pe" || a === "-ep" ? "-p" : a));
   const parsed = parseInterpreterArgs(words, spec);
-  const code = parsed.stdin ? stdinScripts(redirects) : parsed.code;
+  const code = parsed.stdin ? stdinScripts(redirects, pipedFrom) : parsed.code;
   return code.map((c) => ({ interpreter, code: c }));
+}
+
+/** The script file an interpreter runs (`python3 fix.py`, `node build.js`), when it runs no inline code. */
+export function interpretedScript(
+  argv: readonly string[],
+): { path: string; interpreter: string } | null {
+  const interpreter = commandName(argv[0]);
+  const spec = interpreterSpec(interpreter);
+  if (spec === null) return null;
+  const parsed = parseInterpreterArgs(argv.slice(1), spec);
+  const path = parsed.operands[0];
+  if (parsed.code.length > 0 || parsed.stdin || path === undefined) return null;
+  return { path, interpreter };
 }
 
 function denoEval(args: readonly string[]): FoundCode[] {

@@ -1,5 +1,5 @@
 import { commandName } from "./command-name.ts";
-import type { ShellRedirect } from "./shell-syntax.ts";
+import type { ShellRedirect, ShellWord } from "./shell-syntax.ts";
 import { optionValues, splitOptions } from "./split-options.ts";
 import { stdinScripts } from "./stdin-scripts.ts";
 
@@ -21,10 +21,11 @@ export const SHELLS = new Set([
 export function nestedScripts(
   argv: readonly string[],
   redirects: readonly ShellRedirect[],
+  pipedFrom?: readonly ShellWord[],
 ): string[] {
   const name = commandName(argv[0]);
   const args = argv.slice(1);
-  if (SHELLS.has(name)) return shellScripts(args, redirects);
+  if (SHELLS.has(name)) return shellScripts(args, redirects, pipedFrom);
   switch (name) {
     case "eval":
       return args.length > 0 ? [args.join(" ")] : [];
@@ -75,6 +76,7 @@ export function nestedScripts(
 function shellScripts(
   args: readonly string[],
   redirects: readonly ShellRedirect[],
+  pipedFrom?: readonly ShellWord[],
 ): string[] {
   let command = false;
   let stdin = false;
@@ -95,5 +97,7 @@ function shellScripts(
   }
   const operands = args.slice(i);
   if (command) return operands.slice(0, 1);
-  return operands.length === 0 || stdin ? stdinScripts(redirects) : [];
+  return operands.length === 0 || stdin
+    ? stdinScripts(redirects, pipedFrom)
+    : [];
 }

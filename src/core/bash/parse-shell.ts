@@ -21,6 +21,8 @@ import type {
 interface Walk {
   commands: ShellCommand[];
   error: string | null;
+  /** For a command inside a pipeline: the command before it, whose output it reads. */
+  upstream: WeakMap<SyntaxNode, Command>;
 }
 
 interface Scope {
@@ -34,7 +36,7 @@ interface Scope {
  * command or process substitutions (in words, assignments, redirect targets and unquoted here-documents).
  */
 export function parseShell(source: string): ShellParse {
-  const walk: Walk = { commands: [], error: null };
+  const walk: Walk = { commands: [], error: null, upstream: new WeakMap() };
   visit(parse(source), { source, depth: 0 }, walk);
   return walk.error === null
     ? { ok: true, commands: walk.commands }
@@ -54,8 +56,18 @@ function visit(node: SyntaxNode, scope: Scope, walk: Walk): void {
       }
       break;
     }
-    case "Command":
-      walk.commands.push(toCommand(node, scope));
+    case "Command": {
+      const command = toCommand(node, scope);
+      const upstream = walk.upstream.get(node);
+      if (upstream) command.pipedFrom = toCommand(upstream, scope).words;
+      walk.commands.push(command);
+      break;
+    }
+    case "Pipeline":
+      node.commands.forEach((command, i) => {
+        const before = node.commands[i - 1];
+        if (before?.type === "Command") walk.upstream.set(command, before);
+      });
       break;
     case "Redirected":
       walk.commands.push({

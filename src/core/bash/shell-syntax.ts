@@ -41,6 +41,8 @@ export interface ShellCommand {
   text: string;
   /** Command-substitution nesting inside the parsed source: 0 for the source's own commands. */
   depth: number;
+  /** The words of the simple command piped into this one (`echo CODE | bash`), when the parser knows. */
+  pipedFrom?: ShellWord[];
 }
 
 export type ShellParse =

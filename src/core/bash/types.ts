@@ -45,11 +45,22 @@ export interface InlineCode {
   command: string;
 }
 
+/** A script file the line runs (`bash x.sh`, `./x.sh`, `source x`, `python fix.py`): its effect is in the file. */
+export interface ScriptFile {
+  /** As the command names it. */
+  path: string;
+  /** The interpreter that runs it (`python3`, `node`), or null for a shell or whatever its `#!` line names. */
+  interpreter: string | null;
+  command: string;
+}
+
 export interface BashAnalysis {
   commands: SimpleCommand[];
   writes: BashWrite[];
   /** Guards treat inline code that mentions a guarded path as a write to it: its effect cannot be known. */
   inlineCode: InlineCode[];
+  /** Script files the line runs; the runtime reads them and analyses what they do. */
+  scriptFiles: ScriptFile[];
   /** Set when the line could not be parsed: callers treat the call as unknown, never as harmless. */
   error: string | null;
 }

@@ -58,7 +58,7 @@ function checkRecordWrites(ctx: GuardContext): GuardResult | null {
     const command = `\`${change.command ?? ""}\``;
     const via =
       change.op === "inline-code"
-        ? "inline interpreter code"
+        ? `code run by ${command}`
         : change.op === "link"
           ? `${command} links to it, so a later write through the link`
           : change.dynamic

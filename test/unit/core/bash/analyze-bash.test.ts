@@ -579,6 +579,7 @@ describe("errors", () => {
       commands: [],
       writes: [],
       inlineCode: [],
+      scriptFiles: [],
       error: expect.stringMatching(message) as string,
     });
   });

@@ -112,3 +112,50 @@ describe("a script written from a here-document and run on the same line", () =>
     ]);
   });
 });
+
+describe("code piped into a shell or an interpreter", () => {
+  it.each([
+    ['echo "rm -f a.md" | bash', [["delete", "a.md"]]],
+    ["echo -n 'touch b' | sh -s", [["write", "b"]]],
+    ["printf 'cd x\\nrm -f c\\n' | sh", [["delete", "c"]]],
+    ['echo "rm a" | tee log | bash', [["write", "log"]]],
+    ['echo "$CODE" | bash', []],
+    ['echo "rm a" | bash x.sh', []],
+  ] as const)("%s", expectWrites);
+
+  it("hands piped program text to the inline-code check", () => {
+    const analysis = analyzeBash(`echo "open('s.md','w')" | python3`);
+    expect(analysis.inlineCode.map((c) => [c.interpreter, c.code])).toEqual([
+      ["python3", "open('s.md','w')"],
+    ]);
+  });
+});
+
+describe("script files a line runs", () => {
+  it.each([
+    ["bash x.sh", [["x.sh", null]]],
+    ["sh -e ./x.sh arg", [["x.sh", null]]],
+    ["./tools/x.sh", [["tools/x.sh", null]]],
+    [
+      "source env.sh && . more.sh",
+      [
+        ["env.sh", null],
+        ["more.sh", null],
+      ],
+    ],
+    ["python3 -u fix.py --all", [["fix.py", "python3"]]],
+    ["node build.js", [["build.js", "node"]]],
+    ["sudo bash /opt/x.sh", [["/opt/x.sh", null]]],
+    ["bash -c 'echo hi'", []],
+    ["python3 -m pytest", []],
+    ["node -e 'x'", []],
+    ["cat > t.sh <<'EOF'\necho hi\nEOF\nbash t.sh", []],
+    ["npm test", []],
+  ] as const)("%s", (command, expected) => {
+    const analysis = analyzeBash(command);
+    expect(analysis.error).toBeNull();
+    expect(analysis.scriptFiles.map((f) => [f.path, f.interpreter])).toEqual(
+      expected,
+    );
+  });
+});

@@ -1,0 +1,142 @@
+import { closeSync, openSync, readSync } from "node:fs";
+import { commandName } from "../core/bash/command-name.ts";
+import type { BashAnalysis, ScriptFile } from "../core/bash/types.ts";
+import { toAbsolute } from "../core/paths/repo-path.ts";
+import { cdFolders } from "./collect-bash-changes.ts";
+
+export interface ScriptFileInput {
+  cwd: string;
+  homeDir: string | null;
+  analyzeBash: (command: string) => BashAnalysis;
+}
+
+/** How much of a script is read: its effect on playbook files is in plain sight near the top, if anywhere. */
+const MAX_SCRIPT_BYTES = 256 * 1024;
+/** Scripts that run scripts are followed this many files deep in all. */
+const MAX_SCRIPTS = 8;
+
+/**
+ * The analysis with the script files the line runs read and folded in: shell scripts (`bash x.sh`, `./x.sh`,
+ * `source x`) are parsed like the line itself, other programs (`python3 fix.py`, a `#!/usr/bin/env node` file)
+ * become inline code whose mentions of guarded files count as writes. A missing or unreadable file adds nothing:
+ * the command will fail before it changes anything.
+ */
+export function withScriptFiles(
+  input: ScriptFileInput,
+  bash: BashAnalysis,
+): BashAnalysis {
+  if (bash.error !== null || bash.scriptFiles.length === 0) return bash;
+  const merged: BashAnalysis = {
+    ...bash,
+    commands: [...bash.commands],
+    writes: [...bash.writes],
+    inlineCode: [...bash.inlineCode],
+  };
+  const queue = [...bash.scriptFiles];
+  const seen = new Set<string>();
+  // `cd scripts && ./x.sh` runs `scripts/x.sh`: a script is looked for in every folder the line moves to.
+  const cwds = cdFolders(input.cwd, bash.commands);
+  while (queue.length > 0 && seen.size < MAX_SCRIPTS) {
+    const script = queue.shift()!;
+    for (const cwd of cwds) {
+      const path = resolveScript(input, cwd, script);
+      if (seen.has(path)) continue;
+      seen.add(path);
+      const text = readHead(path);
+      if (text !== null) fold(input, merged, queue, script, path, text);
+    }
+  }
+  return merged;
+}
+
+/** Folds one script into the analysis: a program's text as inline code, a shell script's commands and writes. */
+function fold(
+  input: ScriptFileInput,
+  merged: BashAnalysis,
+  queue: ScriptFile[],
+  script: ScriptFile,
+  path: string,
+  text: string,
+): void {
+  const interpreter = script.interpreter ?? shebangInterpreter(text);
+  const inner = interpreter === null ? input.analyzeBash(text) : null;
+  if (inner === null && !isHandWritten(path, text)) return;
+  if (inner === null || inner.error !== null) {
+    // A program, or a script we cannot parse, is still checked for the guarded files it names.
+    merged.inlineCode.push({
+      interpreter: interpreter ?? "sh",
+      code: text,
+      command: script.command,
+    });
+    return;
+  }
+  // Messages then say where a command came from: `scripts/tick.sh: sed -i ... state.md`.
+  const where = (text: string) => `${script.path}: ${text}`;
+  merged.commands.push(
+    ...inner.commands.map((c) => ({
+      ...c,
+      text: where(c.text),
+      depth: c.depth + 1,
+    })),
+  );
+  merged.writes.push(
+    ...inner.writes.map((w) => ({ ...w, command: where(w.command) })),
+  );
+  merged.inlineCode.push(
+    ...inner.inlineCode.map((c) => ({ ...c, command: where(c.command) })),
+  );
+  queue.push(
+    ...inner.scriptFiles.map((f) => ({ ...f, command: where(f.command) })),
+  );
+}
+
+/** Programs bigger than this are bundles or libraries, not a script the agent just wrote. */
+const MAX_HAND_WRITTEN = 64 * 1024;
+
+/**
+ * Whether a program file is worth reading for the guarded names it mentions: hand-written scripts are, installed
+ * packages (playbook's own CLI among them) and bundles are not, since they name `state.md` or `.claude` without
+ * being pointed at this repository's files by the agent.
+ */
+function isHandWritten(path: string, text: string): boolean {
+  return (
+    text.length <= MAX_HAND_WRITTEN && !/(?:^|\/)node_modules\//.test(path)
+  );
+}
+
+function resolveScript(
+  input: ScriptFileInput,
+  cwd: string,
+  script: ScriptFile,
+): string {
+  const path =
+    input.homeDir && /^~(?:\/|$)/.test(script.path)
+      ? input.homeDir + script.path.slice(1)
+      : script.path;
+  return toAbsolute(cwd, path);
+}
+
+function readHead(path: string): string | null {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, "r");
+    const buffer = Buffer.alloc(MAX_SCRIPT_BYTES);
+    const size = readSync(fd, buffer, 0, MAX_SCRIPT_BYTES, 0);
+    const text = buffer.toString("utf8", 0, size);
+    // A binary is no script: nothing in it is shell code we could read.
+    return text.includes("\0") ? null : text;
+  } catch {
+    return null;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** The program a `#!` line names when it is not a shell (`#!/usr/bin/env python3` → `python3`); else null. */
+function shebangInterpreter(text: string): string | null {
+  const line = /^#!\s*(\S+)(?:\s+(?:-\S+\s+)*(\S+))?/.exec(text);
+  if (!line) return null;
+  const program = commandName(line[1]);
+  const name = program === "env" ? commandName(line[2]) : program;
+  return /^(?:ba|z|da|k|a|mk)?sh$/.test(name) ? null : name;
+}
