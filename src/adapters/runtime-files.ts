@@ -1,9 +1,11 @@
 import {
-  appendFileSync,
+  closeSync,
   mkdirSync,
+  openSync,
   readFileSync,
   renameSync,
   statSync,
+  writeSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
 import type { PostLoopLock } from "../core/guards/types.ts";
@@ -97,5 +99,11 @@ export function appendBoundedLog(
   } catch {
     mkdirSync(dirname(file), { recursive: true });
   }
-  appendFileSync(file, `${line.replace(/[\r\n]+/g, " ")}\n`);
+  // open + write + close: appendFileSync does the same with option handling that costs twice as much.
+  const fd = openSync(file, "a");
+  try {
+    writeSync(fd, `${line.replace(/[\r\n]+/g, " ")}\n`);
+  } finally {
+    closeSync(fd);
+  }
 }

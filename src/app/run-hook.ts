@@ -14,6 +14,7 @@ import { parseHookPayload, type HookPayload } from "../hooks/payload.ts";
 import type { HookAnswer } from "../hooks/reply.ts";
 import { buildGuardContext } from "./build-guard-context.ts";
 import { recordCriticVerdicts } from "./record-critic-verdicts.ts";
+import { toIsoTime } from "../core/time/iso-time.ts";
 
 export interface HookDeps {
   summarize: Summarize;
@@ -118,7 +119,7 @@ function applyEffects(
     if (effect.kind === "grant")
       writeGrant(ctx.projectDir, {
         ...effect.grant,
-        at: now().toISOString(),
+        at: toIsoTime(now()),
       });
     else if (effect.kind === "session-read") reads.push(effect.path);
   }
@@ -197,7 +198,7 @@ export function logHookRun(
       run.projectDir,
       "hook-timing.log",
       [
-        at.toISOString(),
+        toIsoTime(at),
         event,
         run.tool ?? "-",
         totalMs.toFixed(1),
@@ -210,7 +211,7 @@ export function logHookRun(
         run.projectDir,
         "block-reasons.log",
         [
-          at.toISOString(),
+          toIsoTime(at),
           event,
           run.tool ?? "-",
           run.verdict?.block?.guard ?? "-",
@@ -222,7 +223,7 @@ export function logHookRun(
         run.projectDir,
         "block-reasons.log",
         [
-          at.toISOString(),
+          toIsoTime(at),
           event,
           run.tool ?? "-",
           failure.guard,

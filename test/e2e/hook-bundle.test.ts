@@ -74,6 +74,34 @@ describe("dist/hook.cjs", () => {
     },
   );
 
+  it("loads none of node:crypto, child_process, os or perf_hooks while answering an Edit from the cache", () => {
+    const p = project();
+    const edit = {
+      ...preToolUse(p.dir),
+      tool_name: "Edit",
+      tool_input: {
+        file_path: `${p.dir}/src/login-form.tsx`,
+        old_string: "a",
+        new_string: "b",
+      },
+    };
+    runHook("PreToolUse", edit); // fills the parse cache
+    // A preload that reports, at exit, every built-in module the process loaded.
+    p.write(
+      "modules.cjs",
+      'process.on("exit", () => require("node:fs").writeSync(2, "\\nMODULES " + JSON.stringify(process.moduleLoadList)));',
+    );
+    const result = runHook("PreToolUse", edit, {
+      env: { NODE_OPTIONS: `--require ${p.path("modules.cjs")}` },
+    });
+    const line = /MODULES (.*)/.exec(result.stderr)?.[1];
+    expect(line).toBeDefined();
+    const loaded = JSON.parse(line!) as string[];
+    expect(loaded).toContain("NativeModule vm");
+    for (const name of ["crypto", "child_process", "os", "perf_hooks"])
+      expect(loaded).not.toContain(`NativeModule ${name}`);
+  });
+
   it("is under 100 KB, with the markdown and shell parsers in their own bundles beside it", () => {
     expect(statSync(HOOK_MAIN).size).toBeLessThan(100 * 1024);
     expect(statSync(HOOK_BUNDLE).size).toBeLessThan(2 * 1024);
