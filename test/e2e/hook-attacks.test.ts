@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
 import {
   createGuardedRepo,
+  expectDenied,
   PLAYBOOK,
   type GuardedRepo,
 } from "../helpers/guarded-repo.ts";
@@ -14,16 +15,6 @@ beforeAll(() => {
 
 const TICK_OLD = "- [ ] **p1.1**";
 const TICK_NEW = "- [x] **p1.1**";
-
-function expectDenied(
-  reply: { decision: string | null; reason: string },
-  ...mentions: string[]
-) {
-  expect(reply.decision).toBe("deny");
-  expect(reply.reason).toContain("PLAYBOOK_DISABLE=1");
-  expect(reply.reason).toMatch(/Next: /);
-  for (const text of mentions) expect(reply.reason).toContain(text);
-}
 
 describe("the attack corpus is blocked", () => {
   let repo: GuardedRepo;

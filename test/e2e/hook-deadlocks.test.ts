@@ -4,21 +4,15 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   createGuardedRepo,
+  expectAllowed,
   PLAYBOOK,
   type GuardedRepo,
-  type HookReplyView,
 } from "../helpers/guarded-repo.ts";
 import { SAMPLE_PLAYBOOK } from "../helpers/sample-docs.ts";
 
 beforeAll(() => {
   execFileSync("npm", ["run", "build", "--silent"], { stdio: "ignore" });
 });
-
-function expectAllowed(reply: HookReplyView) {
-  expect(reply.reason).toBe("");
-  expect(reply.decision).toBeNull();
-  expect(reply.status).toBe(0);
-}
 
 /** A repository where every gating guard would block a source edit: on main, no playbook, lock set, unread. */
 function lockedRepo(): GuardedRepo {

@@ -3,9 +3,10 @@ import { rmSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   createGuardedRepo,
+  expectAllowed,
+  expectDenied,
   PLAYBOOK,
   type GuardedRepo,
-  type HookReplyView,
 } from "../helpers/guarded-repo.ts";
 import { SAMPLE_PLAYBOOK, SAMPLE_STATE } from "../helpers/sample-docs.ts";
 
@@ -15,16 +16,6 @@ import { SAMPLE_PLAYBOOK, SAMPLE_STATE } from "../helpers/sample-docs.ts";
 beforeAll(() => {
   execFileSync("npm", ["run", "build", "--silent"], { stdio: "ignore" });
 });
-
-function expectDenied(reply: HookReplyView) {
-  expect(reply.decision).toBe("deny");
-  expect(reply.reason).toContain("PLAYBOOK_DISABLE=1");
-}
-
-function expectAllowed(reply: HookReplyView) {
-  expect(reply.reason).toBe("");
-  expect(reply.decision).toBeNull();
-}
 
 describe("BYPASSES: shell writes to guarded files that the hook lets through", () => {
   let repo: GuardedRepo;

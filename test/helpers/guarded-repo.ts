@@ -11,6 +11,7 @@ import {
   subtaskHash,
 } from "../../src/core/records/content-hash.ts";
 import type { PlaybookRecord } from "../../src/core/records/record.ts";
+import { expect } from "vitest";
 import { runHook } from "./run-hook.ts";
 import { SAMPLE_PLAYBOOK, SAMPLE_STATE } from "./sample-docs.ts";
 import { createTempProject, type TempProject } from "./temp-project.ts";
@@ -226,4 +227,19 @@ function view(
   out.context = specific.additionalContext ?? "";
   out.notice = reply.systemMessage ?? "";
   return out;
+}
+
+/** A refused PreToolUse whose reason says what to do next, names the kill switch and mentions each of `mentions`. */
+export function expectDenied(reply: HookReplyView, ...mentions: string[]) {
+  expect(reply.decision).toBe("deny");
+  expect(reply.reason).toContain("PLAYBOOK_DISABLE=1");
+  expect(reply.reason).toMatch(/Next: /);
+  for (const text of mentions) expect(reply.reason).toContain(text);
+}
+
+/** A call that goes through without a word: no decision, no reason, exit 0. */
+export function expectAllowed(reply: HookReplyView) {
+  expect(reply.reason).toBe("");
+  expect(reply.decision).toBeNull();
+  expect(reply.status).toBe(0);
 }

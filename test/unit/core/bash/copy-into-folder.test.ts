@@ -1,8 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { analyzeBash } from "../../../../src/core/bash/analyze-bash.ts";
-import type { BashAnalysis } from "../../../../src/core/bash/types.ts";
-
-const writes = (a: BashAnalysis) => a.writes.map((w) => [w.op, w.path]);
+import { writesOf } from "../../../helpers/bash-writes.ts";
 
 describe("copying, moving and linking into a folder", () => {
   it.each([
@@ -116,6 +114,6 @@ describe("copying, moving and linking into a folder", () => {
   ] as const)("%s", (command, expected) => {
     const analysis = analyzeBash(command);
     expect(analysis.error).toBeNull();
-    expect(writes(analysis)).toEqual(expected);
+    expect(writesOf(analysis)).toEqual(expected);
   });
 });

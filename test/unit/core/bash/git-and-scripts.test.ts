@@ -1,17 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { analyzeBash } from "../../../../src/core/bash/analyze-bash.ts";
-import type { BashAnalysis } from "../../../../src/core/bash/types.ts";
-
-const writes = (a: BashAnalysis) => a.writes.map((w) => [w.op, w.path]);
-
-function expectWrites(
-  command: string,
-  expected: readonly (readonly string[])[],
-) {
-  const analysis = analyzeBash(command);
-  expect(analysis.error).toBeNull();
-  expect(writes(analysis)).toEqual(expected);
-}
+import { expectWrites } from "../../../helpers/bash-writes.ts";
 
 describe("git rm and git mv", () => {
   it.each([

@@ -1,8 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { analyzeBash } from "../../../../src/core/bash/analyze-bash.ts";
-import type { BashAnalysis } from "../../../../src/core/bash/types.ts";
-
-const writes = (a: BashAnalysis) => a.writes.map((w) => [w.op, w.path]);
+import { writesOf } from "../../../helpers/bash-writes.ts";
 
 describe("find -exec: {} stands for the files under each root", () => {
   it.each([
@@ -75,7 +73,7 @@ describe("find -exec: {} stands for the files under each root", () => {
   ] as const)("%s", (command, expected) => {
     const analysis = analyzeBash(command);
     expect(analysis.error).toBeNull();
-    expect(writes(analysis)).toEqual(expected);
+    expect(writesOf(analysis)).toEqual(expected);
   });
 
   it("gives the inner command its own text, apart from find's roots", () => {
@@ -105,7 +103,7 @@ describe("find -exec: {} stands for the files under each root", () => {
       "find {} -exec touch '{}'",
       "touch '{}'",
     ]);
-    expect(writes(analysis)).toEqual([["write", "a/*/*"]]);
+    expect(writesOf(analysis)).toEqual([["write", "a/*/*"]]);
   });
 });
 
@@ -130,7 +128,7 @@ describe("xargs: the names it reads are $XARGS", () => {
   ] as const)("%s", (command, expected) => {
     const analysis = analyzeBash(command);
     expect(analysis.error).toBeNull();
-    expect(writes(analysis)).toEqual(expected);
+    expect(writesOf(analysis)).toEqual(expected);
   });
 
   it("keeps the inner command's words as written", () => {
@@ -153,6 +151,6 @@ describe("multi-call binaries", () => {
   ] as const)("%s", (command, expected) => {
     const analysis = analyzeBash(command);
     expect(analysis.error).toBeNull();
-    expect(writes(analysis)).toEqual(expected);
+    expect(writesOf(analysis)).toEqual(expected);
   });
 });
