@@ -1,95 +1,114 @@
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import {
+  findNodeAtLocation,
   parse as parseJsonc,
+  parseTree,
   printParseErrorCode,
   type ParseError,
 } from "jsonc-parser";
+import { resolveConfig, type PlaybookConfig } from "../core/config/config.ts";
 import { diagnosticAt, type Diagnostic } from "../core/model/diagnostic.ts";
 import type { PlaybookRuleOptions } from "../core/validate/validate-playbook.ts";
+import { CONFIG_FILE, readConfigText } from "./read-config.ts";
 
-export const CONFIG_FILE = ".claude/playbook.json";
+export { CONFIG_FILE };
 
 /**
- * Reads the `lint` part of `.claude/playbook.json` (a leading BOM is ignored); a broken or unreadable file is a
- * diagnostic and the defaults apply.
+ * Reads `.claude/playbook.json` for the CLI: the configuration, and every problem as a diagnostic at its line
+ * (broken JSON with jsonc-parser's position, values the schema refuses, unknown keys). A broken or unreadable file
+ * keeps the defaults.
  */
-export function readLintConfig(root: string): {
-  options: PlaybookRuleOptions;
+export function readConfigWithDiagnostics(root: string): {
+  config: PlaybookConfig;
   diagnostics: Diagnostic[];
 } {
-  const path = join(root, CONFIG_FILE);
-  if (!existsSync(path)) return { options: {}, diagnostics: [] };
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8").replace(/^\uFEFF/, "");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? String(error);
-    const why = code === "EISDIR" ? "it is a directory" : code;
+  const read = readConfigText(root);
+  if (read.status === "missing")
+    return { ...resolveConfig(undefined), diagnostics: [] };
+  if (read.status === "unreadable")
     return {
-      options: {},
+      config: resolveConfig(undefined).config,
       diagnostics: [
         diagnosticAt(
           CONFIG_FILE,
           { line: 1, column: 1 },
           "config-json",
           "error",
-          `Unexpected ${CONFIG_FILE} that cannot be read (${why}), expected a readable JSON file. Make it a regular, readable file or remove it; until then the defaults apply.`,
+          `Unexpected ${CONFIG_FILE} that cannot be read (${read.why}), expected a readable JSON file. Make it a regular, readable file or remove it; until then the defaults apply.`,
         ),
       ],
     };
-  }
+  const text = read.text;
   const errors: ParseError[] = [];
   const json: unknown = parseJsonc(text, errors, {
     disallowComments: true,
     allowTrailingComma: false,
   });
   const first = errors[0];
-  if (first) {
-    const before = text.slice(0, first.offset);
-    const line = before.split("\n").length;
-    const column = first.offset - before.lastIndexOf("\n");
-    const found =
-      first.offset >= text.length
-        ? "end of file"
-        : JSON.stringify(
-            text.slice(first.offset, first.offset + Math.max(first.length, 1)),
-          );
-    const expected = printParseErrorCode(first.error)
-      .replace(/Expected$/, "")
-      .replace(/([a-z])([A-Z])/g, "$1 $2")
-      .toLowerCase();
+  if (first)
     return {
-      options: {},
-      diagnostics: [
-        diagnosticAt(
-          CONFIG_FILE,
-          { line, column },
-          "config-json",
-          "error",
-          `Unexpected ${found}, expected ${/^(value|comma|colon|property name)$/.test(expected) ? `a ${expected}` : `valid JSON (${expected})`}. Fix the JSON; until then the defaults apply.`,
-        ),
-      ],
+      config: resolveConfig(undefined).config,
+      diagnostics: [syntaxDiagnostic(text, first)],
     };
-  }
-  const lint = (json as { lint?: { bannedPhrases?: unknown } } | null)?.lint;
-  const phrases = lint?.bannedPhrases;
-  if (phrases === undefined) return { options: {}, diagnostics: [] };
-  if (!Array.isArray(phrases) || !phrases.every((p) => typeof p === "string")) {
-    const offset = text.indexOf('"bannedPhrases"');
-    const line = offset === -1 ? 1 : text.slice(0, offset).split("\n").length;
-    return {
-      options: {},
-      diagnostics: [
-        diagnosticAt(
-          CONFIG_FILE,
-          { line, column: 1 },
-          "config-invalid",
-          "error",
-          'Unexpected `lint.bannedPhrases` that is not a list of strings, expected e.g. ["properly", "works well"]. Fix it; until then the default list applies.',
-        ),
-      ],
-    };
-  }
-  return { options: { bannedPhrases: phrases }, diagnostics: [] };
+  const { config, problems } = resolveConfig(json);
+  const tree = parseTree(text);
+  const diagnostics = problems.map((problem) => {
+    const node = tree ? findNodeAtLocation(tree, problem.path) : undefined;
+    // Point at the key of the value when there is one: that is where a reader looks.
+    const offset =
+      node?.parent?.type === "property"
+        ? node.parent.offset
+        : (node?.offset ?? 0);
+    return diagnosticAt(
+      CONFIG_FILE,
+      position(text, offset),
+      problem.severity === "error" ? "config-invalid" : "config-unknown-key",
+      problem.severity,
+      problem.message,
+    );
+  });
+  return { config, diagnostics };
+}
+
+/** The `lint` options of `.claude/playbook.json` and the file's diagnostics. */
+export function readLintConfig(root: string): {
+  options: PlaybookRuleOptions;
+  diagnostics: Diagnostic[];
+} {
+  const { config, diagnostics } = readConfigWithDiagnostics(root);
+  const phrases = config.lint.bannedPhrases;
+  return {
+    options: phrases === undefined ? {} : { bannedPhrases: phrases },
+    diagnostics,
+  };
+}
+
+function syntaxDiagnostic(text: string, error: ParseError): Diagnostic {
+  const found =
+    error.offset >= text.length
+      ? "end of file"
+      : JSON.stringify(
+          text.slice(error.offset, error.offset + Math.max(error.length, 1)),
+        );
+  const expected = printParseErrorCode(error.error)
+    .replace(/Expected$/, "")
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toLowerCase();
+  return diagnosticAt(
+    CONFIG_FILE,
+    position(text, error.offset),
+    "config-json",
+    "error",
+    `Unexpected ${found}, expected ${/^(value|comma|colon|property name)$/.test(expected) ? `a ${expected}` : `valid JSON (${expected})`}. Fix the JSON; until then the defaults apply.`,
+  );
+}
+
+function position(
+  text: string,
+  offset: number,
+): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  return {
+    line: before.split("\n").length,
+    column: offset - before.lastIndexOf("\n"),
+  };
 }
