@@ -4,12 +4,12 @@ import {
   openSync,
   readFileSync,
   renameSync,
+  rmSync,
   statSync,
   writeSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
 import type { PostLoopLock } from "../core/guards/types.ts";
-import { writeTextAtomic } from "./atomic-write.ts";
 
 /** `.claude/playbook`, git-ignored: records, grants, locks, sessions, logs, cache. */
 export const RUNTIME_DIR = join(".claude", "playbook");
@@ -46,42 +46,25 @@ export function readPostLoopLock(projectDir: string): PostLoopLock | null {
   }
 }
 
-function sessionFile(projectDir: string, sessionId: string): string {
-  return join(
-    projectDir,
-    RUNTIME_DIR,
-    "sessions",
-    `${sessionId.replace(/[^A-Za-z0-9_-]/g, "_")}.json`,
-  );
-}
-
-/** Repository paths Read in this session, as the init guard remembers them. */
-export function readSessionReads(
+/** Removes the post-loop lock, keeping what it said in `logs/locks.log`. */
+export function clearPostLoopLock(
   projectDir: string,
-  sessionId: string,
-): string[] {
-  try {
-    const data = JSON.parse(
-      readFileSync(sessionFile(projectDir, sessionId), "utf8"),
-    ) as { reads?: unknown };
-    return Array.isArray(data.reads)
-      ? data.reads.filter((r): r is string => typeof r === "string")
-      : [];
-  } catch {
-    return [];
-  }
-}
-
-export function addSessionReads(
-  projectDir: string,
-  sessionId: string,
-  paths: readonly string[],
+  why: string,
+  at: string,
 ): void {
-  const reads = new Set(readSessionReads(projectDir, sessionId));
-  for (const path of paths) reads.add(path);
-  const file = sessionFile(projectDir, sessionId);
-  mkdirSync(dirname(file), { recursive: true });
-  writeTextAtomic(file, `${JSON.stringify({ reads: [...reads] })}\n`);
+  const file = join(projectDir, LOCK_FILE);
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return;
+  }
+  appendBoundedLog(
+    projectDir,
+    "locks.log",
+    `${at}\tcleared\t${why}\t${text.replace(/\s+/g, " ")}`,
+  );
+  rmSync(file, { force: true });
 }
 
 export const LOG_DIR = join(RUNTIME_DIR, "logs");

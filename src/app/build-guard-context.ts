@@ -5,10 +5,8 @@ import { readSummaryCached, type Summarize } from "../adapters/parse-cache.ts";
 import { readGitHead } from "../adapters/read-git-head.ts";
 import { readRecords } from "../adapters/record-store.ts";
 import { resolveRealPath } from "../adapters/resolve-real-path.ts";
-import {
-  readPostLoopLock,
-  readSessionReads,
-} from "../adapters/runtime-files.ts";
+import { readPostLoopLock } from "../adapters/runtime-files.ts";
+import { readSessionReads } from "../adapters/session-store.ts";
 import type { BashAnalysis } from "../core/bash/types.ts";
 import type { PlaybookSummary, StateSummary } from "../core/cache/summary.ts";
 import { simulateToolEdit } from "../core/edit/simulate-tool-edit.ts";

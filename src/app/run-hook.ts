@@ -1,10 +1,8 @@
 import type { Summarize } from "../adapters/parse-cache.ts";
 import { readSummaryCached } from "../adapters/parse-cache.ts";
 import { writeGrant } from "../adapters/grant-store.ts";
-import {
-  addSessionReads,
-  appendBoundedLog,
-} from "../adapters/runtime-files.ts";
+import { appendBoundedLog } from "../adapters/runtime-files.ts";
+import { addSessionReads } from "../adapters/session-store.ts";
 import type { BashAnalysis } from "../core/bash/types.ts";
 import { evaluateGuards, type Verdict } from "../core/guards/evaluate.ts";
 import type { HookEvent } from "../core/guards/events.ts";

@@ -7,6 +7,7 @@ const text = v.string();
 const maybeText = v.nullable(v.string());
 const texts = v.array(v.string());
 const names = v.record(v.string(), v.string());
+const slot = v.nullable(v.object({ start: v.number(), end: v.number() }));
 
 const diagnostic = v.object({
   code: text,
@@ -78,6 +79,7 @@ const stateSummary = v.object({
     status: v.nullable(v.picklist(GOAL_STATUSES)),
   }),
   session: v.object({ lastStart: maybeText, lastEnd: maybeText }),
+  stamps: v.object({ lastStart: slot, lastEnd: slot }),
   config: v.object({
     security: v.picklist(SECURITY_MODES),
     toolstack: v.picklist(TOOLSTACKS),

@@ -8,6 +8,7 @@ import type {
 } from "../model/playbook.ts";
 import type { StateDoc } from "../model/state.ts";
 import { playbookHashes } from "../records/content-hash.ts";
+import { hasYamlErrorIn } from "../edit/yaml-guard.ts";
 import { isDocumentSummary } from "./summary-schema.ts";
 
 declare const __PLAYBOOK_PARSER_VERSION__: string | undefined;
@@ -59,12 +60,20 @@ export interface PlaybookSummary {
   diagnostics: Diagnostic[];
 }
 
+/** Where a `## session` value sits in the text (UTF-16 offsets), so the hook can rewrite it without the parser. */
+export interface StampSlot {
+  start: number;
+  end: number;
+}
+
 export interface StateSummary {
   kind: "state";
   playbook: StateDoc["playbook"];
   goal: StateDoc["goal"];
   session: StateDoc["session"];
   config: StateDoc["config"];
+  /** The values of `last_start` and `last_end`; null when the key is missing or its block does not parse. */
+  stamps: { lastStart: StampSlot | null; lastEnd: StampSlot | null };
   diagnostics: Diagnostic[];
 }
 
@@ -120,8 +129,27 @@ export function summarizeState(
     goal: state.goal,
     session: state.session,
     config: state.config,
+    stamps: stampsOf(state, diagnostics),
     diagnostics,
   };
+}
+
+function stampsOf(
+  state: StateDoc,
+  diagnostics: readonly Diagnostic[],
+): StateSummary["stamps"] {
+  const section = state.sections.session;
+  if (
+    !section?.block ||
+    !section.parsed ||
+    hasYamlErrorIn(diagnostics, section)
+  )
+    return { lastStart: null, lastEnd: null };
+  const slot = (key: string): StampSlot | null => {
+    const span = section.fields[key];
+    return span ? { start: span.start.offset, end: span.end.offset } : null;
+  };
+  return { lastStart: slot("last_start"), lastEnd: slot("last_end") };
 }
 
 /** The identity of one version of a file: a cache entry is only used when all of it matches. */
