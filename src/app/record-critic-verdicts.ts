@@ -2,7 +2,7 @@ import { writeRecord } from "../adapters/record-store.ts";
 import { parseVerdictBlocks } from "../core/records/verdict-block.ts";
 import type { HookPayload } from "../hooks/payload.ts";
 import type { HookAnswer } from "../hooks/reply.ts";
-import type { HookDeps } from "./run-hook.ts";
+import type { HookDeps } from "./hook-run.ts";
 import { readWorkspaceSummary } from "./read-workspace-summary.ts";
 
 const VERDICT_FORMAT =

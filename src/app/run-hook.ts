@@ -1,84 +1,63 @@
-import type { Summarize } from "../adapters/parse-cache.ts";
 import { readSummaryCached } from "../adapters/parse-cache.ts";
 import { writeGrant } from "../adapters/grant-store.ts";
-import { appendBoundedLog } from "../adapters/runtime-files.ts";
 import { addSessionReads } from "../adapters/session-store.ts";
-import type { BashAnalysis } from "../core/bash/types.ts";
-import { evaluateGuards, type Verdict } from "../core/guards/evaluate.ts";
+import { evaluateGuards } from "../core/guards/evaluate.ts";
 import type { HookEvent } from "../core/guards/events.ts";
 import type { Effect, GuardContext } from "../core/guards/types.ts";
 import { isPlaybookPath, isStatePath } from "../core/paths/repo-path.ts";
-import { parseHookPayload, type HookPayload } from "../hooks/payload.ts";
+import type { HookPayload } from "../hooks/payload.ts";
 import type { HookAnswer } from "../hooks/reply.ts";
 import { buildGuardContext } from "./build-guard-context.ts";
+import { readConfig } from "./read-config.ts";
 import { recordCriticVerdicts } from "./record-critic-verdicts.ts";
+import { runToolFailure } from "./run-tool-failure.ts";
+import { preparePayload, type HookDeps, type HookRun } from "./hook-run.ts";
 import { toIsoTime } from "../core/time/iso-time.ts";
 
-export interface HookDeps {
-  summarize: Summarize;
-  analyzeBash: (command: string) => BashAnalysis;
-  now: () => Date;
-  clock: () => number;
-}
-
-export interface HookRun {
-  answer: HookAnswer;
-  /** The project the call was judged in, for the logs; null when the payload was unusable. */
-  projectDir: string | null;
-  verdict: Verdict | null;
-  tool: string | null;
-}
-
-const GUARDED_EVENTS: ReadonlySet<HookEvent> = new Set([
-  "PreToolUse",
-  "SessionStart",
-]);
-
 /**
- * One hook call: validate the payload, build the context, run the guards of the event, apply their effects
- * (grants, records, remembered reads) and say what to answer. Never throws for bad input: an unusable payload is
- * answered with a notice and nothing checked (Claude Code wrote it, not the agent).
+ * One tool event (PreToolUse, PostToolUse, PostToolUseFailure, SubagentStop): validate the payload, run the guards
+ * or the follow-up of the event, apply their effects (grants, records, remembered reads) and say what to answer.
+ * Never throws for bad input: an unusable payload is answered with a notice and nothing checked.
  */
-export function runHook(
+export function runToolHook(
   event: HookEvent,
   json: unknown,
   envProjectDir: string | undefined,
   deps: HookDeps,
 ): HookRun {
-  const parsed = parseHookPayload(event, json);
-  if (!parsed.ok)
-    return {
-      answer: notice(
-        `playbook hook: ${parsed.problem}; nothing was checked. Update playbook, or report it if Claude Code changed the event format.`,
-      ),
-      projectDir: null,
-      verdict: null,
-      tool: null,
-    };
-  const payload = parsed.payload;
-  const projectDir = envProjectDir ?? payload.cwd ?? process.cwd();
+  const prepared = preparePayload(event, json, envProjectDir);
+  if (!prepared.ok) return prepared.run;
+  const { payload, projectDir } = prepared;
   const tool = payload.tool_name ?? null;
-  if (event === "SubagentStop")
-    return {
-      answer: recordCriticVerdicts(projectDir, payload, deps),
-      projectDir,
-      verdict: null,
-      tool,
-    };
-  if (event === "PostToolUse")
-    return {
-      answer: afterToolUse(projectDir, payload, deps),
-      projectDir,
-      verdict: null,
-      tool,
-    };
-  if (!GUARDED_EVENTS.has(event))
-    return {
-      answer: { block: null, context: [], notice: null },
-      projectDir,
-      verdict: null,
-      tool,
-    };
+  const done = (answer: HookAnswer): HookRun => ({
+    answer,
+    projectDir,
+    verdict: null,
+    tool,
+  });
+  switch (event) {
+    case "SubagentStop":
+      return done(recordCriticVerdicts(projectDir, payload, deps));
+    case "PostToolUse":
+      return done(afterToolUse(projectDir, payload, deps));
+    case "PostToolUseFailure":
+      return done(
+        runToolFailure(projectDir, payload, readConfig(projectDir).config),
+      );
+    case "PreToolUse":
+      return checkToolUse(event, payload, projectDir, deps);
+    default:
+      return done({ block: null, context: [], notice: null });
+  }
+}
+
+/** PreToolUse: the twelve guards, then their effects. */
+function checkToolUse(
+  event: HookEvent,
+  payload: HookPayload,
+  projectDir: string,
+  deps: HookDeps,
+): HookRun {
   const ctx = buildGuardContext({
     event,
     payload,
@@ -103,7 +82,7 @@ export function runHook(
     },
     projectDir: ctx.projectDir,
     verdict,
-    tool,
+    tool: payload.tool_name ?? null,
   };
 }
 
@@ -168,67 +147,4 @@ function relativeTo(projectDir: string, file: string): string | null {
   if (!path.startsWith("/") && !/^[A-Za-z]:/.test(path))
     return path.replace(/^\.\//, "");
   return null;
-}
-
-function notice(text: string): HookAnswer {
-  return { block: null, context: [], notice: text };
-}
-
-/** One line per call in hook-timing.log, and the reason of every block in block-reasons.log. */
-export function logHookRun(
-  run: HookRun,
-  event: HookEvent,
-  totalMs: number,
-  at: Date,
-): void {
-  if (!run.projectDir) return;
-  try {
-    const guards = (run.verdict?.timings ?? [])
-      .map((t) => `${t.guard}:${t.ms.toFixed(2)}`)
-      .join(",");
-    const outcome =
-      run.answer.block !== null
-        ? `block:${run.verdict?.block?.guard ?? "?"}`
-        : run.answer.context.length > 0
-          ? "context"
-          : "allow";
-    appendBoundedLog(
-      run.projectDir,
-      "hook-timing.log",
-      [
-        toIsoTime(at),
-        event,
-        run.tool ?? "-",
-        totalMs.toFixed(1),
-        outcome,
-        guards || "-",
-      ].join("\t"),
-    );
-    if (run.answer.block !== null)
-      appendBoundedLog(
-        run.projectDir,
-        "block-reasons.log",
-        [
-          toIsoTime(at),
-          event,
-          run.tool ?? "-",
-          run.verdict?.block?.guard ?? "-",
-          run.answer.block,
-        ].join("\t"),
-      );
-    for (const failure of run.verdict?.failures ?? [])
-      appendBoundedLog(
-        run.projectDir,
-        "block-reasons.log",
-        [
-          toIsoTime(at),
-          event,
-          run.tool ?? "-",
-          failure.guard,
-          `guard failed${failure.failClosed ? " (fail-closed)" : ""}: ${failure.error}`,
-        ].join("\t"),
-      );
-  } catch {
-    // Logs only help diagnosis; a read-only checkout must still get its answer.
-  }
 }

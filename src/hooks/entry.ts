@@ -1,10 +1,16 @@
-import { hookMain } from "./main.ts";
+import { runToolHook } from "../app/run-hook.ts";
+import { runHookMain } from "./main.ts";
 
 declare const module: unknown;
 declare const require: { main: unknown };
 
-/** `node dist/hook.cjs <Event>` runs the hook; `playbook hook <Event>` loads this bundle and calls `hookMain`. */
-export { hookMain };
+/**
+ * The tool bundle (`dist/hook-main.cjs`): PreToolUse, PostToolUse, PostToolUseFailure and SubagentStop, the events
+ * of every tool call. `dist/hook.cjs` loads it for those events; `playbook hook <Event>` loads it the same way.
+ */
+export function hookMain(argv: readonly string[]): Promise<void> {
+  return runHookMain(argv, runToolHook);
+}
 
 if (require.main === module) {
   hookMain(process.argv.slice(2)).catch((error: unknown) => {

@@ -1,18 +1,22 @@
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Script } from "node:vm";
+import { bundleFor } from "./bundle-for.ts";
 
 declare const __dirname: string;
 declare const require: NodeJS.Require;
 
 /**
- * `dist/hook.cjs`: loads `hook-main.cjs` through V8's code cache, kept beside it (`.hook-main.v8cache`), which saves
- * the hook 2-3 ms of compiling on every tool call. Node 20 has no built-in compile cache for CommonJS. A cache from
+ * `dist/hook.cjs`: loads the bundle for the event (`hook-main.cjs` for tool calls, `hook-session.cjs` for session
+ * events and the status line) through V8's code cache, kept beside it (`.hook-main.v8cache`), which saves the hook
+ * 2-3 ms of compiling on every call. Node 20 has no built-in compile cache for CommonJS. A cache from
  * another Node version or a changed bundle is rejected by V8 and rewritten; an unwritable folder only costs the time.
  */
-function loadMain(): { hookMain: (argv: readonly string[]) => Promise<void> } {
-  const file = join(__dirname, "hook-main.cjs");
-  const cacheFile = join(__dirname, ".hook-main.v8cache");
+function loadMain(bundle: string): {
+  hookMain: (argv: readonly string[]) => Promise<void>;
+} {
+  const file = join(__dirname, `${bundle}.cjs`);
+  const cacheFile = join(__dirname, `.${bundle}.v8cache`);
   const source = readFileSync(file, "utf8");
   let cachedData: Buffer | undefined;
   try {
@@ -48,7 +52,7 @@ function loadMain(): { hookMain: (argv: readonly string[]) => Promise<void> } {
 
 // The kill switch is checked before anything loads, so a disabled hook costs no more than node itself.
 if (process.env["PLAYBOOK_DISABLE"] !== "1")
-  loadMain()
+  loadMain(bundleFor(process.argv[2]))
     .hookMain(process.argv.slice(2))
     .catch((error: unknown) => {
       process.stderr.write(

@@ -1,50 +1,19 @@
 import { writeSync } from "node:fs";
-import { join } from "node:path";
-import type { Summarize } from "../adapters/parse-cache.ts";
-import type { BashAnalysis } from "../core/bash/types.ts";
 import { isHookEvent, type HookEvent } from "../core/guards/events.ts";
-import { logHookRun, runHook } from "../app/run-hook.ts";
+import { readConfig } from "../app/read-config.ts";
+import type { HookDeps, HookRun } from "../app/hook-run.ts";
+import { logHookRun } from "../app/log-hook-run.ts";
+import {
+  analyzeBashLazily,
+  loadParser,
+  summarizeLazily,
+} from "./lazy-bundles.ts";
 import { readEvent } from "./read-stdin.ts";
 import { toHookReply, type HookAnswer } from "./reply.ts";
 
 /** A 10 MB Write is still checked; beyond this the call cannot be judged. */
 const MAX_STDIN_BYTES = 64 * 1024 * 1024;
-const STDIN_TIMEOUT_MS = 3000;
-
-declare const __dirname: string;
-
-/**
- * Loads the markdown parser bundle only when the cache misses (remark costs ~150 ms to start) and summarizes with
- * the project's lint options, so cached diagnostics match `playbook lint`.
- */
-function summarizeLazily(projectDir: string): Summarize {
-  let summarize: Summarize | undefined;
-  return (kind, text, file) => {
-    if (!summarize) {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a separate bundle, loaded on demand
-      const parser = require(join(__dirname, "parser.cjs")) as {
-        summarizeWithConfig: (projectDir: string) => Summarize;
-      };
-      summarize = parser.summarizeWithConfig(projectDir);
-    }
-    return summarize(kind, text, file);
-  };
-}
-
-/** The shell parser is its own bundle too: only Bash calls pay for loading it. */
-function analyzeBashLazily(): (command: string) => BashAnalysis {
-  let analyze: ((command: string) => BashAnalysis) | undefined;
-  return (command) => {
-    if (!analyze) {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a separate bundle, loaded on demand
-      const bash = require(join(__dirname, "bash.cjs")) as {
-        analyzeBash: (command: string) => BashAnalysis;
-      };
-      analyze = bash.analyzeBash;
-    }
-    return analyze(command);
-  };
-}
+export const STDIN_TIMEOUT_MS = 3000;
 
 function reply(event: HookEvent, answer: HookAnswer): void {
   const text = toHookReply(event, answer).stdout;
@@ -52,8 +21,19 @@ function reply(event: HookEvent, answer: HookAnswer): void {
   if (text !== "") writeSync(1, text);
 }
 
-/** Entry of `dist/hook.cjs` and `playbook hook <Event>`: the event JSON on stdin, exactly one reply on stdout. */
-export async function hookMain(argv: readonly string[]): Promise<void> {
+/** What answers one event: the tool bundle's guards, or the session bundle's lifecycle. */
+export type HookRunner = (
+  event: HookEvent,
+  json: unknown,
+  envProjectDir: string | undefined,
+  deps: HookDeps,
+) => HookRun;
+
+/** The shared harness of both hook bundles (`node dist/hook.cjs <Event>`, `playbook hook <Event>`): the event JSON on stdin, exactly one reply on stdout. */
+export async function runHookMain(
+  argv: readonly string[],
+  runner: HookRunner,
+): Promise<void> {
   if (process.env["PLAYBOOK_DISABLE"] === "1") return;
   const name = argv[0];
   if (!name || !isHookEvent(name)) {
@@ -116,9 +96,10 @@ export async function hookMain(argv: readonly string[]): Promise<void> {
       : process.cwd());
   let run;
   try {
-    run = runHook(event, json, envDir, {
+    run = runner(event, json, envDir, {
       summarize: summarizeLazily(projectDir),
       analyzeBash: analyzeBashLazily(),
+      setStateField: () => loadParser().setStateField,
       now: () => new Date(),
       clock,
     });
@@ -132,13 +113,14 @@ export async function hookMain(argv: readonly string[]): Promise<void> {
     return;
   }
   reply(event, run.answer);
-  logHookRun(run, event, clock() - started, new Date());
+  if (run.projectDir && readConfig(run.projectDir).config.logging.enabled)
+    logHookRun(run, event, clock() - started, new Date());
 }
 
 /**
  * Milliseconds from a monotonic clock. `process.hrtime` rather than `performance.now()`: the `performance` global
  * loads `node:perf_hooks` on first use, about 0.8 ms on every tool call.
  */
-function clock(): number {
+export function clock(): number {
   return Number(process.hrtime.bigint()) / 1e6;
 }

@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { defineCommand } from "citty";
+import { bundleFor } from "../../hooks/bundle-for.ts";
 
 /**
  * `playbook hook <Event>`: the same runtime as `node dist/hook.cjs <Event>`, for people who wire the CLI. The hook
@@ -20,10 +21,11 @@ export const hookCommand = defineCommand({
     },
   },
   async run({ args }) {
+    const event = String(args.event);
     const require = createRequire(import.meta.url);
-    const hook = require("./hook-main.cjs") as {
+    const hook = require(`./${bundleFor(event)}.cjs`) as {
       hookMain: (argv: readonly string[]) => Promise<void>;
     };
-    await hook.hookMain([String(args.event)]);
+    await hook.hookMain([event]);
   },
 });

@@ -1,0 +1,57 @@
+import type { Summarize } from "../adapters/parse-cache.ts";
+import type { BashAnalysis } from "../core/bash/types.ts";
+import type { Verdict } from "../core/guards/evaluate.ts";
+import type { HookEvent } from "../core/guards/events.ts";
+import { parseHookPayload, type HookPayload } from "../hooks/payload.ts";
+import type { HookAnswer } from "../hooks/reply.ts";
+import type { SetStateField } from "./write-state-field.ts";
+
+export interface HookDeps {
+  summarize: Summarize;
+  analyzeBash: (command: string) => BashAnalysis;
+  /** The general state.md writer, from the parser bundle: loaded only when a session stamp cannot be spliced in. */
+  setStateField: () => SetStateField;
+  now: () => Date;
+  clock: () => number;
+}
+
+export interface HookRun {
+  answer: HookAnswer;
+  /** The project the call was judged in, for the logs; null when the payload was unusable. */
+  projectDir: string | null;
+  verdict: Verdict | null;
+  tool: string | null;
+}
+
+/** A payload that fits its event, or the answer for one that does not (Claude Code wrote it, not the agent). */
+export function preparePayload(
+  event: HookEvent,
+  json: unknown,
+  envProjectDir: string | undefined,
+):
+  | { ok: true; payload: HookPayload; projectDir: string }
+  | { ok: false; run: HookRun } {
+  const parsed = parseHookPayload(event, json);
+  if (!parsed.ok)
+    return {
+      ok: false,
+      run: {
+        answer: notice(
+          `playbook hook: ${parsed.problem}; nothing was checked. Update playbook, or report it if Claude Code changed the event format.`,
+        ),
+        projectDir: null,
+        verdict: null,
+        tool: null,
+      },
+    };
+  const payload = parsed.payload;
+  return {
+    ok: true,
+    payload,
+    projectDir: envProjectDir ?? payload.cwd ?? process.cwd(),
+  };
+}
+
+export function notice(text: string): HookAnswer {
+  return { block: null, context: [], notice: text };
+}

@@ -1,0 +1,82 @@
+import type { HookEvent } from "../core/guards/events.ts";
+import type { HookPayload } from "../hooks/payload.ts";
+import type { HookAnswer } from "../hooks/reply.ts";
+import { buildGuardContext } from "./build-guard-context.ts";
+import { readConfig } from "./read-config.ts";
+import { preparePayload, type HookDeps, type HookRun } from "./hook-run.ts";
+import { runPreCompact } from "./run-pre-compact.ts";
+import { runPromptSubmit } from "./run-prompt-submit.ts";
+import { runSessionEnd } from "./run-session-end.ts";
+import { runSessionStart } from "./run-session-start.ts";
+import { runStop } from "./run-stop.ts";
+
+/**
+ * One session event (SessionStart, UserPromptSubmit, Stop, PreCompact, SessionEnd; SPEC §7): validate the payload,
+ * read the workspace the way the guards see it, then act. Lives in its own bundle, so tool calls never load it.
+ */
+export function runSessionHook(
+  event: HookEvent,
+  json: unknown,
+  envProjectDir: string | undefined,
+  deps: HookDeps,
+): HookRun {
+  const prepared = preparePayload(event, json, envProjectDir);
+  if (!prepared.ok) return prepared.run;
+  const [answer, , projectDir] = lifecycle(
+    event,
+    prepared.payload,
+    prepared.projectDir,
+    deps,
+  );
+  return { answer, projectDir, verdict: null, tool: null };
+}
+
+/** SessionStart, UserPromptSubmit, Stop, PreCompact and SessionEnd (SPEC §7): read the workspace, then act. */
+function lifecycle(
+  event: HookEvent,
+  payload: HookPayload,
+  projectDir: string,
+  deps: HookDeps,
+): [HookAnswer, null, string] {
+  const ctx = buildGuardContext({
+    event,
+    payload,
+    projectDir,
+    summarize: deps.summarize,
+    analyzeBash: deps.analyzeBash,
+  });
+  const { config, problems } = readConfig(ctx.projectDir);
+  const text = (key: string) =>
+    typeof payload[key] === "string" ? payload[key] : null;
+  const answer = ((): HookAnswer => {
+    switch (event) {
+      case "SessionStart":
+        return runSessionStart(ctx, text("source") ?? "startup", {
+          now: deps.now,
+          setStateField: deps.setStateField,
+          config,
+          configProblems: problems.map((p) => p.message),
+        });
+      case "UserPromptSubmit":
+        return runPromptSubmit(ctx, payload.prompt ?? "", {
+          now: deps.now,
+          config,
+        });
+      case "Stop":
+        return runStop(ctx, payload, { now: deps.now, config });
+      case "PreCompact":
+        return runPreCompact(ctx, text("trigger"), { now: deps.now });
+      case "SessionEnd":
+        return runSessionEnd(
+          ctx.projectDir,
+          ctx.sessionId,
+          ctx.state,
+          text("reason"),
+          deps,
+        );
+      default:
+        return { block: null, context: [], notice: null };
+    }
+  })();
+  return [answer, null, ctx.projectDir];
+}

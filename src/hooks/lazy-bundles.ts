@@ -1,0 +1,44 @@
+import { join } from "node:path";
+import type { Summarize } from "../adapters/parse-cache.ts";
+import type { SetStateField } from "../app/write-state-field.ts";
+import type { BashAnalysis } from "../core/bash/types.ts";
+
+declare const __dirname: string;
+
+interface ParserBundle {
+  summarizeWithConfig: (projectDir: string) => Summarize;
+  setStateField: SetStateField;
+}
+
+let parserBundle: ParserBundle | undefined;
+
+/** The markdown parser bundle, loaded on first use only: remark costs ~20 ms to load and more to warm up. */
+export function loadParser(): ParserBundle {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a separate bundle, loaded on demand
+  parserBundle ??= require(join(__dirname, "parser.cjs")) as ParserBundle;
+  return parserBundle;
+}
+
+/** Summarizes with the project's lint options, so cached diagnostics match `playbook lint`; parses only on a miss. */
+export function summarizeLazily(projectDir: string): Summarize {
+  let summarize: Summarize | undefined;
+  return (kind, text, file) => {
+    summarize ??= loadParser().summarizeWithConfig(projectDir);
+    return summarize(kind, text, file);
+  };
+}
+
+/** The shell parser is its own bundle too: only Bash calls pay for loading it. */
+export function analyzeBashLazily(): (command: string) => BashAnalysis {
+  let analyze: ((command: string) => BashAnalysis) | undefined;
+  return (command) => {
+    if (!analyze) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a separate bundle, loaded on demand
+      const bash = require(join(__dirname, "bash.cjs")) as {
+        analyzeBash: (command: string) => BashAnalysis;
+      };
+      analyze = bash.analyzeBash;
+    }
+    return analyze(command);
+  };
+}

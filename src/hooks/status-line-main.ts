@@ -1,0 +1,40 @@
+import { writeSync } from "node:fs";
+import { runStatusLine } from "../app/run-status-line.ts";
+import { analyzeBashLazily, summarizeLazily } from "./lazy-bundles.ts";
+import { STDIN_TIMEOUT_MS } from "./main.ts";
+import { readEvent } from "./read-stdin.ts";
+
+/**
+ * `node dist/hook.cjs statusline` (and `playbook statusline`): Claude Code's status line JSON on stdin, one line on
+ * stdout. Whatever goes wrong, the line says so briefly instead of failing: a blank status line helps nobody.
+ */
+export async function statusLineMain(): Promise<void> {
+  const input = await readEvent(1024 * 1024, STDIN_TIMEOUT_MS);
+  let json: unknown;
+  try {
+    json = input.text.trim() === "" ? {} : JSON.parse(input.text);
+  } catch {
+    json = {};
+  }
+  let line: string;
+  try {
+    line = runStatusLine(json, process.env["CLAUDE_PROJECT_DIR"], {
+      summarize: summarizeLazily(
+        process.env["CLAUDE_PROJECT_DIR"] ?? process.cwd(),
+      ),
+      analyzeBash: analyzeBashLazily(),
+      color: useColor(),
+    });
+  } catch (error) {
+    line = `playbook: status unavailable (${error instanceof Error ? error.message : String(error)})`;
+  }
+  writeSync(1, `${line}\n`);
+  if (input.readPending) process.kill(process.pid, "SIGKILL");
+}
+
+/** Claude Code renders ANSI in the status line; NO_COLOR or FORCE_COLOR=0 turn it off. */
+function useColor(): boolean {
+  const force = process.env["FORCE_COLOR"];
+  if (process.env["NO_COLOR"]) return false;
+  return !(force === "0" || force === "false");
+}
