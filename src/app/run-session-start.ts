@@ -63,6 +63,9 @@ export function runSessionStart(
   const lockCleared = clearLockOfGoneSession(ctx, now, deps.config);
   if (source === "startup" || source === "clear")
     pruneSessionFiles(ctx.projectDir, PRUNE_AFTER_DAYS, now);
+  // Repair first, so the backup holds exactly what the user had.
+  const repaired = repairMissingActive(ctx, deps.setStateField, at);
+  if (repaired) problems.push(repaired);
   if (ctx.state && source !== "compact") {
     const problem = writeSessionStamp(
       ctx.projectDir,
@@ -74,8 +77,6 @@ export function runSessionStart(
     if (problem)
       problems.push(`session.last_start was not written: ${problem}`);
   }
-  const repaired = repairMissingActive(ctx, deps.setStateField, at);
-  if (repaired) problems.push(repaired);
   // The coherence guard is the one place that knows where state.md, the playbook and git disagree.
   problems.push(
     ...findIncoherence(ctx).filter(

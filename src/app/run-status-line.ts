@@ -13,7 +13,8 @@ export function runStatusLine(
   json: unknown,
   envProjectDir: string | undefined,
   deps: {
-    summarize: Summarize;
+    /** The summarizer for the project the status line is about (its lint options apply). */
+    summarizeFor: (projectDir: string) => Summarize;
     analyzeBash: (command: string) => BashAnalysis;
     color: boolean;
   },
@@ -42,7 +43,7 @@ export function runStatusLine(
       ...(sessionId ? { session_id: sessionId } : {}),
     },
     projectDir,
-    summarize: deps.summarize,
+    summarize: deps.summarizeFor(projectDir),
     analyzeBash: deps.analyzeBash,
   });
   const { loop } = readLoop(ctx.projectDir);
@@ -51,7 +52,12 @@ export function runStatusLine(
       branch: ctx.git.branch,
       progress: playbookProgress(ctx),
       lock: ctx.lock,
-      problem: ctx.stateProblem !== null || ctx.activeProblem !== null,
+      problem:
+        ctx.stateProblem === "state.md is missing."
+          ? "no state.md"
+          : ctx.stateProblem !== null || ctx.activeProblem !== null
+            ? "playbook lint: errors"
+            : null,
       loop:
         loop && (loop.session === null || loop.session === sessionId)
           ? loop

@@ -50,6 +50,14 @@ const subCommands: Record<string, () => Promise<CommandDef>> = {
     import("./commands/hook.ts").then(
       (m) => m.hookCommand as unknown as CommandDef,
     ),
+  loop: () =>
+    import("./commands/loop.ts").then(
+      (m) => m.loopCommand as unknown as CommandDef,
+    ),
+  statusline: () =>
+    import("./commands/statusline.ts").then(
+      (m) => m.statuslineCommand as unknown as CommandDef,
+    ),
 };
 
 const main = defineCommand({

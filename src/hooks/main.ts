@@ -88,7 +88,8 @@ export async function runHookMain(
     });
     return;
   }
-  const envDir = process.env["CLAUDE_PROJECT_DIR"];
+  // An empty CLAUDE_PROJECT_DIR is as good as none.
+  const envDir = process.env["CLAUDE_PROJECT_DIR"] || undefined;
   const projectDir =
     envDir ??
     (typeof (json as { cwd?: unknown }).cwd === "string"

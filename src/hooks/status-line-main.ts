@@ -18,10 +18,9 @@ export async function statusLineMain(): Promise<void> {
   }
   let line: string;
   try {
-    line = runStatusLine(json, process.env["CLAUDE_PROJECT_DIR"], {
-      summarize: summarizeLazily(
-        process.env["CLAUDE_PROJECT_DIR"] ?? process.cwd(),
-      ),
+    // An empty CLAUDE_PROJECT_DIR is as good as none.
+    line = runStatusLine(json, process.env["CLAUDE_PROJECT_DIR"] || undefined, {
+      summarizeFor: summarizeLazily,
       analyzeBash: analyzeBashLazily(),
       color: useColor(),
     });

@@ -158,7 +158,8 @@ export function createGuardedRepo(
       event,
       {
         session_id: SESSION,
-        transcript_path: "/tmp/t.jsonl",
+        // Inside the repository and absent unless a test writes it: no transcript leaks from one test to another.
+        transcript_path: join(project.dir, ".claude", "transcript.jsonl"),
         cwd: project.dir,
         hook_event_name: event,
         ...payload,

@@ -104,11 +104,8 @@ export function planStop(input: StopInput): StopPlan {
   )
     return allow();
   if (hasPromise(input.lastMessage, DONE_PROMISE)) return allow();
-  if (
-    input.session.lastPrompt === "question" ||
-    input.session.lastPrompt === "other"
-  )
-    return allow();
+  // A question is answered and left; a short go-ahead ("yes", "keep going") means carry on.
+  if (input.session.lastPrompt === "question") return allow();
   const progress = input.progress;
   if (!progress?.reviewed || !AGENT_STEPS.has(progress.next.kind))
     return allow();

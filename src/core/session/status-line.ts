@@ -6,8 +6,8 @@ export interface StatusLineView {
   branch: string | null;
   progress: PlaybookProgress | null;
   lock: PostLoopLock | null;
-  /** state.md or the playbook has an error. */
-  problem: boolean;
+  /** A short label when state.md or the playbook needs fixing (`no state.md`, `lint errors`), else null. */
+  problem: string | null;
   loop: LoopState | null;
 }
 
@@ -42,7 +42,7 @@ export function renderStatusLine(view: StatusLineView, color: boolean): string {
     parts.push(paint("31", `post-loop lock (${view.lock.status}): /post-loop`));
   if (view.loop)
     parts.push(paint("35", `loop ${view.loop.iteration}/${view.loop.max}`));
-  if (view.problem) parts.push(paint("31", "playbook lint: errors"));
+  if (view.problem) parts.push(paint("31", view.problem));
   return parts.join(paint("2", " │ "));
 }
 

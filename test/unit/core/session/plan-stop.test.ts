@@ -142,7 +142,6 @@ describe("planStop: the playbook continuation", () => {
       null,
     ],
     ["the user asked a question", {}, { lastPrompt: "question" }, null],
-    ["a greeting", {}, { lastPrompt: "other" }, null],
     [
       "a cancel after the user's last prompt",
       { cancelledAt: "2026-11-23T10:01:00.000Z" },
@@ -190,6 +189,10 @@ describe("planStop: the playbook continuation", () => {
     if (notice) expect(plan.notice).toMatch(notice);
     else expect(plan.notice).toBeNull();
     expect(plan.session.continuation.consecutive).toBe(0);
+  });
+
+  it('carries on after a short go-ahead that is neither work nor a question ("yes", "keep going")', () => {
+    expect(planStop(input({}, { lastPrompt: "other" })).block).not.toBeNull();
   });
 
   it("continues again after a cancel once the user has spoken", () => {

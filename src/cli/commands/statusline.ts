@@ -1,0 +1,22 @@
+import { createRequire } from "node:module";
+import { defineCommand } from "citty";
+
+/**
+ * `playbook statusline`: the Claude Code status line (its JSON on stdin, one line on stdout). Wire
+ * `node <path>/dist/hook.cjs statusline` instead for speed; both run the same code.
+ */
+export const statuslineCommand = defineCommand({
+  meta: {
+    name: "statusline",
+    description:
+      "Print the Claude Code status line: branch, playbook, phase progress, next step, lock",
+  },
+  args: {},
+  async run() {
+    const require = createRequire(import.meta.url);
+    const hook = require("./hook-session.cjs") as {
+      hookMain: (argv: readonly string[]) => Promise<void>;
+    };
+    await hook.hookMain(["statusline"]);
+  },
+});
