@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import {
   matchCacheEntry,
   PARSER_VERSION,
@@ -49,11 +49,7 @@ export function readSummaryCached(
     size: stats.size,
     config: configStamp(projectDir),
   };
-  const cacheFile = join(
-    projectDir,
-    CACHE_DIR,
-    `${relPath.replace(/[\\/]/g, "__")}.json`,
-  );
+  const cacheFile = cacheFileOf(projectDir, relPath);
   try {
     const hit = matchCacheEntry(
       JSON.parse(readFileSync(cacheFile, "utf8")),
@@ -64,14 +60,51 @@ export function readSummaryCached(
     // A missing or corrupt entry is simply rebuilt.
   }
   const summary = summarize(kind, readFileSync(file, "utf8"), relPath);
-  const entry: CacheEntry = { ...key, version: PARSER_VERSION, summary };
+  writeEntry(cacheFile, { ...key, version: PARSER_VERSION, summary });
+  return { status: "miss", summary };
+}
+
+/**
+ * Stores the summary of a file playbook itself just wrote (a session stamp), so the next hook call still hits the
+ * cache. The entry is keyed by the file's stat taken before its content is read back and compared with `text`:
+ * if anyone else wrote the file meanwhile, nothing is stored and the next call parses it.
+ */
+export function storeCacheEntry(
+  projectDir: string,
+  relPath: string,
+  summary: DocumentSummary,
+  text: string,
+): void {
+  const file = join(projectDir, relPath);
   try {
-    mkdirSync(join(projectDir, CACHE_DIR), { recursive: true });
+    const stats = statSync(file);
+    if (readFileSync(file, "utf8") !== text) return;
+    writeEntry(cacheFileOf(projectDir, relPath), {
+      path: relPath,
+      kind: summary.kind,
+      mtimeMs: stats.mtimeMs,
+      ctimeMs: stats.ctimeMs,
+      size: stats.size,
+      config: configStamp(projectDir),
+      version: PARSER_VERSION,
+      summary,
+    });
+  } catch {
+    // Only a cache: the next call parses instead.
+  }
+}
+
+function cacheFileOf(projectDir: string, relPath: string): string {
+  return join(projectDir, CACHE_DIR, `${relPath.replace(/[\\/]/g, "__")}.json`);
+}
+
+function writeEntry(cacheFile: string, entry: CacheEntry): void {
+  try {
+    mkdirSync(dirname(cacheFile), { recursive: true });
     writeTextAtomic(cacheFile, JSON.stringify(entry));
   } catch {
     // The cache only saves time: a read-only checkout still gets a correct answer.
   }
-  return { status: "miss", summary };
 }
 
 /** Identifies the version of `.claude/playbook.json`: diagnostics depend on its lint options. */

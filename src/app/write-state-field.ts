@@ -1,6 +1,7 @@
 import { join } from "node:path";
-import type { StateSummary } from "../core/cache/summary.ts";
-import { writeStamp } from "../core/edit/session-stamp.ts";
+import type { StampSlot, StateSummary } from "../core/cache/summary.ts";
+import { storeCacheEntry } from "../adapters/parse-cache.ts";
+import { restampSummary, writeStamp } from "../core/edit/session-stamp.ts";
 import type { EditResult, YamlScalar } from "../core/edit/text-edit.ts";
 import type { StateSectionName } from "../core/model/state.ts";
 import { applyDocumentEdit } from "./apply-document-edit.ts";
@@ -28,15 +29,31 @@ export function writeSessionStamp(
   iso: string,
   setStateField: () => SetStateField,
 ): string | null {
-  const slot = state.stamps[STAMP_SLOTS[key]];
-  return writeStateEdit(projectDir, (text) => {
+  const name = STAMP_SLOTS[key];
+  const slot = state.stamps[name];
+  // Filled by the edit when the fast path wrote the value, so the cache can follow.
+  const spliced: {
+    before: string;
+    written: { text: string; slot: StampSlot };
+  }[] = [];
+  const problem = writeStateEdit(projectDir, (text) => {
     if (slot && keyBefore(text, slot.start) === key) {
-      const fast = writeStamp(text, slot, iso);
-      if (fast !== null)
-        return { ok: true, text: fast, changed: fast !== text };
+      const written = writeStamp(text, slot, iso);
+      if (written !== null) {
+        spliced.push({ before: text, written });
+        return { ok: true, text: written.text, changed: written.text !== text };
+      }
     }
     return setStateField()(text, "session", key, iso);
   });
+  const done = spliced[0];
+  if (problem === null && done) {
+    // The next hook call would otherwise parse state.md again, loading the markdown parser (~100 ms).
+    const summary = restampSummary(state, done.before, name, iso, done.written);
+    if (summary)
+      storeCacheEntry(projectDir, "state.md", summary, done.written.text);
+  }
+  return problem;
 }
 
 /** Applies one edit to state.md; the reason it was not written, or null. */

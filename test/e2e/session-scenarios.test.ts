@@ -1,5 +1,11 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
@@ -73,10 +79,27 @@ describe("a whole working session", () => {
       ),
     );
 
-    // 2. A work prompt: one status line.
+    // The stamp refreshed the parse cache: the next call reads it instead of loading the markdown parser.
+    const cacheFile = repo.path(".claude/playbook/cache/state.md.json");
+    const cached = JSON.parse(
+      repo.read(".claude/playbook/cache/state.md.json"),
+    ) as {
+      size: number;
+      mtimeMs: number;
+      summary: { session: { lastStart: string } };
+    };
+    expect(cached.summary.session.lastStart).toBe(stamp);
+    expect([cached.size, cached.mtimeMs]).toEqual([
+      statSync(repo.path("state.md")).size,
+      statSync(repo.path("state.md")).mtimeMs,
+    ]);
+    const cacheInode = statSync(cacheFile).ino;
+
+    // 2. A work prompt: one status line, answered from the cache.
     const prompt = repo.hook("UserPromptSubmit", {
       prompt: "implement the login form component",
     });
+    expect(statSync(cacheFile).ino).toBe(cacheInode);
     expect(prompt.context).toBe(
       "playbook: plan/playbook-login-form.md · p1 1/2 · 1/3 subtasks · next: p1.1 (do it, then playbook verify p1.1) · branch feat/login-form",
     );

@@ -1,7 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { StateSummary } from "../../../../src/core/cache/summary.ts";
-import { writeStamp } from "../../../../src/core/edit/session-stamp.ts";
+import {
+  restampSummary,
+  writeStamp,
+} from "../../../../src/core/edit/session-stamp.ts";
 import { setStateField } from "../../../../src/core/edit/state-writers.ts";
 import { summarizeDocument } from "../../../../src/core/parse/summarize-document.ts";
 import { toIsoTime } from "../../../../src/core/time/iso-time.ts";
@@ -55,9 +58,20 @@ describe("writeStamp", () => {
           const iso = toIsoTime(date);
           const general = setStateField(text, "session", key, iso);
           expect(general.ok).toBe(true);
-          expect(writeStamp(text, slot!, iso)).toBe(
-            general.ok ? general.text : "",
+          const written = writeStamp(text, slot!, iso);
+          expect(written?.text).toBe(general.ok ? general.text : "");
+          // The summary it implies is the one a fresh parse gives, whenever it claims to know it.
+          const restamped = restampSummary(
+            summary,
+            text,
+            slotName,
+            iso,
+            written!,
           );
+          if (restamped !== null)
+            expect(restamped).toEqual(
+              summarizeDocument("state", written!.text, "state.md"),
+            );
         },
       ),
       { numRuns: 300 },
@@ -89,6 +103,53 @@ describe("writeStamp", () => {
         { start: text.length, end: text.length + 3 },
         "2026-11-21T10:00:00Z",
       ),
+    ).toBeNull();
+  });
+});
+
+describe("restampSummary", () => {
+  it("knows the new summary for the usual forms, so the parse cache stays warm", () => {
+    for (const block of SESSION_BLOCKS) {
+      const text = stateWith(block);
+      const summary = summarizeDocument(
+        "state",
+        text,
+        "state.md",
+      ) as StateSummary;
+      const iso = "2026-11-23T04:05:06.007Z";
+      const written = writeStamp(text, summary.stamps.lastStart!, iso)!;
+      expect(restampSummary(summary, text, "lastStart", iso, written)).toEqual(
+        summarizeDocument("state", written.text, "state.md"),
+      );
+    }
+  });
+
+  it("declines when the old value spans lines or a diagnostic sits on its line", () => {
+    const iso = "2026-11-23T04:05:06Z";
+    const multi = stateWith("last_start: |\n  2026-11-21\nlast_end: null\n");
+    const summary = summarizeDocument(
+      "state",
+      multi,
+      "state.md",
+    ) as StateSummary;
+    expect(summary.stamps.lastStart).not.toBeNull();
+    const written = writeStamp(multi, summary.stamps.lastStart!, iso)!;
+    expect(
+      restampSummary(summary, multi, "lastStart", iso, written),
+    ).toBeNull();
+
+    const flagged = stateWith("last_start: [1, 2]\nlast_end: null\n");
+    const withDiagnostic = summarizeDocument(
+      "state",
+      flagged,
+      "state.md",
+    ) as StateSummary;
+    expect(withDiagnostic.diagnostics.map((d) => d.code)).toEqual([
+      "field-invalid",
+    ]);
+    const fixed = writeStamp(flagged, withDiagnostic.stamps.lastStart!, iso)!;
+    expect(
+      restampSummary(withDiagnostic, flagged, "lastStart", iso, fixed),
     ).toBeNull();
   });
 });
