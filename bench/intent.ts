@@ -76,10 +76,23 @@ function medianMicroseconds(prompts: readonly string[]): number {
   return samples[Math.floor(samples.length / 2)] ?? 0;
 }
 
+/** The median time of one `detectIntent` call over every corpus prompt, in microseconds. */
+export function timeIntentCorpora(): {
+  median: number;
+  prompts: number;
+  rounds: number;
+} {
+  const prompts = LANGUAGES.flatMap((l) => readCorpus(l).map((e) => e.prompt));
+  return {
+    median: medianMicroseconds(prompts),
+    prompts: prompts.length,
+    rounds: ROUNDS,
+  };
+}
+
 function printReport(): void {
   const scores = scoreIntentCorpora();
-  const prompts = LANGUAGES.flatMap((l) => readCorpus(l).map((e) => e.prompt));
-  const median = medianMicroseconds(prompts);
+  const { median, prompts: count } = timeIntentCorpora();
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   const lines = [
     "| language | prompts | precision | recall | false positives | false negatives |",
@@ -89,7 +102,7 @@ function printReport(): void {
         `| ${s.language} | ${s.prompts} | ${pct(s.precision)} | ${pct(s.recall)} | ${s.falsePositives.length} | ${s.falseNegatives.length} |`,
     ),
     "",
-    `Median time per prompt: ${median.toFixed(1)} µs (${prompts.length} prompts × ${ROUNDS}).`,
+    `Median time per prompt: ${median.toFixed(1)} µs (${count} prompts × ${ROUNDS}).`,
   ];
   for (const s of scores) {
     for (const p of s.falsePositives)

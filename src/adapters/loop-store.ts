@@ -44,7 +44,10 @@ export function readLoop(projectDir: string): {
 /** Saves the loop's progress, unless it was cancelled meanwhile: then the file is removed again. */
 export function saveLoop(projectDir: string, loop: LoopState): void {
   mkdirSync(join(projectDir, RUNTIME_DIR), { recursive: true });
-  writeTextAtomic(join(projectDir, LOOP_FILE), `${JSON.stringify(loop)}\n`);
+  // Progress only: a lost write repeats one iteration. The cancel marker below stays durable.
+  writeTextAtomic(join(projectDir, LOOP_FILE), `${JSON.stringify(loop)}\n`, {
+    durable: false,
+  });
   const cancel = toLoopCancel(readJson(join(projectDir, CANCEL_FILE)));
   if (cancel?.id === loop.id)
     rmSync(join(projectDir, LOOP_FILE), { force: true });

@@ -101,7 +101,7 @@ function cacheFileOf(projectDir: string, relPath: string): string {
 function writeEntry(cacheFile: string, entry: CacheEntry): void {
   try {
     mkdirSync(dirname(cacheFile), { recursive: true });
-    writeTextAtomic(cacheFile, JSON.stringify(entry));
+    writeTextAtomic(cacheFile, JSON.stringify(entry), { durable: false });
   } catch {
     // The cache only saves time: a read-only checkout still gets a correct answer.
   }

@@ -38,7 +38,8 @@ function readJson(file: string): unknown {
 
 function writeJson(file: string, value: unknown): void {
   mkdirSync(dirname(file), { recursive: true });
-  writeTextAtomic(file, `${JSON.stringify(value)}\n`);
+  // Scratch state: checked against a schema on read, so a write lost to a power cut only resets it.
+  writeTextAtomic(file, `${JSON.stringify(value)}\n`, { durable: false });
 }
 
 /** Repository paths Read in this session, as the init guard remembers them. */

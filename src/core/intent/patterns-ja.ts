@@ -123,7 +123,8 @@ const WORK_G = new RegExp(
     `(?:^|[、。\\s])(?:そうして|それで(?:お願い|進めて))`,
     `(?<!一覧|リスト|表|箇条書き|要約|参考|気|大事|大切)(?:に|く)(?:して|しといて|しておいて)${TE_TAIL}`,
   ].join("|"),
-  "gi",
+  // No `i`: case-folding tables make V8 compile this 5-10 times slower; the prose is lowercased instead.
+  "g",
 );
 /** Someone else's request: 直してほしいって言われた, 追加してと頼まれた. */
 const REPORTED =
@@ -135,8 +136,9 @@ const QUESTION =
 /** Japanese: a request is a change verb in a request form (して, してください, お願い, したい, しよう...). */
 export const jaPatterns: LanguagePatterns = {
   findWork(prose) {
-    for (const match of prose.matchAll(WORK_G)) {
-      if (!REPORTED.test(prose.slice(match.index + match[0].length)))
+    const lower = prose.toLowerCase();
+    for (const match of lower.matchAll(WORK_G)) {
+      if (!REPORTED.test(lower.slice(match.index + match[0].length)))
         return match[0];
     }
     return null;

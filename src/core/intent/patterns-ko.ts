@@ -109,7 +109,7 @@ const WORK = new RegExp(
     `(?:게|도록)\\s*(?:좀\\s*)?(?:해|만들어)${REQUEST}`,
     `(?:에도|잘|그렇게|그대로|똑같이)\\s*(?:똑같이\\s*|같이\\s*)?해${REQUEST}`,
   ].join("|"),
-  "i",
+  // No `i`: case-folding tables make V8 compile this 5-10 times slower; the prose is lowercased instead.
 );
 
 const QUESTION =
@@ -118,7 +118,7 @@ const QUESTION =
 /** Korean: a request is a change verb in a request form (해줘, 해 주세요, 하자, 부탁, 고쳐줘...). */
 export const koPatterns: LanguagePatterns = {
   findWork(prose) {
-    return WORK.exec(prose)?.[0] ?? null;
+    return WORK.exec(prose.toLowerCase())?.[0] ?? null;
   },
   findQuestion(prose) {
     return QUESTION.exec(prose)?.[0] ?? null;

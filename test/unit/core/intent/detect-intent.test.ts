@@ -1,9 +1,12 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   detectIntent,
   type PromptLanguage,
 } from "../../../../src/core/intent/detect-intent.ts";
+import { GATED_PATTERNS } from "../../../../src/core/intent/patterns-en.ts";
 import { readFixture } from "../../../helpers/read-fixture.ts";
 
 interface CorpusEntry {
@@ -204,4 +207,63 @@ describe("detectIntent", () => {
     const prompt = `${"how does this work? ".repeat(5_000)} fix it`;
     expect(detectIntent(prompt).intent).toBe("question");
   });
+});
+
+describe("gated English patterns", () => {
+  const corpusClauses = (["en", "ja", "ko"] as const).flatMap((language) =>
+    (
+      JSON.parse(
+        readFileSync(
+          join(
+            import.meta.dirname,
+            `../../../fixtures/intent/${language}.json`,
+          ),
+          "utf8",
+        ),
+      ) as { prompt: string }[]
+    ).flatMap(({ prompt }) =>
+      prompt
+        .toLowerCase()
+        .split(/[.!?;,\n]+|\band\b|\bthen\b/)
+        .map((c) => c.trim()),
+    ),
+  );
+
+  it.each(Object.entries(GATED_PATTERNS))(
+    "%s answers exactly like its plain regular expression",
+    (_name, gatedPattern) => {
+      const vocabulary = [
+        ...new Set(
+          gatedPattern.regex.source.match(/[a-z]+(?:'[a-z]+)?/g) ?? [],
+        ),
+        "d",
+        "'d",
+        "it's",
+        "fix",
+        "the",
+        "bug",
+      ];
+      for (const clause of corpusClauses)
+        expect(gatedPattern.exec(clause)?.[0]).toBe(
+          gatedPattern.regex.exec(clause)?.[0],
+        );
+      fc.assert(
+        fc.property(
+          fc.array(fc.constantFrom(...vocabulary), {
+            minLength: 1,
+            maxLength: 5,
+          }),
+          fc.constantFrom(" ", ", ", "'", "  "),
+          (words, separator) => {
+            const text = words.join(separator);
+            expect(gatedPattern.exec(text)?.[0]).toBe(
+              gatedPattern.regex.exec(text)?.[0],
+            );
+            expect(gatedPattern.test(text)).toBe(gatedPattern.regex.test(text));
+          },
+        ),
+        { numRuns: 3000 },
+      );
+    },
+  );
 });

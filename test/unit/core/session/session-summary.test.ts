@@ -151,7 +151,11 @@ describe("renderSessionSummary", () => {
           };
           const text = renderSessionSummary(input, budget);
           expect(bytes(text)).toBeLessThanOrEqual(budget);
-          expect(text).not.toContain("\uFFFD");
+          // Cut on character boundaries: no lone surrogate, so the UTF-8 round trip is exact.
+          expect(text).not.toMatch(
+            /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/,
+          );
+          expect(Buffer.from(text, "utf8").toString("utf8")).toBe(text);
           expect(text.length).toBeGreaterThan(0);
         },
       ),
