@@ -15,6 +15,7 @@ import { createTempProject } from "../helpers/temp-project.ts";
 
 const CACHE = ".claude/playbook/cache";
 const HOOK_MAIN = HOOK_BUNDLE.replace(/hook\.cjs$/, "hook-main.cjs");
+const HOOK_SESSION = HOOK_BUNDLE.replace(/hook\.cjs$/, "hook-session.cjs");
 const CACHE_FILES = ["plan__playbook-login-form.md.json", "state.md.json"];
 
 function project() {
@@ -61,49 +62,89 @@ describe("dist/hook.cjs", () => {
     "handlebars",
     "octokit",
     "simple-git",
-  ])("does not bundle %s", (name) => {
+  ])("does not bundle %s (tool or session bundle)", (name) => {
     expect(readFileSync(HOOK_MAIN, "utf8").toLowerCase()).not.toContain(name);
+    expect(readFileSync(HOOK_SESSION, "utf8").toLowerCase()).not.toContain(
+      name,
+    );
   });
 
   it.each(["node:crypto", "node:child_process", "node:os"])(
     "does not load %s on start (each costs the hook 2-4 ms; it is loaded only where needed)",
     (name) => {
-      expect(readFileSync(HOOK_MAIN, "utf8")).not.toContain(
-        `require("${name}")`,
-      );
+      for (const bundle of [HOOK_MAIN, HOOK_SESSION])
+        expect(readFileSync(bundle, "utf8")).not.toContain(
+          `require("${name}")`,
+        );
     },
   );
 
-  it("loads none of node:crypto, child_process, os or perf_hooks while answering an Edit from the cache", () => {
-    const p = project();
-    const edit = {
-      ...preToolUse(p.dir),
-      tool_name: "Edit",
-      tool_input: {
-        file_path: `${p.dir}/src/login-form.tsx`,
-        old_string: "a",
-        new_string: "b",
-      },
-    };
-    runHook("PreToolUse", edit); // fills the parse cache
-    // A preload that reports, at exit, every built-in module the process loaded.
-    p.write(
-      "modules.cjs",
-      'process.on("exit", () => require("node:fs").writeSync(2, "\\nMODULES " + JSON.stringify(process.moduleLoadList)));',
-    );
-    const result = runHook("PreToolUse", edit, {
-      env: { NODE_OPTIONS: `--require ${p.path("modules.cjs")}` },
-    });
-    const line = /MODULES (.*)/.exec(result.stderr)?.[1];
-    expect(line).toBeDefined();
-    const loaded = JSON.parse(line!) as string[];
-    expect(loaded).toContain("NativeModule vm");
-    for (const name of ["crypto", "child_process", "os", "perf_hooks"])
-      expect(loaded).not.toContain(`NativeModule ${name}`);
-  });
+  it.each([
+    [
+      "PreToolUse",
+      (dir: string) => ({
+        ...preToolUse(dir),
+        tool_name: "Edit",
+        tool_input: {
+          file_path: `${dir}/src/login-form.tsx`,
+          old_string: "a",
+          new_string: "b",
+        },
+      }),
+    ],
+    [
+      "UserPromptSubmit",
+      (dir: string) => ({
+        ...preToolUse(dir),
+        hook_event_name: "UserPromptSubmit",
+        prompt: "add a logout button",
+      }),
+    ],
+    [
+      "Stop",
+      (dir: string) => ({
+        ...preToolUse(dir),
+        hook_event_name: "Stop",
+        stop_hook_active: false,
+        last_assistant_message: "ok",
+      }),
+    ],
+    [
+      "SessionStart",
+      (dir: string) => ({
+        ...preToolUse(dir),
+        hook_event_name: "SessionStart",
+        source: "startup",
+      }),
+    ],
+  ])(
+    "%s loads none of node:crypto, child_process, os or perf_hooks when the cache is warm",
+    (event, payloadOf) => {
+      const p = project();
+      const payload = payloadOf(p.dir);
+      runHook(event, payload); // fills the parse cache
+      // A preload that reports, at exit, every built-in module the process loaded.
+      p.write(
+        "modules.cjs",
+        'process.on("exit", () => require("node:fs").writeSync(2, "\\nMODULES " + JSON.stringify(process.moduleLoadList)));',
+      );
+      const result = runHook(event, payload, {
+        env: { NODE_OPTIONS: `--require ${p.path("modules.cjs")}` },
+      });
+      const line = /MODULES (.*)/.exec(result.stderr)?.[1];
+      expect(line).toBeDefined();
+      const loaded = JSON.parse(line!) as string[];
+      expect(loaded).toContain("NativeModule vm");
+      for (const name of ["crypto", "child_process", "os", "perf_hooks"])
+        expect(loaded).not.toContain(`NativeModule ${name}`);
+    },
+  );
 
   it("is under 100 KB, with the markdown and shell parsers in their own bundles beside it", () => {
     expect(statSync(HOOK_MAIN).size).toBeLessThan(100 * 1024);
+    expect(statSync(HOOK_SESSION).size).toBeLessThan(100 * 1024);
+    // The tool calls never load the session events' code (intent patterns, summaries, the Stop planner).
+    expect(readFileSync(HOOK_MAIN, "utf8")).not.toContain("実装");
     expect(statSync(HOOK_BUNDLE).size).toBeLessThan(2 * 1024);
     expect(existsSync(HOOK_BUNDLE.replace(/hook\.cjs$/, "bash.cjs"))).toBe(
       true,
