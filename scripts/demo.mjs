@@ -72,7 +72,10 @@ try {
   );
   const lint = run("check state.md and every playbook", ["lint"]);
   run("where the work stands", ["status"]);
-  const guards = lint === 0 ? replayGuards(project, active, playbook) : 1;
+  const guards =
+    lint === 0
+      ? replayGuards(project, active, playbook) || replaySession(project)
+      : 1;
   process.stdout.write(
     lint !== 0
       ? "\nThe example playbook has lint errors (see above).\n"
@@ -242,5 +245,78 @@ function replayGuards(project, active, playbook) {
       true,
     ],
   ].forEach(show);
+  return failures === 0 ? 0 : 1;
+}
+
+/**
+ * Replays the session events through the real hook bundle: the summary a session starts with, the status line a
+ * prompt gets, a stop refused with the next step while the reviewed playbook has work, and the promise that lets the
+ * agent stop; then the Claude Code status line.
+ */
+function replaySession(project) {
+  const hook = join(root, "dist", "hook.cjs");
+  const send = (event, extra) => {
+    const out = spawnSync(process.execPath, [hook, event], {
+      input: JSON.stringify({
+        session_id: "demo",
+        transcript_path: "/dev/null",
+        cwd: project,
+        hook_event_name: event,
+        ...extra,
+      }),
+      encoding: "utf8",
+      env: { ...process.env, CLAUDE_PROJECT_DIR: project, NO_COLOR: "1" },
+    });
+    return out.stdout.trim() === "" ? {} : JSON.parse(out.stdout);
+  };
+  process.stdout.write(
+    "\n\u001b[1mSession\u001b[0m   # session events replayed through dist/hook.cjs\n",
+  );
+  let failures = 0;
+  const check = (title, ok, lines) => {
+    if (!ok) failures++;
+    process.stdout.write(
+      `  ${ok ? "\u001b[32m ok \u001b[0m" : "\u001b[31mFAIL\u001b[0m"} ${title}\n${lines.map((l) => `        ${l}\n`).join("")}`,
+    );
+  };
+  const start = send("SessionStart", { source: "startup" });
+  const summary = start.hookSpecificOutput?.additionalContext ?? "";
+  check(
+    `SessionStart injects a ${Buffer.byteLength(summary)}-byte summary`,
+    summary.includes("Next:"),
+    summary.split("\n").slice(0, 3),
+  );
+  const prompt = send("UserPromptSubmit", {
+    prompt: "implement the login form",
+  });
+  const status = prompt.hookSpecificOutput?.additionalContext ?? "";
+  check("a prompt gets one status line", status.startsWith("playbook:"), [
+    status,
+  ]);
+  const stop = send("Stop", {
+    stop_hook_active: false,
+    last_assistant_message: "I created the file.",
+  });
+  check(
+    "the agent stops with work open: the turn goes on with the next step",
+    stop.decision === "block",
+    [(stop.reason ?? "").split(" (continuation")[0]],
+  );
+  const done = send("Stop", {
+    stop_hook_active: true,
+    last_assistant_message:
+      "I need the design file from you.\n<promise>DONE</promise>",
+  });
+  check(
+    "it says it needs the user (<promise>DONE</promise>): it may stop",
+    done.decision === undefined,
+    [],
+  );
+  const line = spawnSync(process.execPath, [hook, "statusline"], {
+    input: JSON.stringify({ session_id: "demo", cwd: project }),
+    encoding: "utf8",
+    env: { ...process.env, CLAUDE_PROJECT_DIR: project, NO_COLOR: "1" },
+  }).stdout.trim();
+  check("the status line", line.includes("│"), [line]);
   return failures === 0 ? 0 : 1;
 }
