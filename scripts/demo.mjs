@@ -1,5 +1,6 @@
 // `npm run demo`: the main job on the embedded default. Copies plan/template/ into a temporary project, makes the
 // first example of plan/template/playbook-examples.md its active playbook, then runs the built CLI on it.
+import { Buffer } from "node:buffer";
 import { spawnSync } from "node:child_process";
 import {
   cpSync,
