@@ -189,6 +189,35 @@ describe("a whole working session", () => {
   });
 });
 
+describe("resume and clear", () => {
+  it("resume keeps the session's counters and stamps last_start; clear starts a new session", () => {
+    const repo = createGuardedRepo();
+    repo.hook("SessionStart", { source: "startup" });
+    repo.hook("UserPromptSubmit", { prompt: "build the form" });
+    expect(stop(repo, "a").reason).toContain("continuation 1/5 for p1");
+    const before = repo.read("state.md");
+    const resumed = repo.hook("SessionStart", { source: "resume" });
+    expect(resumed.context).toContain("Active playbook");
+    expect(repo.read("state.md")).not.toBe(before); // last_start written again
+    repo.hook("UserPromptSubmit", { prompt: "go on" });
+    expect(stop(repo, "b").reason).toContain("continuation 2/5 for p1");
+
+    // /clear ends this session and starts another one with a new id.
+    repo.hook("SessionEnd", { reason: "clear" });
+    repo.hook("SessionStart", { session_id: "after-clear", source: "clear" });
+    repo.hook("UserPromptSubmit", {
+      session_id: "after-clear",
+      prompt: "continue the form",
+    });
+    const fresh = repo.hook("Stop", {
+      session_id: "after-clear",
+      stop_hook_active: false,
+      last_assistant_message: "c",
+    });
+    expect(fresh.reason).toContain("continuation 1/5 for p1");
+  });
+});
+
 describe("the continuation loop ends under every gate", () => {
   it("the user speaking resets the run of continuations; N in a row lets the agent stop", () => {
     const repo = createGuardedRepo();
