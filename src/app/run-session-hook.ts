@@ -22,7 +22,7 @@ export function runSessionHook(
 ): HookRun {
   const prepared = preparePayload(event, json, envProjectDir);
   if (!prepared.ok) return prepared.run;
-  const [answer, , projectDir] = lifecycle(
+  const { answer, projectDir } = lifecycle(
     event,
     prepared.payload,
     prepared.projectDir,
@@ -37,7 +37,7 @@ function lifecycle(
   payload: HookPayload,
   projectDir: string,
   deps: HookDeps,
-): [HookAnswer, null, string] {
+): { answer: HookAnswer; projectDir: string } {
   const ctx = buildGuardContext({
     event,
     payload,
@@ -78,5 +78,5 @@ function lifecycle(
         return { block: null, context: [], notice: null };
     }
   })();
-  return [answer, null, ctx.projectDir];
+  return { answer, projectDir: ctx.projectDir };
 }

@@ -5,3 +5,24 @@ export interface LanguagePatterns {
   /** The word that shows `prose` asks about something, or null. */
   findQuestion(prose: string): string | null;
 }
+
+/** English verbs Japanese and Korean developers write as they are (「fixして」, 「refactor해줘」). */
+export const LOAN_VERBS: readonly string[] = [
+  "fix",
+  "implement",
+  "add",
+  "refactor",
+  "update",
+  "rename",
+  "delete",
+  "remove",
+  "migrate",
+  "upgrade",
+  "bump",
+  "optimize",
+  "cleanup",
+  "replace",
+  "rewrite",
+  "revert",
+  "debug",
+];

@@ -1,4 +1,4 @@
-import type { LanguagePatterns } from "./language-patterns.ts";
+import { LOAN_VERBS, type LanguagePatterns } from "./language-patterns.ts";
 
 /** Verbal nouns that ask for a change when followed by して, お願い, したい... */
 const SURU_NOUNS = [
@@ -76,23 +76,7 @@ const SURU_NOUNS = [
   "フォーマット",
   "コメントアウト",
   "クリーンアップ",
-  "fix",
-  "implement",
-  "add",
-  "refactor",
-  "update",
-  "rename",
-  "delete",
-  "remove",
-  "migrate",
-  "upgrade",
-  "bump",
-  "optimize",
-  "cleanup",
-  "replace",
-  "rewrite",
-  "revert",
-  "debug",
+  ...LOAN_VERBS,
 ].join("|");
 
 /** Nouns that end an instruction on their own: 「…に追加。」 */

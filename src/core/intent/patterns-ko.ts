@@ -1,4 +1,4 @@
-import type { LanguagePatterns } from "./language-patterns.ts";
+import { LOAN_VERBS, type LanguagePatterns } from "./language-patterns.ts";
 
 /** Verbal nouns that ask for a change when followed by 해줘, 하자, 부탁... */
 const HA_NOUNS = [
@@ -63,23 +63,7 @@ const HA_NOUNS = [
   "패치",
   "픽스",
   "이름\\s?변경",
-  "fix",
-  "implement",
-  "add",
-  "refactor",
-  "update",
-  "rename",
-  "delete",
-  "remove",
-  "migrate",
-  "upgrade",
-  "bump",
-  "optimize",
-  "cleanup",
-  "replace",
-  "rewrite",
-  "revert",
-  "debug",
+  ...LOAN_VERBS,
 ].join("|");
 
 /** Nouns that end an instruction on their own: 「…에 페이지네이션 추가.」 */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { PROGRESS } from "../../../helpers/session-progress.ts";
 import { defaultConfig } from "../../../../src/core/config/config.ts";
 import type { LoopState } from "../../../../src/core/session/loop-state.ts";
 import {
@@ -9,24 +10,6 @@ import {
   emptySessionState,
   type SessionState,
 } from "../../../../src/core/session/session-state.ts";
-import type { PlaybookProgress } from "../../../../src/core/session/session-summary.ts";
-
-const PROGRESS: PlaybookProgress = {
-  path: "plan/playbook-login-form.md",
-  branch: "feat/login-form",
-  goal: "Users can log in",
-  reviewed: true,
-  phase: { id: "p1", name: "Form", checked: 1, total: 2 },
-  checked: 1,
-  total: 3,
-  next: {
-    kind: "implement",
-    phase: "p1",
-    subtask: "p1.1",
-    text: "p1.1 (`src/login-form.tsx` exports `LoginForm`): do the work, then run `playbook verify p1.1` to record the evidence.",
-  },
-  open: [{ id: "p1.1", criterion: "`src/login-form.tsx` exports `LoginForm`" }],
-};
 
 function input(
   overrides: Partial<StopInput> = {},

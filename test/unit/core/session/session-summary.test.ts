@@ -1,34 +1,17 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { PROGRESS } from "../../../helpers/session-progress.ts";
 import type { CompactSnapshot } from "../../../../src/core/session/compact-snapshot.ts";
 import { toCompactSnapshot } from "../../../../src/core/session/compact-snapshot.ts";
 import {
   renderPromptStatus,
   renderSessionSummary,
-  type PlaybookProgress,
   type SessionSummaryInput,
 } from "../../../../src/core/session/session-summary.ts";
 import {
   isSessionGone,
   emptySessionState,
 } from "../../../../src/core/session/session-state.ts";
-
-const PROGRESS: PlaybookProgress = {
-  path: "plan/playbook-login-form.md",
-  branch: "feat/login-form",
-  goal: "Users can log in with email and password",
-  reviewed: true,
-  phase: { id: "p1", name: "Form component", checked: 1, total: 2 },
-  checked: 1,
-  total: 3,
-  next: {
-    kind: "implement",
-    phase: "p1",
-    subtask: "p1.1",
-    text: "p1.1 (x): do the work, then run `playbook verify p1.1` to record the evidence.",
-  },
-  open: [{ id: "p1.1", criterion: "`src/login-form.tsx` exports `LoginForm`" }],
-};
 
 const BASE: SessionSummaryInput = {
   source: "startup",
