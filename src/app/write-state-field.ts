@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { StampSlot, StateSummary } from "../core/cache/summary.ts";
 import { storeCacheEntry } from "../adapters/parse-cache.ts";
 import { restampSummary, writeStamp } from "../core/edit/session-stamp.ts";
-import type { EditResult, YamlScalar } from "../core/edit/text-edit.ts";
+import type { EditResult, YamlValue } from "../core/edit/text-edit.ts";
 import type { StateSectionName } from "../core/model/state.ts";
 import { applyDocumentEdit } from "./apply-document-edit.ts";
 
@@ -11,7 +11,7 @@ export type SetStateField = (
   text: string,
   section: StateSectionName,
   key: string,
-  value: YamlScalar,
+  value: YamlValue,
 ) => EditResult;
 
 const STAMP_SLOTS = { last_start: "lastStart", last_end: "lastEnd" } as const;

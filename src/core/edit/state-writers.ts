@@ -7,7 +7,7 @@ import {
   replaceRange,
   setYamlKey,
   type EditResult,
-  type YamlScalar,
+  type YamlValue,
 } from "./text-edit.ts";
 
 /**
@@ -19,7 +19,7 @@ export function setStateField(
   text: string,
   section: StateSectionName,
   key: string,
-  value: YamlScalar,
+  value: YamlValue,
 ): EditResult {
   const parsed = parseState(text, "state.md");
   const source = createSource("state.md", text);

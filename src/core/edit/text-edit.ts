@@ -22,6 +22,15 @@ export function failure(reason: string): EditResult {
 
 export type YamlScalar = string | boolean | null;
 
+/** A value a writer sets: a scalar, or a list of strings written in flow style (`[a, b]`, `[]`). */
+export type YamlValue = YamlScalar | readonly string[];
+
+function formatYamlValue(value: YamlValue): string {
+  return Array.isArray(value)
+    ? `[${value.map((item: string) => formatYamlScalar(item)).join(", ")}]`
+    : formatYamlScalar(value as YamlScalar);
+}
+
 /** Formats a value as a one-line YAML scalar, quoting only when a plain scalar would read back differently. */
 export function formatYamlScalar(value: YamlScalar): string {
   if (value === null) return "null";
@@ -63,7 +72,7 @@ export function setYamlKey(
   text: string,
   section: YamlSection,
   key: string,
-  value: YamlScalar,
+  value: YamlValue,
   eol: string,
 ): EditResult {
   const block = section.block;
@@ -71,8 +80,21 @@ export function setYamlKey(
     return failure(
       `\`## ${section.name}\` has no yaml block to write \`${key}\` into.`,
     );
-  const formatted = formatYamlScalar(value);
+  const formatted = formatYamlValue(value);
   const span: Span | undefined = section.fields[key];
+  const keySpan: Span | undefined = section.keys[key];
+  if (span && keySpan && Array.isArray(value)) {
+    // A block list's value starts on the next line: the whole value, after the colon, becomes one flow list.
+    const colon = text.indexOf(":", keySpan.end.offset);
+    const current = text.slice(colon + 1, span.end.offset);
+    const end = span.end.offset - (current.length - current.trimEnd().length);
+    return replaceRange(
+      text,
+      colon + 1,
+      Math.max(end, colon + 1),
+      ` ${formatted}`,
+    );
+  }
   if (span) {
     if (span.start.offset === span.end.offset) {
       const before = text[span.start.offset - 1] === " " ? "" : " ";

@@ -192,3 +192,44 @@ describe("setStateField on unusual blocks", () => {
     );
   });
 });
+
+describe("setStateField with a list", () => {
+  const goal = (criteria: string) =>
+    `# state\n\n## goal\n\n\`\`\`yaml\nmilestone: null\ndone_criteria:${criteria}\nstatus: in_progress   # now\n\`\`\`\n`;
+
+  it.each([
+    ["a block list with a comment", "\n  - tests pass\n  - docs   # later", []],
+    ["a flow list", " [a, b]", []],
+    ["an empty list", " []", []],
+    ["no value", "", ["x"]],
+    ["a block list replaced by items", "\n  - a", ["needs: quoting", "plain"]],
+  ] as const)(
+    "%s becomes a flow list; the rest stays",
+    (_name, criteria, value) => {
+      const text = goal(criteria);
+      const result = setStateField(text, "goal", "done_criteria", value);
+      expect(result.ok).toBe(true);
+      if (!result.ok) return;
+      const parsed = parseState(result.text, "state.md");
+      expect(
+        parsed.diagnostics.filter((d) => d.code.startsWith("yaml")),
+      ).toEqual([]);
+      expect(parsed.value.goal.doneCriteria).toEqual(value);
+      expect(parsed.value.goal.status).toBe("in_progress");
+      // Only the list's own bytes changed.
+      const [before, after] = text.split("done_criteria:");
+      expect(result.text.startsWith(`${before}done_criteria: [`)).toBe(true);
+      expect(
+        result.text.endsWith(after!.slice(after!.indexOf("\nstatus:"))),
+      ).toBe(true);
+    },
+  );
+
+  it("adds a missing list key", () => {
+    const text = "# state\n\n## goal\n\n```yaml\nphase: p1\n```\n";
+    const result = setStateField(text, "goal", "done_criteria", []);
+    expect(result.ok && result.text).toBe(
+      "# state\n\n## goal\n\n```yaml\nphase: p1\ndone_criteria: []\n```\n",
+    );
+  });
+});
