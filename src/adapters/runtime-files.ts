@@ -10,6 +10,7 @@ import {
 } from "node:fs";
 import { dirname, join } from "node:path";
 import type { PostLoopLock } from "../core/guards/types.ts";
+import { writeTextAtomic } from "./atomic-write.ts";
 
 /** `.claude/playbook`, git-ignored: records, grants, locks, sessions, logs, cache. */
 export const RUNTIME_DIR = join(".claude", "playbook");
@@ -44,6 +45,16 @@ export function readPostLoopLock(projectDir: string): PostLoopLock | null {
       session: null,
     };
   }
+}
+
+/** Sets the post-loop lock (SPEC §8 step 8), flushed to disk: it decides what the agent may do next. */
+export function writePostLoopLock(
+  projectDir: string,
+  lock: PostLoopLock,
+): void {
+  const file = join(projectDir, LOCK_FILE);
+  mkdirSync(dirname(file), { recursive: true });
+  writeTextAtomic(file, `${JSON.stringify(lock, null, 2)}\n`);
 }
 
 /** Removes the post-loop lock, keeping what it said in `logs/locks.log`. */

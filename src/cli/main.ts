@@ -50,6 +50,14 @@ const subCommands: Record<string, () => Promise<CommandDef>> = {
     import("./commands/hook.ts").then(
       (m) => m.hookCommand as unknown as CommandDef,
     ),
+  archive: () =>
+    import("./commands/archive.ts").then(
+      (m) => m.archiveCommand as unknown as CommandDef,
+    ),
+  "post-loop": () =>
+    import("./commands/post-loop.ts").then(
+      (m) => m.postLoopCommand as unknown as CommandDef,
+    ),
   loop: () =>
     import("./commands/loop.ts").then(
       (m) => m.loopCommand as unknown as CommandDef,

@@ -47,6 +47,8 @@ export interface HookReplyView {
 }
 
 export interface GuardedRepo extends TempProject {
+  /** The bare repository `origin` points at. */
+  remoteDir: string;
   git(...args: string[]): string;
   summary(path?: string): PlaybookSummary;
   record(
@@ -108,6 +110,9 @@ export function createGuardedRepo(
     });
   execFileSync("git", ["init", "--bare", "-q", "-b", "main", remote.dir]);
   git("init", "-q", "-b", "main");
+  // Commits made by the code under test (the archive) need an identity without relying on a global git config.
+  git("config", "user.name", "Test");
+  git("config", "user.email", "test@example.com");
   git("add", "-A");
   git("commit", "-q", "-m", "init");
   git("remote", "add", "origin", remote.dir);
@@ -170,6 +175,7 @@ export function createGuardedRepo(
   };
   return {
     ...project,
+    remoteDir: remote.dir,
     git,
     summary,
     record,

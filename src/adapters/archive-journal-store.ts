@@ -1,0 +1,44 @@
+import { mkdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import {
+  toArchiveJournal,
+  type ArchiveJournal,
+} from "../core/archive/journal.ts";
+import { writeTextAtomic } from "./atomic-write.ts";
+import { RUNTIME_DIR } from "./runtime-files.ts";
+
+export const JOURNAL_FILE = join(RUNTIME_DIR, "archive-journal.json");
+
+export type StoredJournal =
+  | { status: "missing" }
+  | { status: "corrupt"; problem: string }
+  | { status: "ok"; journal: ArchiveJournal };
+
+export function readArchiveJournal(root: string): StoredJournal {
+  let text: string;
+  try {
+    text = readFileSync(join(root, JOURNAL_FILE), "utf8");
+  } catch {
+    return { status: "missing" };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { status: "corrupt", problem: "the archive journal is not JSON" };
+  }
+  const parsed = toArchiveJournal(json);
+  return parsed.ok
+    ? { status: "ok", journal: parsed.journal }
+    : { status: "corrupt", problem: parsed.problem };
+}
+
+/** Saved after every step, flushed to disk: a crash must never lose what already happened on GitHub. */
+export function writeArchiveJournal(
+  root: string,
+  journal: ArchiveJournal,
+): void {
+  const file = join(root, JOURNAL_FILE);
+  mkdirSync(dirname(file), { recursive: true });
+  writeTextAtomic(file, `${JSON.stringify(journal, null, 2)}\n`);
+}

@@ -1,0 +1,260 @@
+import { retry } from "@octokit/plugin-retry";
+import { throttling } from "@octokit/plugin-throttling";
+import { Octokit } from "@octokit/rest";
+
+/** A pull request as the archive sees it. */
+export interface PullRequest {
+  number: number;
+  url: string;
+  state: "open" | "closed";
+  merged: boolean;
+  headSha: string;
+  headRef: string;
+  baseRef: string;
+}
+
+/** A GitHub API call that failed, in words that never contain the token. */
+export class GitHubError extends Error {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.name = "GitHubError";
+    this.status = status;
+  }
+}
+
+/** Everything the archive workflow asks of GitHub, through Octokit. */
+export interface GitHubPort {
+  readonly repository: { owner: string; repo: string };
+  defaultBranch(): Promise<string>;
+  /** Every pull request (open or closed) from `branch` into `base`, newest first. */
+  pullRequestsFor(branch: string, base: string): Promise<PullRequest[]>;
+  createPullRequest(input: {
+    title: string;
+    body: string;
+    head: string;
+    base: string;
+  }): Promise<PullRequest>;
+  getPullRequest(number: number): Promise<PullRequest>;
+  /** The names of the checks and statuses on `sha` that are still running, and those that failed. */
+  checks(sha: string): Promise<{ pending: string[]; failed: string[] }>;
+  merge(
+    number: number,
+    input: {
+      sha: string;
+      method: "merge" | "squash" | "rebase";
+      title: string;
+    },
+  ): Promise<string>;
+  /** Deletes the branch on GitHub; `missing` when it was already gone. */
+  deleteBranch(branch: string): Promise<"deleted" | "missing">;
+}
+
+export interface GitHubPortOptions {
+  token: string;
+  baseUrl: string;
+  owner: string;
+  repo: string;
+  /** Retries of failed requests (server errors, rate limits); tests use 0. */
+  retries?: number;
+}
+
+const Client = Octokit.plugin(retry, throttling);
+
+/**
+ * The GitHub port: Octokit with the retry and throttling plugins. A rate limit is waited out once when GitHub says
+ * it ends within a minute; otherwise the error says when to try again. Errors never carry the token.
+ */
+export function createGitHubPort(options: GitHubPortOptions): GitHubPort {
+  const retries = options.retries ?? 2;
+  const octokit = new Client({
+    auth: options.token,
+    baseUrl: options.baseUrl.replace(/\/+$/, ""),
+    userAgent: "playbook-kit",
+    retry: { retries, doNotRetry: [400, 401, 403, 404, 405, 409, 422] },
+    throttle: {
+      onRateLimit: (
+        after: number,
+        _options: unknown,
+        _octokit: unknown,
+        count: number,
+      ) => retries > 0 && count < 1 && after <= 60,
+      onSecondaryRateLimit: (
+        after: number,
+        _options: unknown,
+        _octokit: unknown,
+        count: number,
+      ) => retries > 0 && count < 1 && after <= 60,
+    },
+    log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
+  });
+  const { owner, repo } = options;
+  const call = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
+    try {
+      return await fn();
+    } catch (error) {
+      throw toGitHubError(what, error, options.token);
+    }
+  };
+  return {
+    repository: { owner, repo },
+    defaultBranch: () =>
+      call(
+        "reading the repository",
+        async () =>
+          (await octokit.rest.repos.get({ owner, repo })).data.default_branch,
+      ),
+    pullRequestsFor: (branch, base) =>
+      call("listing pull requests", async () => {
+        const { data } = await octokit.rest.pulls.list({
+          owner,
+          repo,
+          head: `${owner}:${branch}`,
+          base,
+          state: "all",
+          sort: "created",
+          direction: "desc",
+          per_page: 30,
+        });
+        return data.map((pr) => toPullRequest(pr));
+      }),
+    createPullRequest: (input) =>
+      call("opening the pull request", async () =>
+        toPullRequest(
+          (await octokit.rest.pulls.create({ owner, repo, ...input })).data,
+        ),
+      ),
+    getPullRequest: (number) =>
+      call(`reading pull request #${number}`, async () =>
+        toPullRequest(
+          (await octokit.rest.pulls.get({ owner, repo, pull_number: number }))
+            .data,
+        ),
+      ),
+    checks: (sha) =>
+      call("reading the checks", async () => {
+        const [status, runs] = await Promise.all([
+          octokit.rest.repos.getCombinedStatusForRef({ owner, repo, ref: sha }),
+          octokit.rest.checks.listForRef({
+            owner,
+            repo,
+            ref: sha,
+            per_page: 100,
+          }),
+        ]);
+        const pending: string[] = [];
+        const failed: string[] = [];
+        for (const s of status.data.statuses) {
+          if (s.state === "pending") pending.push(s.context);
+          else if (s.state === "failure" || s.state === "error")
+            failed.push(s.context);
+        }
+        for (const run of runs.data.check_runs) {
+          if (run.status !== "completed") pending.push(run.name);
+          else if (
+            [
+              "failure",
+              "timed_out",
+              "cancelled",
+              "action_required",
+              "startup_failure",
+            ].includes(run.conclusion ?? "")
+          )
+            failed.push(run.name);
+        }
+        return { pending, failed };
+      }),
+    merge: (number, input) =>
+      call(`merging pull request #${number}`, async () => {
+        const { data } = await octokit.rest.pulls.merge({
+          owner,
+          repo,
+          pull_number: number,
+          sha: input.sha,
+          merge_method: input.method,
+          commit_title: input.title,
+        });
+        return data.sha;
+      }),
+    deleteBranch: async (branch) => {
+      try {
+        await octokit.rest.git.deleteRef({
+          owner,
+          repo,
+          ref: `heads/${branch}`,
+        });
+        return "deleted";
+      } catch (error) {
+        if (statusOf(error) === 422) return "missing";
+        throw toGitHubError(
+          `deleting the branch ${branch}`,
+          error,
+          options.token,
+        );
+      }
+    },
+  };
+}
+
+interface PullData {
+  number: number;
+  html_url: string;
+  state: string;
+  merged?: boolean;
+  merged_at: string | null;
+  head: { sha: string; ref: string };
+  base: { ref: string };
+}
+
+function toPullRequest(pr: PullData): PullRequest {
+  return {
+    number: pr.number,
+    url: pr.html_url,
+    state: pr.state === "open" ? "open" : "closed",
+    merged: pr.merged === true || pr.merged_at !== null,
+    headSha: pr.head.sha,
+    headRef: pr.head.ref,
+    baseRef: pr.base.ref,
+  };
+}
+
+function statusOf(error: unknown): number {
+  return typeof error === "object" &&
+    error !== null &&
+    "status" in error &&
+    typeof error.status === "number"
+    ? error.status
+    : 0;
+}
+
+/** GitHub's own message for a failed call, with what was being done; the token is cut out wherever it shows. */
+function toGitHubError(
+  what: string,
+  error: unknown,
+  token: string,
+): GitHubError {
+  const status = statusOf(error);
+  const raw =
+    typeof error === "object" && error !== null && "response" in error
+      ? ((error as { response?: { data?: { message?: unknown } } }).response
+          ?.data?.message ?? "")
+      : "";
+  const detail =
+    typeof raw === "string" && raw !== ""
+      ? raw
+      : error instanceof Error
+        ? error.message
+        : String(error);
+  const why =
+    status === 401
+      ? "the token was refused (401); check GITHUB_TOKEN or GH_TOKEN"
+      : status === 403 && /rate limit/i.test(detail)
+        ? `GitHub's rate limit was reached (${detail})`
+        : status === 0
+          ? `GitHub could not be reached (${detail})`
+          : `GitHub answered ${status}: ${detail}`;
+  return new GitHubError(
+    status,
+    `${what} failed: ${why}`.split(token).join("[token]"),
+  );
+}

@@ -1,0 +1,389 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  readArchiveJournal,
+  writeArchiveJournal,
+} from "../../adapters/archive-journal-store.ts";
+import type { GitPort } from "../../adapters/git-port.ts";
+import {
+  GitHubError,
+  type GitHubPort,
+  type GitHubPortOptions,
+} from "../../adapters/github-port.ts";
+import { chooseProvider } from "../../core/archive/github-remote.ts";
+import {
+  ARCHIVE_STEPS,
+  archivePathFor,
+  type ArchiveJournal,
+  type ArchiveStepId,
+} from "../../core/archive/journal.ts";
+import { renderPullRequest } from "../../core/archive/pull-request-text.ts";
+import type {
+  PlaybookSummary,
+  StateSummary,
+} from "../../core/cache/summary.ts";
+import type { PlaybookConfig } from "../../core/config/config.ts";
+import { PlaybookError } from "../../core/errors.ts";
+import { findMissingProof } from "../../core/records/completion.ts";
+import type { RecordSet } from "../../core/records/record.ts";
+import { toIsoTime } from "../../core/time/iso-time.ts";
+import {
+  explainUnsafeActivePath,
+  normaliseActivePath,
+} from "../../core/validate/active-path.ts";
+import type { SetStateField } from "../write-state-field.ts";
+import {
+  ARCHIVE_STEP_RUNNERS,
+  BEST_EFFORT_STEPS,
+  StepFailure,
+  type StepContext,
+} from "./archive-steps.ts";
+
+export interface ArchiveOptions {
+  dryRun: boolean;
+  resume: boolean;
+  /** `--provider`: overrides `archive.provider`. */
+  provider: "github" | "local" | null;
+  session: string | null;
+  /** At most this many seconds of waiting for checks (the hook passes a short one); default `checkWaitSeconds`. */
+  maxCheckWaitSeconds?: number;
+  onProgress?: (step: StepReport) => void;
+}
+
+export interface ArchiveDeps {
+  git: GitPort;
+  createGitHub: (options: Omit<GitHubPortOptions, "retries">) => GitHubPort;
+  findToken: () => string | null;
+  env: Readonly<Record<string, string | undefined>>;
+  config: PlaybookConfig;
+  now: () => Date;
+  sleep: (ms: number) => Promise<void>;
+  pollIntervalMs: number;
+  newId: () => string;
+  readState: (root: string) => StateSummary | null;
+  readPlaybook: (root: string, path: string) => PlaybookSummary | null;
+  readRecords: (root: string, path: string) => RecordSet;
+  summarizeState: (text: string) => StateSummary;
+  setStateField: SetStateField;
+}
+
+export interface StepReport {
+  id: ArchiveStepId;
+  status: "done" | "skipped" | "failed" | "planned";
+  detail: string;
+}
+
+export interface ArchiveOutcome {
+  status: "success" | "partial" | "planned";
+  journal: ArchiveJournal;
+  steps: StepReport[];
+  /** The one thing to do next when the archive stopped. */
+  next: string | null;
+  notes: string[];
+}
+
+/**
+ * `playbook archive` (SPEC §8): plans the archive of the finished active playbook (or takes up the journal with
+ * `--resume`), then runs the eight steps in order, saving the journal after each. A step that cannot go on stops the
+ * archive with status `partial` and one next step; nothing is discarded, force-pushed or cleaned. Running it again
+ * after a crash at any point converges to the same end: one pull request, one merge, the playbook archived.
+ *
+ * @throws PlaybookError E_CONFIG when there is nothing to archive or resume, or another archive is unfinished.
+ */
+export async function runArchive(
+  root: string,
+  options: ArchiveOptions,
+  deps: ArchiveDeps,
+): Promise<ArchiveOutcome> {
+  const notes: string[] = [];
+  const remoteUrl = await deps.git.remoteUrl(deps.config.archive.remote);
+  const remote = remoteUrl === null ? null : deps.config.archive.remote;
+  const token =
+    options.provider === "local" || deps.config.archive.provider === "local"
+      ? null
+      : deps.findToken();
+  const choice = chooseProvider({
+    configured: options.provider ?? deps.config.archive.provider,
+    remoteUrl,
+    repository: deps.config.archive.repository,
+    apiUrl: deps.config.archive.apiUrl,
+    envApiUrl: deps.env["GITHUB_API_URL"] ?? null,
+    hasToken: token !== null,
+  });
+  if (choice.provider === null)
+    throw new PlaybookError("E_CONFIG", choice.problem, {
+      hint: "Nothing was changed.",
+    });
+  if (choice.provider === "local" && choice.note) notes.push(choice.note);
+  const github =
+    choice.provider === "github" && token !== null
+      ? deps.createGitHub({
+          token,
+          baseUrl: choice.apiUrl,
+          ...choice.repository,
+        })
+      : null;
+  const journal = options.resume
+    ? resumeJournal(root, choice.provider)
+    : await planJournal(root, options, deps, github, choice.provider);
+  const ctx: StepContext = {
+    root,
+    journal,
+    git: deps.git,
+    github,
+    remote,
+    config: deps.config.archive,
+    now: deps.now,
+    sleep: deps.sleep,
+    setStateField: deps.setStateField,
+    summarizeState: deps.summarizeState,
+    session: options.session ?? journal.session,
+    checkWaitSeconds: Math.min(
+      deps.config.archive.checkWaitSeconds,
+      options.maxCheckWaitSeconds ?? Number.POSITIVE_INFINITY,
+    ),
+    pollIntervalMs: deps.pollIntervalMs,
+  };
+  if (options.dryRun)
+    return {
+      status: "planned",
+      journal,
+      steps: ARCHIVE_STEPS.map((id) => ({
+        id,
+        status: "planned",
+        detail: describeStep(id, journal, remote),
+      })),
+      next: null,
+      notes,
+    };
+  journal.status = "running";
+  journal.next = null;
+  writeArchiveJournal(root, journal);
+  const steps: StepReport[] = [];
+  for (const id of ARCHIVE_STEPS) {
+    const report = await runStep(id, ctx);
+    steps.push(report);
+    journal.steps[id] = {
+      status: report.status === "planned" ? "done" : report.status,
+      at: toIsoTime(deps.now()),
+      detail: report.detail,
+    };
+    options.onProgress?.(report);
+    if (report.status === "failed" && !BEST_EFFORT_STEPS.has(id)) {
+      journal.status = "partial";
+      journal.next = report.next;
+      writeArchiveJournal(root, journal);
+      return { status: "partial", journal, steps, next: report.next, notes };
+    }
+    if (report.status === "failed")
+      notes.push(`${id} did not finish (${report.detail}); ${report.next}`);
+    writeArchiveJournal(root, journal);
+  }
+  const degraded = steps.some((s) => s.status === "failed");
+  journal.status = degraded ? "partial" : "success";
+  journal.next = degraded
+    ? (steps.find((s) => s.status === "failed")?.detail ?? null)
+    : null;
+  writeArchiveJournal(root, journal);
+  return { status: journal.status, journal, steps, next: journal.next, notes };
+}
+
+async function runStep(
+  id: ArchiveStepId,
+  ctx: StepContext,
+): Promise<StepReport & { next: string }> {
+  try {
+    const outcome = await ARCHIVE_STEP_RUNNERS[id](ctx);
+    return { id, ...outcome, next: "" };
+  } catch (error) {
+    if (error instanceof StepFailure)
+      return { id, status: "failed", detail: error.message, next: error.next };
+    const detail = error instanceof Error ? error.message : String(error);
+    const network = error instanceof GitHubError && error.status === 0;
+    return {
+      id,
+      status: "failed",
+      detail,
+      next: network
+        ? "check the network or GITHUB_API_URL, then run `playbook archive --resume`"
+        : "fix what the message says, then run `playbook archive --resume`",
+    };
+  }
+}
+
+function resumeJournal(
+  root: string,
+  provider: "github" | "local",
+): ArchiveJournal {
+  const stored = readArchiveJournal(root);
+  if (stored.status === "missing")
+    throw new PlaybookError("E_CONFIG", "There is no archive to resume.", {
+      hint: "Run `playbook archive` to start one.",
+    });
+  if (stored.status === "corrupt")
+    throw new PlaybookError(
+      "E_CONFIG",
+      `The archive cannot be resumed: ${stored.problem}.`,
+      {
+        hint: "Look at .claude/playbook/archive-journal.json; `git log` and the pull requests show how far it got.",
+      },
+    );
+  if (stored.journal.status === "success")
+    throw new PlaybookError(
+      "E_CONFIG",
+      `The archive of ${stored.journal.playbook} already finished.`,
+      {
+        hint: "Run `playbook post-loop` to pick the next task.",
+      },
+    );
+  if (stored.journal.provider !== provider)
+    throw new PlaybookError(
+      "E_CONFIG",
+      `The archive of ${stored.journal.playbook} started with the ${stored.journal.provider} provider, and now ${provider} would be used.`,
+      {
+        hint: `Resume with \`playbook archive --resume --provider ${stored.journal.provider}\`.`,
+      },
+    );
+  return stored.journal;
+}
+
+async function planJournal(
+  root: string,
+  options: ArchiveOptions,
+  deps: ArchiveDeps,
+  github: GitHubPort | null,
+  provider: "github" | "local",
+): Promise<ArchiveJournal> {
+  const stored = readArchiveJournal(root);
+  if (stored.status === "ok" && stored.journal.status !== "success")
+    throw new PlaybookError(
+      "E_CONFIG",
+      `The archive of ${stored.journal.playbook} is unfinished${stored.journal.next ? `: ${stored.journal.next}` : ""}.`,
+      { hint: "Run `playbook archive --resume` to finish it." },
+    );
+  const state = deps.readState(root);
+  const active = state?.playbook.active ?? null;
+  if (!state || active === null)
+    throw new PlaybookError(
+      "E_CONFIG",
+      "There is no active playbook to archive (state.md names none).",
+      {
+        hint: "`playbook status` shows where the work stands.",
+      },
+    );
+  const unsafe = explainUnsafeActivePath(active);
+  if (unsafe)
+    throw new PlaybookError(
+      "E_CONFIG",
+      `state.md's active playbook cannot be used: ${unsafe}.`,
+      { hint: "Fix `active` in state.md." },
+    );
+  const path = normaliseActivePath(active);
+  const playbook = deps.readPlaybook(root, path);
+  if (!playbook)
+    throw new PlaybookError(
+      "E_CONFIG",
+      `${path} (active in state.md) does not exist.`,
+      { hint: "Fix `active` in state.md." },
+    );
+  const records = deps.readRecords(root, path);
+  const missing = findMissingProof(path, playbook, records);
+  if (missing.length > 0)
+    throw new PlaybookError(
+      "E_CONFIG",
+      `${path} is not finished: ${missing.slice(0, 5).join("; ")}${missing.length > 5 ? ` (and ${missing.length - 5} more)` : ""}.`,
+      {
+        hint: "`playbook status` shows the next step; the archive starts by itself once the last box is ticked with its proof.",
+      },
+    );
+  const branch = playbook.meta.branch ?? state.playbook.branch;
+  if (!branch)
+    throw new PlaybookError("E_CONFIG", `${path} names no branch.`, {
+      hint: "Set `branch:` in its `## meta`.",
+    });
+  const defaultBranch = github
+    ? await github.defaultBranch()
+    : ((await deps.git.localDefaultBranch(deps.config.archive.remote)) ??
+      "main");
+  if (branch === defaultBranch)
+    throw new PlaybookError(
+      "E_CONFIG",
+      `${path}'s branch is the default branch \`${branch}\`; there is nothing to merge.`,
+      {
+        hint: "Work on the playbook's own branch.",
+      },
+    );
+  const date = toIsoTime(deps.now()).slice(0, 10);
+  const archivePath = archivePathFor(
+    path,
+    (p) => existsSync(join(root, p)),
+    date,
+  );
+  const { title, body } = renderPullRequest(
+    path,
+    archivePath,
+    playbook,
+    records,
+  );
+  return {
+    version: 1,
+    id: deps.newId(),
+    playbook: path,
+    archivePath,
+    branch,
+    defaultBranch,
+    provider,
+    title,
+    body,
+    session: options.session,
+    startedAt: toIsoTime(deps.now()),
+    status: "running",
+    pr: null,
+    steps: {},
+    next: null,
+  };
+}
+
+function describeStep(
+  id: ArchiveStepId,
+  journal: ArchiveJournal,
+  remote: string | null,
+): string {
+  const pushTo =
+    remote === null ? "no remote: nothing is pushed" : `to ${remote}`;
+  switch (id) {
+    case "commit":
+      return `commit tracked changes and new files git does not ignore on ${journal.branch} (secrets refused)`;
+    case "push":
+      return `push ${journal.branch} ${pushTo}`;
+    case "open-pr":
+      return journal.provider === "github"
+        ? `open (or find) the pull request "${journal.title}" into ${journal.defaultBranch}`
+        : "local provider: no pull request";
+    case "archive-playbook":
+      return `git mv ${journal.playbook} ${journal.archivePath}`;
+    case "reset-state":
+      return `state.md: active and branch null, last_archived ${journal.archivePath}, goal reset; commit "chore: archive", push`;
+    case "merge":
+      return journal.provider === "github"
+        ? `wait for checks, then merge the pull request into ${journal.defaultBranch}`
+        : `merge ${journal.branch} into ${journal.defaultBranch} with --no-ff, push ${pushTo}`;
+    case "cleanup":
+      return `delete the remote branch, switch to ${journal.defaultBranch} and fast-forward it`;
+    case "lock":
+      return "set the post-loop lock until the next task is picked";
+  }
+}
+
+/** The state.md summary of `root` through a summarizer (used by the CLI and the hook's archive bundle). */
+export function readStateWith(
+  summarize: (text: string) => StateSummary,
+): (root: string) => StateSummary | null {
+  return (root) => {
+    try {
+      return summarize(readFileSync(join(root, "state.md"), "utf8"));
+    } catch {
+      return null;
+    }
+  };
+}

@@ -1,0 +1,104 @@
+import { defineCommand } from "citty";
+import { createArchiveDeps } from "../../app/archive/archive-deps.ts";
+import { runArchive, type StepReport } from "../../app/archive/run-archive.ts";
+import { PlaybookError } from "../../core/errors.ts";
+import { createColors } from "../print/colors.ts";
+import { toTerminalText } from "../print/terminal-text.ts";
+import { projectRoot, sharedArgs } from "../shared-args.ts";
+
+export const archiveCommand = defineCommand({
+  meta: {
+    name: "archive",
+    description:
+      "Commit, push, open and merge the pull request of the finished playbook, archive it, set the post-loop lock",
+  },
+  args: {
+    ...sharedArgs,
+    "dry-run": {
+      type: "boolean",
+      description: "Print the plan; change nothing",
+      default: false,
+    },
+    resume: {
+      type: "boolean",
+      description:
+        "Continue an archive that stopped (see .claude/playbook/archive-journal.json)",
+      default: false,
+    },
+    provider: {
+      type: "string",
+      description:
+        "github or local (default: archive.provider in .claude/playbook.json)",
+      valueHint: "github|local",
+    },
+    session: {
+      type: "string",
+      description:
+        "The Claude Code session the post-loop lock belongs to (default: CLAUDE_CODE_SESSION_ID)",
+      valueHint: "id",
+    },
+  },
+  async run({ args }) {
+    const provider = args.provider;
+    if (provider !== undefined && provider !== "github" && provider !== "local")
+      throw new PlaybookError(
+        "E_USAGE",
+        `Unexpected --provider ${provider}, expected github or local.`,
+        { hint: "Run `playbook archive --help`." },
+      );
+    const root = projectRoot(args);
+    const c = createColors();
+    const print = (text: string) => {
+      if (!args.json) process.stdout.write(`${text}\n`);
+    };
+    const mark = (report: StepReport) =>
+      report.status === "failed"
+        ? c.red("✗")
+        : report.status === "planned"
+          ? c.dim("·")
+          : report.status === "skipped"
+            ? c.dim("✓")
+            : c.green("✓");
+    const outcome = await runArchive(
+      root,
+      {
+        dryRun: args["dry-run"],
+        resume: args.resume,
+        provider: provider ?? null,
+        session: args.session ?? process.env["CLAUDE_CODE_SESSION_ID"] ?? null,
+        onProgress: (report) =>
+          print(
+            `${mark(report)} ${report.id.padEnd(16)} ${toTerminalText(report.detail)}`,
+          ),
+      },
+      createArchiveDeps(root),
+    );
+    if (args.json) {
+      process.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
+      if (outcome.status === "partial") process.exitCode = 1;
+      return;
+    }
+    const { journal } = outcome;
+    if (outcome.status === "planned") {
+      print(
+        `archive plan for ${toTerminalText(journal.playbook)} (${journal.provider}, ${toTerminalText(journal.branch)} → ${toTerminalText(journal.defaultBranch)}):`,
+      );
+      for (const step of outcome.steps)
+        print(
+          `${mark(step)} ${step.id.padEnd(16)} ${toTerminalText(step.detail)}`,
+        );
+    }
+    for (const note of outcome.notes)
+      print(c.yellow(`note: ${toTerminalText(note)}`));
+    if (outcome.status === "success")
+      print(
+        `${c.green("archived")} ${toTerminalText(journal.playbook)} → ${toTerminalText(journal.archivePath)}${journal.pr ? `, ${toTerminalText(journal.pr.url)}` : ""}. ${c.dim("Next: /post-loop (`playbook post-loop`) picks the next task.")}`,
+      );
+    if (outcome.status === "partial") {
+      print(
+        `${c.yellow("partial")}: ${toTerminalText(outcome.next ?? "see above")}`,
+      );
+      process.exitCode = 1;
+    }
+  },
+});

@@ -1,0 +1,65 @@
+import {
+  createGuardedRepo,
+  PLAYBOOK,
+  type GuardedRepo,
+  type GuardedRepoOptions,
+} from "./guarded-repo.ts";
+import { SAMPLE_PLAYBOOK } from "./sample-docs.ts";
+
+/** The sample playbook with every box ticked, both phases done and the final task checked, reviewed. */
+export const FINISHED_PLAYBOOK = SAMPLE_PLAYBOOK.replace(
+  "reviewed: false",
+  "reviewed: true",
+)
+  .replace("- [ ] **p1.1**", "- [x] **p1.1**")
+  .replace("- [ ] **p2.1**", "- [x] **p2.1**")
+  .replace("- [ ] **ft1**", "- [x] **ft1**")
+  .replace("**status**: in_progress", "**status**: done")
+  .replace("**status**: pending", "**status**: done");
+
+/**
+ * A real repository (default branch `main` pushed to a local bare `origin`) on the playbook's branch, with the sample
+ * playbook finished and every record that backs it: the review, passing evidence for each automated or hybrid
+ * validation, the user's confirmation for each manual or hybrid one, the critic's PASS for each phase. The work
+ * itself (`src/login-form.tsx`) is left uncommitted, as an agent leaves it.
+ */
+export function createFinishedRepo(
+  options: GuardedRepoOptions = {},
+): GuardedRepo {
+  const repo = createGuardedRepo({ playbook: FINISHED_PLAYBOOK, ...options });
+  const summary = repo.summary();
+  for (const phase of summary.phases) {
+    for (const subtask of phase.subtasks) {
+      for (const [name, validation] of Object.entries(subtask.validations)) {
+        if (validation.kind !== "manual")
+          repo.record({
+            kind: "evidence",
+            playbook: PLAYBOOK,
+            target: subtask.id,
+            validation: name as "technical" | "consistency" | "completeness",
+            verdict: "PASS",
+            detail: { command: "npm test", exitCode: 0 },
+          });
+        if (validation.kind !== "automated")
+          repo.record({
+            kind: "confirmation",
+            playbook: PLAYBOOK,
+            target: subtask.id,
+            verdict: "PASS",
+            by: "user",
+            detail: {},
+          });
+      }
+    }
+    repo.record({
+      kind: "critic",
+      playbook: PLAYBOOK,
+      target: phase.id,
+      verdict: "PASS",
+      by: "critic",
+      detail: { evidence: "ran the tests" },
+    });
+  }
+  repo.write("src/login-form.tsx", "export const LoginForm = () => null;\n");
+  return repo;
+}

@@ -1,0 +1,133 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createFinishedRepo } from "../helpers/finished-repo.ts";
+import { PLAYBOOK, type GuardedRepo } from "../helpers/guarded-repo.ts";
+import { runCli } from "../helpers/run-cli.ts";
+
+beforeAll(() => {
+  execFileSync("npm", ["run", "build", "--silent"], { stdio: "ignore" });
+});
+
+const ARCHIVED = "plan/archive/playbook-login-form.md";
+
+/** `git` in the bare remote. */
+const bare = (repo: GuardedRepo, ...args: string[]) =>
+  execFileSync("git", args, { cwd: repo.remoteDir, encoding: "utf8" }).trim();
+
+function archive(repo: GuardedRepo, ...args: string[]) {
+  return runCli(
+    ["archive", "--provider", "local", "--cwd", repo.dir, ...args],
+    {
+      env: {
+        GITHUB_TOKEN: undefined,
+        GH_TOKEN: undefined,
+        CLAUDE_CODE_SESSION_ID: "session-1",
+      },
+    },
+  );
+}
+
+describe("playbook archive, local provider", () => {
+  it("commits the work, merges the branch with --no-ff, archives the playbook, resets state.md and sets the lock", () => {
+    const repo = createFinishedRepo();
+    const result = archive(repo);
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/✓ commit\s+1 file \([0-9a-f]{7}\)/);
+    expect(result.stdout).toContain(
+      "archived plan/playbook-login-form.md → plan/archive/playbook-login-form.md",
+    );
+
+    // The remote's main has the merge commit (two parents) with the work, the archived playbook and the reset state.
+    const parents = bare(repo, "rev-list", "--parents", "-n1", "main").split(
+      " ",
+    );
+    expect(parents).toHaveLength(3);
+    expect(bare(repo, "show", "main:src/login-form.tsx")).toBe(
+      "export const LoginForm = () => null;",
+    );
+    expect(bare(repo, "ls-tree", "--name-only", "main", "plan/archive/")).toBe(
+      ARCHIVED,
+    );
+    expect(() => bare(repo, "cat-file", "-e", `main:${PLAYBOOK}`)).toThrow();
+    const state = bare(repo, "show", "main:state.md");
+    expect(state).toContain("active: null");
+    expect(state).toContain(`last_archived: ${ARCHIVED}`);
+    expect(state).toContain("done_criteria: []");
+    expect(state).toContain("status: idle");
+    // The playbook's branch is gone from the remote; the clone is on main, up to date.
+    expect(bare(repo, "branch", "--list", "feat/login-form")).toBe("");
+    expect(repo.git("branch", "--show-current").trim()).toBe("main");
+    expect(repo.git("rev-parse", "HEAD").trim()).toBe(
+      bare(repo, "rev-parse", "main"),
+    );
+    // The lock, and the journal says success.
+    const lock = JSON.parse(
+      repo.read(".claude/playbook/post-loop.json"),
+    ) as Record<string, unknown>;
+    expect(lock).toMatchObject({
+      status: "success",
+      playbook: ARCHIVED,
+      pr: null,
+      session: "session-1",
+    });
+    const journal = JSON.parse(
+      repo.read(".claude/playbook/archive-journal.json"),
+    ) as { status: string };
+    expect(journal.status).toBe("success");
+  });
+
+  it("prints the plan with --dry-run and changes nothing", () => {
+    const repo = createFinishedRepo();
+    const head = repo.git("rev-parse", "HEAD");
+    const result = archive(repo, "--dry-run");
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain(
+      "archive plan for plan/playbook-login-form.md (local, feat/login-form → main):",
+    );
+    expect(result.stdout).toContain(`git mv ${PLAYBOOK} ${ARCHIVED}`);
+    expect(repo.git("rev-parse", "HEAD")).toBe(head);
+    expect(existsSync(repo.path(".claude/playbook/archive-journal.json"))).toBe(
+      false,
+    );
+    expect(existsSync(repo.path(".claude/playbook/post-loop.json"))).toBe(
+      false,
+    );
+  });
+
+  it("refuses a playbook that is not finished, saying what is missing", () => {
+    const repo = createFinishedRepo();
+    repo.write(
+      PLAYBOOK,
+      repo.read(PLAYBOOK).replace("- [x] **ft1**", "- [ ] **ft1**"),
+    );
+    const result = archive(repo);
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain(
+      "is not finished: final task ft1 is not checked",
+    );
+  });
+
+  it("refuses files that look like secrets and commits nothing", () => {
+    const repo = createFinishedRepo();
+    repo.write(".env.local", "API_KEY=abc\n");
+    repo.write(
+      "src/config.ts",
+      "export const key = 'ghp_" + "a".repeat(36) + "';\n",
+    );
+    const head = repo.git("rev-parse", "HEAD");
+    const result = archive(repo);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toContain("✗ commit");
+    expect(result.stdout).toContain(".env.local (an environment file (.env*))");
+    expect(result.stdout).toContain(
+      "src/config.ts (it contains a GitHub token)",
+    );
+    expect(result.stdout).toContain(
+      "partial: remove them, or add them to .gitignore",
+    );
+    expect(repo.git("rev-parse", "HEAD")).toBe(head);
+    expect(readFileSync(repo.path(".env.local"), "utf8")).toBe("API_KEY=abc\n");
+  });
+});
