@@ -452,11 +452,11 @@ async function cleanup(ctx: StepContext): Promise<StepOutcome> {
     : skipped(`on ${journal.defaultBranch}`);
 }
 
-async function setLock(ctx: StepContext): Promise<StepOutcome> {
+function setLock(ctx: StepContext): Promise<StepOutcome> {
   const { journal, root } = ctx;
   const existing = readPostLoopLock(root);
   if (existing && existing.playbook === journal.archivePath)
-    return skipped("already set");
+    return Promise.resolve(skipped("already set"));
   const degraded = Object.values(journal.steps).some(
     (s) => s.status === "failed",
   );
@@ -467,7 +467,9 @@ async function setLock(ctx: StepContext): Promise<StepOutcome> {
     at: toIsoTime(ctx.now()),
     session: ctx.session,
   });
-  return done(`post-loop lock set (${degraded ? "partial" : "success"})`);
+  return Promise.resolve(
+    done(`post-loop lock set (${degraded ? "partial" : "success"})`),
+  );
 }
 
 function nameOf(journal: ArchiveJournal): string {
