@@ -1,5 +1,6 @@
 // Builds dist/cli.mjs (the CLI), dist/hook.cjs (a loader using V8's code cache), dist/hook-main.cjs (the hot hook
-// path of tool calls), dist/hook-session.cjs (session events and the status line), dist/parser.cjs (the markdown parser, which the hook loads only on a cache miss) and dist/bash.cjs (the
+// path of tool calls), dist/hook-session.cjs (session events and the status line), dist/archive.cjs (the archive workflow, loaded by
+// the hook only when an edit finishes a playbook), dist/parser.cjs (the markdown parser, which the hook loads only on a cache miss) and dist/bash.cjs (the
 // shell parser, loaded only for Bash calls).
 import { createHash } from "node:crypto";
 import {
@@ -65,6 +66,13 @@ await Promise.all([
     ...common,
     entryPoints: [join(root, "src/hooks/entry.ts")],
     outfile: join(out, "hook-main.cjs"),
+    format: "cjs",
+    minify: true,
+  }),
+  build({
+    ...common,
+    entryPoints: [join(root, "src/hooks/archive-entry.ts")],
+    outfile: join(out, "archive.cjs"),
     format: "cjs",
     minify: true,
   }),

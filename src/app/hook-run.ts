@@ -11,6 +11,11 @@ export interface HookDeps {
   analyzeBash: (command: string) => BashAnalysis;
   /** The general state.md writer, from the parser bundle: loaded only when a session stamp cannot be spliced in. */
   setStateField: () => SetStateField;
+  /** Runs the archive workflow (its bundle is loaded on the first call); the outcome in words. */
+  archive: (
+    projectDir: string,
+    session: string | null,
+  ) => Promise<{ text: string }>;
   now: () => Date;
   clock: () => number;
 }

@@ -4,7 +4,12 @@ import { addSessionReads } from "../adapters/session-store.ts";
 import { evaluateGuards } from "../core/guards/evaluate.ts";
 import type { HookEvent } from "../core/guards/events.ts";
 import type { Effect, GuardContext } from "../core/guards/types.ts";
+import type { PlaybookSummary } from "../core/cache/summary.ts";
 import { isPlaybookPath, isStatePath } from "../core/paths/repo-path.ts";
+import { findMissingProof } from "../core/records/completion.ts";
+import { createRecordSet } from "../core/records/record-set.ts";
+import { normaliseActivePath } from "../core/validate/active-path.ts";
+import { readRecords } from "../adapters/record-store.ts";
 import type { HookPayload } from "../hooks/payload.ts";
 import type { HookAnswer } from "../hooks/reply.ts";
 import { buildGuardContext } from "./build-guard-context.ts";
@@ -24,7 +29,7 @@ export function runToolHook(
   json: unknown,
   envProjectDir: string | undefined,
   deps: HookDeps,
-): HookRun {
+): HookRun | Promise<HookRun> {
   const prepared = preparePayload(event, json, envProjectDir);
   if (!prepared.ok) return prepared.run;
   const { payload, projectDir } = prepared;
@@ -39,7 +44,7 @@ export function runToolHook(
     case "SubagentStop":
       return done(recordCriticVerdicts(projectDir, payload, deps));
     case "PostToolUse":
-      return done(afterToolUse(projectDir, payload, deps));
+      return afterToolUse(projectDir, payload, deps).then(done);
     case "PostToolUseFailure":
       return done(
         runToolFailure(projectDir, payload, readConfig(projectDir).config),
@@ -108,11 +113,16 @@ function applyEffects(
  * After an edit of `state.md` or a playbook: refresh the parse cache (the next PreToolUse then hits it) and tell the
  * model about errors the edit left, with file and line, so a broken document is visible at once.
  */
-function afterToolUse(
+/**
+ * After an edit of `state.md` or a playbook: refresh the parse cache (the next PreToolUse then hits it), tell the
+ * model about errors the edit left, with file and line, and when the edit finished the active playbook with proof
+ * for everything (SPEC §7.4), start the archive workflow, loading its bundle only then.
+ */
+async function afterToolUse(
   projectDir: string,
   payload: HookPayload,
   deps: HookDeps,
-): HookAnswer {
+): Promise<HookAnswer> {
   const answer: HookAnswer = { block: null, context: [], notice: null };
   const tool = payload.tool_name;
   const file = payload.tool_input?.["file_path"];
@@ -133,11 +143,54 @@ function afterToolUse(
   const errors = read.summary.diagnostics
     .filter((d) => d.severity === "error")
     .slice(0, 5);
-  if (errors.length > 0)
+  if (errors.length > 0) {
     answer.context.push(
       `playbook lint after this edit: ${errors.map((d) => `${d.file}:${d.line}:${d.column} ${d.message}`).join(" | ")}`,
     );
+    return answer;
+  }
+  if (
+    read.summary.kind === "playbook" &&
+    isFinishedActive(projectDir, rel, read.summary, deps)
+  ) {
+    const archived = await deps.archive(projectDir, payload.session_id ?? null);
+    answer.context.push(archived.text);
+    answer.notice = archived.text.split(" Steps: ")[0] ?? archived.text;
+  }
   return answer;
+}
+
+/** The edited playbook is the active one, and every phase, subtask and final task is done with current proof. */
+function isFinishedActive(
+  projectDir: string,
+  rel: string,
+  playbook: PlaybookSummary,
+  deps: HookDeps,
+): boolean {
+  const looksDone =
+    playbook.phases.length > 0 &&
+    playbook.phases.every(
+      (p) => p.status === "done" && p.subtasks.every((s) => s.checked),
+    ) &&
+    playbook.finalTasks.every((t) => t.checked);
+  if (!looksDone) return false;
+  const state = readSummaryCached(
+    projectDir,
+    "state.md",
+    "state",
+    deps.summarize,
+  );
+  if (state.status === "missing" || state.summary.kind !== "state")
+    return false;
+  const active = state.summary.playbook.active;
+  if (active === null || normaliseActivePath(active) !== rel) return false;
+  return (
+    findMissingProof(
+      rel,
+      playbook,
+      createRecordSet(readRecords(projectDir, rel)),
+    ).length === 0
+  );
 }
 
 function relativeTo(projectDir: string, file: string): string | null {

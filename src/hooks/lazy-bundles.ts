@@ -42,3 +42,19 @@ export function analyzeBashLazily(): (command: string) => BashAnalysis {
     return analyze(command);
   };
 }
+
+interface ArchiveBundle {
+  archiveFromHook: (
+    projectDir: string,
+    session: string | null,
+  ) => Promise<{ text: string }>;
+}
+
+let archiveBundle: ArchiveBundle | undefined;
+
+/** The archive workflow's bundle (Octokit, simple-git): loaded only when an edit finishes a playbook. */
+export function loadArchive(): ArchiveBundle {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a separate bundle, loaded on demand
+  archiveBundle ??= require(join(__dirname, "archive.cjs")) as ArchiveBundle;
+  return archiveBundle;
+}

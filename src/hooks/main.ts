@@ -5,6 +5,7 @@ import type { HookDeps, HookRun } from "../app/hook-run.ts";
 import { logHookRun } from "../app/log-hook-run.ts";
 import {
   analyzeBashLazily,
+  loadArchive,
   loadParser,
   summarizeLazily,
 } from "./lazy-bundles.ts";
@@ -27,7 +28,7 @@ export type HookRunner = (
   json: unknown,
   envProjectDir: string | undefined,
   deps: HookDeps,
-) => HookRun;
+) => HookRun | Promise<HookRun>;
 
 /** The shared harness of both hook bundles (`node dist/hook.cjs <Event>`, `playbook hook <Event>`): the event JSON on stdin, exactly one reply on stdout. */
 export async function runHookMain(
@@ -97,10 +98,11 @@ export async function runHookMain(
       : process.cwd());
   let run;
   try {
-    run = runner(event, json, envDir, {
+    run = await runner(event, json, envDir, {
       summarize: summarizeLazily(projectDir),
       analyzeBash: analyzeBashLazily(),
       setStateField: () => loadParser().setStateField,
+      archive: (dir, session) => loadArchive().archiveFromHook(dir, session),
       now: () => new Date(),
       clock,
     });

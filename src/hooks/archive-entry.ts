@@ -1,0 +1,51 @@
+import { readArchiveJournal } from "../adapters/archive-journal-store.ts";
+import { createArchiveDeps } from "../app/archive/archive-deps.ts";
+import { runArchive, type ArchiveOutcome } from "../app/archive/run-archive.ts";
+
+/** In the hook, checks are waited for at most this long: the agent's tool call waits meanwhile. */
+const HOOK_CHECK_WAIT_SECONDS = 60;
+
+/**
+ * `dist/archive.cjs`: the archive workflow for the PostToolUse hook, in its own bundle so that Octokit and simple-git
+ * load only when an edit finishes a playbook. Never throws: the outcome, or why it did not run, comes back as text.
+ */
+export async function archiveFromHook(
+  projectDir: string,
+  session: string | null,
+): Promise<{ text: string; outcome: ArchiveOutcome | null }> {
+  const journal = readArchiveJournal(projectDir);
+  if (journal.status === "ok" && journal.journal.status !== "success")
+    return {
+      text: `The archive of ${journal.journal.playbook} is unfinished${journal.journal.next ? `: ${journal.journal.next}` : ""}. Run \`playbook archive --resume\`.`,
+      outcome: null,
+    };
+  try {
+    const outcome = await runArchive(
+      projectDir,
+      {
+        dryRun: false,
+        resume: false,
+        provider: null,
+        session,
+        maxCheckWaitSeconds: HOOK_CHECK_WAIT_SECONDS,
+      },
+      createArchiveDeps(projectDir),
+    );
+    return { text: describeOutcome(outcome), outcome };
+  } catch (error) {
+    return {
+      text: `The playbook is finished, but the archive did not start: ${error instanceof Error ? error.message : String(error)}`,
+      outcome: null,
+    };
+  }
+}
+
+function describeOutcome(outcome: ArchiveOutcome): string {
+  const { journal } = outcome;
+  const steps = outcome.steps
+    .map((s) => `${s.status === "failed" ? "✗" : "✓"} ${s.id}: ${s.detail}`)
+    .join("; ");
+  if (outcome.status === "success")
+    return `playbook archived ${journal.playbook} → ${journal.archivePath}${journal.pr ? ` (${journal.pr.url}, merged)` : ` (merged into ${journal.defaultBranch})`}; the post-loop lock is set. Next: run /post-loop (\`playbook post-loop\`) to pick the next task. Steps: ${steps}`;
+  return `playbook started the archive of ${journal.playbook}, and it stopped: ${outcome.steps.at(-1)?.detail ?? ""} Next: ${outcome.next ?? "run `playbook archive --resume`"}. Steps: ${steps}`;
+}
