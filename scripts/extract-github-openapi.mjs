@@ -5,6 +5,7 @@
 //   node scripts/extract-github-openapi.mjs package/generated/api.github.com.json 23.0.2
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import process from "node:process";
 
 export const OPERATIONS = [
   "pulls/create",
@@ -65,8 +66,8 @@ export function extractSubset(spec, operations) {
 if (process.argv[1] === import.meta.filename) {
   const [source, version] = process.argv.slice(2);
   if (!source || !version) {
-    console.error(
-      "usage: node scripts/extract-github-openapi.mjs <api.github.com.json> <@octokit/openapi version>",
+    process.stderr.write(
+      "usage: node scripts/extract-github-openapi.mjs <api.github.com.json> <@octokit/openapi version>\n",
     );
     process.exit(2);
   }
@@ -94,7 +95,7 @@ if (process.argv[1] === import.meta.filename) {
     "openapi-subset.json",
   );
   writeFileSync(out, `${JSON.stringify(subset, null, 2)}\n`);
-  console.log(
-    `wrote ${out}: ${found.length} operations, ${Object.values(subset.components).reduce((n, c) => n + Object.keys(c).length, 0)} components`,
+  process.stdout.write(
+    `wrote ${out}: ${found.length} operations, ${Object.values(subset.components).reduce((n, c) => n + Object.keys(c).length, 0)} components\n`,
   );
 }
