@@ -6,7 +6,7 @@ import { runArchive, type ArchiveOutcome } from "../app/archive/run-archive.ts";
 const HOOK_CHECK_WAIT_SECONDS = 60;
 
 /**
- * `dist/archive.cjs`: the archive workflow for the PostToolUse hook, in its own bundle so that Octokit and simple-git
+ * `dist/archive.cjs`: the archive workflow for the PostToolUse hook, in its own bundle so that Octokit and the parser
  * load only when an edit finishes a playbook. Never throws: the outcome, or why it did not run, comes back as text.
  */
 export async function archiveFromHook(

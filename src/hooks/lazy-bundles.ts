@@ -52,7 +52,7 @@ interface ArchiveBundle {
 
 let archiveBundle: ArchiveBundle | undefined;
 
-/** The archive workflow's bundle (Octokit, simple-git): loaded only when an edit finishes a playbook. */
+/** The archive workflow's bundle (Octokit, the markdown parser): loaded only when an edit finishes a playbook. */
 export function loadArchive(): ArchiveBundle {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a separate bundle, loaded on demand
   archiveBundle ??= require(join(__dirname, "archive.cjs")) as ArchiveBundle;

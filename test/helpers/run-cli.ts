@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 export const CLI_BUNDLE = fileURLToPath(
@@ -60,4 +60,34 @@ export function runCli(
     stderr: result.stderr,
     status: result.status,
   };
+}
+
+/**
+ * Runs the CLI without blocking this process, for tests whose GitHub server runs in it (a synchronous spawn would
+ * stop the server from answering).
+ */
+export function runCliAsync(
+  args: readonly string[],
+  options: SpawnOptions = {},
+): Promise<SpawnResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI_BUNDLE, ...args], {
+      cwd: options.cwd,
+      env: childEnv(options.env),
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout
+      .setEncoding("utf8")
+      .on("data", (chunk: string) => (stdout += chunk));
+    child.stderr
+      .setEncoding("utf8")
+      .on("data", (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    child.on("error", reject);
+    child.on("close", (status) => {
+      clearTimeout(timer);
+      resolve({ stdout, stderr, status });
+    });
+  });
 }
