@@ -381,4 +381,82 @@ describe("the GitHub provider stops cleanly, losing nothing", () => {
     expect(bare(repo, "rev-parse", "feat/login-form")).toBe(theirs);
     expect(repo.read(PLAYBOOK)).toContain("- [x] **ft1**");
   });
+
+  it("a rate limit stops the archive with when to try again, and the resume finishes it", async () => {
+    const setupped = await setup();
+    const { server } = setupped;
+    const reset = Math.floor(Date.now() / 1000) + 3600;
+    server.failNext(
+      "PUT /repos/acme/app/pulls/*/merge",
+      403,
+      { message: "API rate limit exceeded for user ID 1." },
+      {
+        "x-ratelimit-remaining": "0",
+        "x-ratelimit-reset": String(reset),
+      },
+    );
+    const limited = await archiveIn(setupped);
+    expect(limited.status).toBe("partial");
+    expect(limited.steps.at(-1)?.detail).toContain(
+      "GitHub's rate limit was reached (API rate limit exceeded for user ID 1.)",
+    );
+    expect(limited.next).toContain("playbook archive --resume");
+    const resumed = await archiveIn(setupped, { resume: true });
+    expect(resumed.status).toBe("success");
+    expect(
+      calls(server, "PUT", /merge$/).filter((r) => r.status === 200),
+    ).toHaveLength(1);
+  });
+
+  it("a server error while opening the pull request is resumed into exactly one pull request", async () => {
+    const setupped = await setup();
+    const { server } = setupped;
+    server.failNext("POST /repos/acme/app/pulls", 502);
+    const failed = await archiveIn(setupped);
+    expect(failed.status).toBe("partial");
+    expect(failed.steps.at(-1)).toMatchObject({
+      id: "open-pr",
+      status: "failed",
+    });
+    expect(failed.steps.at(-1)?.detail).toContain("GitHub answered 502");
+    expect((await archiveIn(setupped, { resume: true })).status).toBe(
+      "success",
+    );
+    expect(
+      calls(server, "POST", /\/pulls$/).filter((r) => r.status === 201),
+    ).toHaveLength(1);
+  });
+
+  it("a merge GitHub refuses (a conflict with main) stops with the pull request to look at", async () => {
+    const setupped = await setup();
+    const { repo, server } = setupped;
+    // Someone else changes the line of state.md that the archive also changes on the branch.
+    const other = createTempProject();
+    execFileSync("git", ["clone", "--quiet", repo.remoteDir, other.dir]);
+    other.write(
+      "state.md",
+      other
+        .read("state.md")
+        .replace(
+          "active: plan/playbook-login-form.md",
+          "active: plan/playbook-other.md",
+        ),
+    );
+    const inOther = (...args: string[]) =>
+      execFileSync(
+        "git",
+        ["-c", "user.name=o", "-c", "user.email=o@e.x", ...args],
+        { cwd: other.dir, encoding: "utf8" },
+      );
+    inOther("commit", "--quiet", "-am", "edit state.md on main");
+    inOther("push", "--quiet", "origin", "main");
+    const refused = await archiveIn(setupped);
+    expect(refused.status).toBe("partial");
+    expect(refused.steps.at(-1)?.detail).toMatch(
+      /^GitHub refused to merge #1: merging pull request #1 failed: GitHub answered 405/,
+    );
+    expect(refused.next).toContain("https://github.com/acme/app/pull/1");
+    expect(calls(server, "PUT", /merge$/)[0]?.status).toBe(405);
+    expect(repo.git("branch", "--show-current").trim()).toBe("feat/login-form");
+  });
 });

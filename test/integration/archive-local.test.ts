@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createFinishedRepo } from "../helpers/finished-repo.ts";
 import { PLAYBOOK, type GuardedRepo } from "../helpers/guarded-repo.ts";
 import { runCli } from "../helpers/run-cli.ts";
+import { createTempProject } from "../helpers/temp-project.ts";
 
 beforeAll(() => {
   execFileSync("npm", ["run", "build", "--silent"], { stdio: "ignore" });
@@ -129,5 +130,64 @@ describe("playbook archive, local provider", () => {
     );
     expect(repo.git("rev-parse", "HEAD")).toBe(head);
     expect(readFileSync(repo.path(".env.local"), "utf8")).toBe("API_KEY=abc\n");
+  });
+
+  it("a merge conflict with main is aborted, leaving a clean tree and the next step", () => {
+    const repo = createFinishedRepo();
+    const other = createTempProject();
+    execFileSync("git", ["clone", "--quiet", repo.remoteDir, other.dir]);
+    other.write(
+      "state.md",
+      other
+        .read("state.md")
+        .replace(
+          "active: plan/playbook-login-form.md",
+          "active: plan/playbook-other.md",
+        ),
+    );
+    const inOther = (...args: string[]) =>
+      execFileSync(
+        "git",
+        ["-c", "user.name=o", "-c", "user.email=o@e.x", ...args],
+        { cwd: other.dir },
+      );
+    inOther("commit", "--quiet", "-am", "edit state.md on main");
+    inOther("push", "--quiet", "origin", "main");
+    const result = archive(repo);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toMatch(
+      /✗ merge\s+merging feat\/login-form into main conflicts \(.*\); the merge was aborted, nothing changed\./,
+    );
+    expect(result.stdout).toContain(
+      "partial: merge it yourself (`git switch main && git merge feat/login-form`), then run `playbook archive --resume`.",
+    );
+    expect(repo.git("status", "--porcelain").trim()).toBe("");
+    expect(existsSync(repo.path(".claude/playbook/post-loop.json"))).toBe(
+      false,
+    );
+    // The branch with the work is safe on the remote.
+    expect(bare(repo, "show", "feat/login-form:src/login-form.tsx")).toContain(
+      "LoginForm",
+    );
+  });
+
+  it("playbook post-loop lifts the lock and points at the next task", () => {
+    const repo = createFinishedRepo();
+    expect(archive(repo).status).toBe(0);
+    const first = runCli(["post-loop", "--cwd", repo.dir]);
+    expect(first.status).toBe(0);
+    expect(first.stdout).toContain(
+      "plan/archive/playbook-login-form.md was archived with status success; the lock is lifted.",
+    );
+    expect(first.stdout).toContain("Skill(playbook-init)");
+    expect(existsSync(repo.path(".claude/playbook/post-loop.json"))).toBe(
+      false,
+    );
+    expect(repo.read(".claude/playbook/logs/locks.log")).toContain(
+      "playbook post-loop",
+    );
+    expect(runCli(["post-loop", "--cwd", repo.dir]).stdout).toContain(
+      "No post-loop lock was set.",
+    );
   });
 });

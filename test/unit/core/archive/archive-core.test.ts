@@ -1,0 +1,284 @@
+import { describe, expect, it } from "vitest";
+import {
+  committableChanges,
+  parseStatusZ,
+} from "../../../../src/core/archive/git-status.ts";
+import {
+  apiUrlFor,
+  chooseProvider,
+  parseRemoteUrl,
+} from "../../../../src/core/archive/github-remote.ts";
+import {
+  archivePathFor,
+  stateResetEdits,
+} from "../../../../src/core/archive/journal.ts";
+import { renderPullRequest } from "../../../../src/core/archive/pull-request-text.ts";
+import { findSecrets } from "../../../../src/core/archive/secrets.ts";
+import { createRecordSet } from "../../../../src/core/records/record-set.ts";
+import {
+  playbookOf,
+  recordFor,
+  REVIEWED,
+} from "../../../helpers/guard-context.ts";
+
+describe("parseRemoteUrl", () => {
+  it.each([
+    [
+      "git@github.com:acme/app.git",
+      { host: "github.com", owner: "acme", repo: "app" },
+    ],
+    [
+      "https://github.com/acme/app",
+      { host: "github.com", owner: "acme", repo: "app" },
+    ],
+    [
+      "https://x-access-token:abc@github.com/acme/app.git",
+      { host: "github.com", owner: "acme", repo: "app" },
+    ],
+    [
+      "ssh://git@ghe.example.com:2222/team/tool.git",
+      { host: "ghe.example.com", owner: "team", repo: "tool" },
+    ],
+    [
+      "git@GitHub.com:acme/my.repo.git",
+      { host: "github.com", owner: "acme", repo: "my.repo" },
+    ],
+    ["/tmp/remote.git", null],
+    ["../bare", null],
+    ["file:///srv/git/app.git", null],
+    ["https://github.com/acme", null],
+  ])("%s", (url, expected) => {
+    expect(parseRemoteUrl(url)).toEqual(expected);
+  });
+
+  it("derives the API URL: api.github.com, or /api/v3 on GitHub Enterprise", () => {
+    expect(apiUrlFor("github.com")).toBe("https://api.github.com");
+    expect(apiUrlFor("ghe.example.com")).toBe("https://ghe.example.com/api/v3");
+  });
+});
+
+describe("chooseProvider", () => {
+  const base = {
+    configured: "auto" as const,
+    remoteUrl: "git@github.com:acme/app.git",
+    repository: null,
+    apiUrl: null,
+    envApiUrl: null,
+    hasToken: true,
+  };
+  it.each([
+    [
+      "a GitHub remote and a token",
+      {},
+      {
+        provider: "github",
+        repository: { owner: "acme", repo: "app" },
+        apiUrl: "https://api.github.com",
+      },
+    ],
+    [
+      "GITHUB_API_URL wins over config and remote",
+      { envApiUrl: "http://127.0.0.1:9", apiUrl: "https://x/api/v3" },
+      { provider: "github", apiUrl: "http://127.0.0.1:9" },
+    ],
+    [
+      "archive.repository for a remote that is not on GitHub",
+      {
+        remoteUrl: "/srv/app.git",
+        repository: "acme/app",
+        apiUrl: "https://ghe/api/v3",
+      },
+      { provider: "github", repository: { owner: "acme", repo: "app" } },
+    ],
+    [
+      "no GitHub remote",
+      { remoteUrl: "/srv/app.git" },
+      { provider: "local", note: null },
+    ],
+    [
+      "no remote at all",
+      { remoteUrl: null },
+      { provider: "local", note: null },
+    ],
+    [
+      "local configured",
+      { configured: "local" as const },
+      { provider: "local", note: null },
+    ],
+  ])("%s", (_name, overrides, expected) => {
+    expect(chooseProvider({ ...base, ...overrides })).toMatchObject(expected);
+  });
+
+  it("a GitHub remote without a token merges locally and says why", () => {
+    const choice = chooseProvider({ ...base, hasToken: false });
+    expect(choice).toMatchObject({ provider: "local" });
+    expect(choice.provider === "local" && choice.note).toContain(
+      "no GitHub token was found",
+    );
+  });
+
+  it.each([
+    ["no token", { hasToken: false }, "no token was found"],
+    [
+      "no repository",
+      { remoteUrl: "/srv/app.git" },
+      "names no GitHub repository",
+    ],
+  ])(
+    "an explicit github provider with %s is a problem, never a silent local merge",
+    (_name, overrides, problem) => {
+      const choice = chooseProvider({
+        ...base,
+        configured: "github",
+        ...overrides,
+      });
+      expect(choice.provider).toBeNull();
+      expect(choice.provider === null && choice.problem).toContain(problem);
+    },
+  );
+});
+
+describe("findSecrets", () => {
+  it.each([
+    [".env", null, "an environment file (.env*)"],
+    ["config/.env.production", null, "an environment file (.env*)"],
+    ["certs/server.pem", null, "a key or certificate file"],
+    ["deploy/id_ed25519", null, "an SSH key"],
+    [".npmrc", "//registry.npmjs.org/:_authToken=x", "a credentials file"],
+    [
+      "src/keys.ts",
+      "-----BEGIN OPENSSH PRIVATE KEY-----\nabc",
+      "it contains a private key",
+    ],
+    [
+      "src/a.ts",
+      `const t = "ghp_${"x".repeat(36)}";`,
+      "it contains a GitHub token",
+    ],
+    [
+      "infra/aws.tf",
+      'access_key = "AKIAABCDEFGHIJKLMNOP"',
+      "it contains an AWS access key",
+    ],
+  ])("%s is refused", (path, content, reason) => {
+    expect(findSecrets([{ path, content }])).toEqual([{ path, reason }]);
+  });
+
+  it.each([
+    [".env.example", "API_KEY=change-me"],
+    [".env.sample", null],
+    ["src/env.ts", "export const env = process.env;"],
+    ["docs/keys.md", "Keys start with ghp_ and are 40 characters long."],
+    ["src/removed.ts", null],
+  ])("%s is fine", (path, content) => {
+    expect(findSecrets([{ path, content }])).toEqual([]);
+  });
+});
+
+describe("parseStatusZ", () => {
+  it("reads modifications, renames, untracked and ignored entries, and keeps the committable ones", () => {
+    const entries = parseStatusZ(
+      " M src/a.ts\0R  plan/archive/x.md\0plan/x.md\0?? new file.ts\0!! dist/x.js\0D  gone.ts\0",
+    );
+    expect(entries).toEqual([
+      { path: "src/a.ts", from: null, index: " ", worktree: "M" },
+      {
+        path: "plan/archive/x.md",
+        from: "plan/x.md",
+        index: "R",
+        worktree: " ",
+      },
+      { path: "new file.ts", from: null, index: "?", worktree: "?" },
+      { path: "dist/x.js", from: null, index: "!", worktree: "!" },
+      { path: "gone.ts", from: null, index: "D", worktree: " " },
+    ]);
+    expect(committableChanges(entries).map((e) => e.path)).toEqual([
+      "src/a.ts",
+      "plan/archive/x.md",
+      "new file.ts",
+      "gone.ts",
+    ]);
+  });
+});
+
+describe("archive paths and the state reset", () => {
+  it("takes plan/archive/<name>, or a dated name when an earlier playbook took it", () => {
+    const taken = new Set([
+      "plan/archive/playbook-x.md",
+      "plan/archive/playbook-x.2026-11-23.md",
+    ]);
+    expect(
+      archivePathFor("plan/playbook-y.md", (p) => taken.has(p), "2026-11-23"),
+    ).toBe("plan/archive/playbook-y.md");
+    expect(
+      archivePathFor("plan/playbook-x.md", (p) => taken.has(p), "2026-11-23"),
+    ).toBe("plan/archive/playbook-x.2026-11-23-2.md");
+    expect(
+      archivePathFor(
+        "plan/playbook-x.md",
+        (p) => taken.has(p) && !p.includes("2026"),
+        "2026-11-23",
+      ),
+    ).toBe("plan/archive/playbook-x.2026-11-23.md");
+  });
+
+  it("resets the goal and points last_archived at the archive", () => {
+    expect(stateResetEdits("plan/archive/playbook-x.md")).toContainEqual({
+      section: "playbook",
+      key: "last_archived",
+      value: "plan/archive/playbook-x.md",
+    });
+    expect(stateResetEdits("a").map((e) => `${e.section}.${e.key}`)).toEqual([
+      "playbook.active",
+      "playbook.branch",
+      "playbook.last_archived",
+      "goal.milestone",
+      "goal.phase",
+      "goal.done_criteria",
+      "goal.status",
+    ]);
+  });
+});
+
+describe("renderPullRequest", () => {
+  it("titles the PR with the goal and lists phases, subtasks and their proof", () => {
+    const playbook = playbookOf(REVIEWED);
+    const records = createRecordSet([
+      {
+        ...recordFor(playbook, {
+          kind: "evidence",
+          target: "p1.2",
+          validation: "technical",
+          verdict: "PASS",
+        }),
+        detail: { command: "npx vitest run" },
+      },
+      {
+        ...recordFor(playbook, {
+          kind: "critic",
+          target: "p1",
+          verdict: "PASS",
+        }),
+        detail: { evidence: "all tests green" },
+      },
+    ]);
+    const { title, body } = renderPullRequest(
+      "plan/playbook-login-form.md",
+      "plan/archive/playbook-login-form.md",
+      playbook,
+      records,
+    );
+    expect(title).toBe("Users can log in with email and password");
+    expect(body).toContain(
+      "Done when:\n- npm test passes including test/login.test.ts",
+    );
+    expect(body).toContain("### p1: Form component");
+    expect(body).toContain("Critic: PASS: all tests green");
+    expect(body).toContain(
+      '- [x] **p1.2**: `LoginForm` shows "Email is required" when the email is empty (`npx vitest run` PASS)',
+    );
+    expect(body).toContain(
+      '- [ ] **ft1**: CHANGELOG.md has a "Login form" entry',
+    );
+  });
+});
