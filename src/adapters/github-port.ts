@@ -1,6 +1,7 @@
 import { retry } from "@octokit/plugin-retry";
 import { throttling } from "@octokit/plugin-throttling";
 import { Octokit } from "@octokit/rest";
+import Bottleneck from "bottleneck/light.js";
 
 /** A pull request as the archive sees it. */
 export interface PullRequest {
@@ -57,7 +58,7 @@ export interface GitHubPortOptions {
   repo: string;
   /** Retries of failed requests (server errors, rate limits); tests use 0. */
   retries?: number;
-  /** Space write requests about a second apart, as GitHub asks of integrations (default); tests turn it off. */
+  /** Handle rate-limit answers by waiting (default); tests turn it off. */
   throttle?: boolean;
 }
 
@@ -76,6 +77,9 @@ export function createGitHubPort(options: GitHubPortOptions): GitHubPort {
     retry: { retries, doNotRetry: [400, 401, 403, 404, 405, 409, 422] },
     throttle: {
       enabled: options.throttle ?? true,
+      // The plugin spaces writes a second apart by default, a rule GitHub sets for integrations making many of them;
+      // an archive makes three, and would wait two seconds for nothing. Rate-limit answers are still waited out.
+      write: new Bottleneck.Group({ maxConcurrent: 1, minTime: 0 }),
       onRateLimit: (
         after: number,
         _options: unknown,

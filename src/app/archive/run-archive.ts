@@ -80,6 +80,8 @@ export interface ArchiveOutcome {
   /** The one thing to do next when the archive stopped. */
   next: string | null;
   notes: string[];
+  /** How many git processes this run started (for the benchmark). */
+  gitProcesses: number;
 }
 
 /**
@@ -155,6 +157,7 @@ export async function runArchive(
       })),
       next: null,
       notes,
+      gitProcesses: deps.git.spawned(),
     };
   journal.status = "running";
   journal.next = null;
@@ -173,7 +176,14 @@ export async function runArchive(
       journal.status = "partial";
       journal.next = report.next;
       writeArchiveJournal(root, journal);
-      return { status: "partial", journal, steps, next: report.next, notes };
+      return {
+        status: "partial",
+        journal,
+        steps,
+        next: report.next,
+        notes,
+        gitProcesses: deps.git.spawned(),
+      };
     }
     if (report.status === "failed")
       notes.push(`${id} did not finish (${report.detail}); ${report.next}`);
@@ -185,7 +195,14 @@ export async function runArchive(
     ? (steps.find((s) => s.status === "failed")?.detail ?? null)
     : null;
   writeArchiveJournal(root, journal);
-  return { status: journal.status, journal, steps, next: journal.next, notes };
+  return {
+    status: journal.status,
+    journal,
+    steps,
+    next: journal.next,
+    notes,
+    gitProcesses: deps.git.spawned(),
+  };
 }
 
 async function runStep(
