@@ -54,7 +54,10 @@ function finishedPlaybook(): string {
 }
 
 /** A repository on the playbook's branch with its work uncommitted and every record that backs the playbook. */
-function finishedRepository(): { dir: string; bare: string } {
+export function finishedRepository(config: object | null): {
+  dir: string;
+  bare: string;
+} {
   const base = mkdtempSync(join(tmpdir(), "playbook-archive-bench-"));
   const bare = join(base, "remote.git");
   const dir = join(base, "work");
@@ -69,6 +72,13 @@ function finishedRepository(): { dir: string; bare: string } {
     stateDoc({ active: PLAYBOOK, branch: BRANCH, phase: "p3" }),
   );
   writeFileSync(join(dir, ".gitignore"), ".claude/playbook/\n");
+  if (config) {
+    mkdirSync(join(dir, ".claude"));
+    writeFileSync(
+      join(dir, ".claude", "playbook.json"),
+      JSON.stringify(config),
+    );
+  }
   git("init", "-q", "-b", "main");
   git("config", "user.name", "b");
   git("config", "user.email", "b@e.x");
@@ -207,16 +217,18 @@ function run(
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
 
-async function once(
-  provider: "local" | "github",
-): Promise<{
+async function once(provider: "local" | "github"): Promise<{
   playbook: number;
   script: number;
   gitPlaybook: number;
   gitScript: number;
 }> {
-  const ours = finishedRepository();
-  const theirs = finishedRepository();
+  const config =
+    provider === "github"
+      ? { archive: { repository: "acme/app", checkWaitSeconds: 0 } }
+      : null;
+  const ours = finishedRepository(config);
+  const theirs = finishedRepository(config);
   const servers =
     provider === "github"
       ? await Promise.all(
@@ -237,14 +249,7 @@ async function once(
       GITHUB_API_URL: servers[0]?.url ?? "",
       PLAYBOOK_ARCHIVE_POLL_MS: "10",
     };
-    if (provider === "github")
-      writeFileSync(
-        join(ours.dir, ".claude", "playbook.json"),
-        JSON.stringify({
-          archive: { repository: "acme/app", checkWaitSeconds: 0 },
-        }),
-      );
-    else delete env["GITHUB_TOKEN"];
+    if (provider === "local") delete env["GITHUB_TOKEN"];
     const playbook = await run(
       process.execPath,
       [cli, "archive", "--json", "--provider", provider, "--cwd", ours.dir],

@@ -10,6 +10,24 @@ export class GitCommandError extends Error {
   }
 }
 
+/** A push git refused because the remote branch has commits this clone does not have (never forced). */
+export class PushRejected extends GitCommandError {
+  constructor(args: readonly string[], message: string) {
+    super(args, message);
+    this.name = "PushRejected";
+  }
+}
+
+/** Some refs at one moment: their commits, and which branch HEAD is on when it is one of them. */
+export interface RefSnapshot {
+  /** Full ref name (`refs/heads/main`) to commit, for the refs that exist. */
+  sha: ReadonlyMap<string, string>;
+  /** Full ref name to the ref a symbolic ref points at (`refs/remotes/origin/HEAD` → `refs/remotes/origin/main`). */
+  symref: ReadonlyMap<string, string>;
+  /** The asked-for branch HEAD is on, or null when HEAD is elsewhere (or detached). */
+  head: string | null;
+}
+
 /** Everything the archive workflow asks of git, so steps never build command lines themselves. */
 export interface GitPort {
   /** How many git processes this port has started (for the benchmark). */
@@ -21,13 +39,26 @@ export interface GitPort {
   addAll(paths: readonly string[]): Promise<void>;
   /** Stages the removal of `path` if the index still has it (idempotent). */
   removeFromIndex(path: string): Promise<void>;
+  /** Commits what is staged; returns the new commit's abbreviated name. */
   commit(message: string): Promise<string>;
   remoteUrl(remote: string): Promise<string | null>;
-  /** The commit `branch` points at on `remote`, asked of the remote itself; null when it has no such branch. */
-  remoteBranch(remote: string, branch: string): Promise<string | null>;
-  push(remote: string, refspec: string, setUpstream: boolean): Promise<void>;
-  deleteRemoteBranch(remote: string, branch: string): Promise<void>;
-  fetch(remote: string, branch: string): Promise<void>;
+  /** The given full ref names, read in one go. */
+  refs(names: readonly string[]): Promise<RefSnapshot>;
+  /**
+   * Pushes the local branch to the same name on `remote`, never forced. Throws `PushRejected` when the remote branch
+   * has commits this clone lacks, `GitCommandError` otherwise (no such local branch, no access).
+   */
+  push(
+    remote: string,
+    branch: string,
+    setUpstream: boolean,
+  ): Promise<{ status: "pushed" | "up-to-date"; summary: string }>;
+  deleteRemoteBranch(
+    remote: string,
+    branch: string,
+  ): Promise<"deleted" | "missing">;
+  /** Updates `<remote>/<branch>`; false when the remote has no such branch. */
+  fetch(remote: string, branch: string): Promise<boolean>;
   move(from: string, to: string): Promise<void>;
   /** Whether `path` exists in the commit `ref`. */
   existsAt(ref: string, path: string): Promise<boolean>;
@@ -50,10 +81,17 @@ const GIT_TIMEOUT_MS = 120_000;
  */
 export function createGitPort(dir: string): GitPort {
   let spawned = 0;
-  const run = (args: string[]): Promise<string> => {
+  const exec = (
+    args: string[],
+  ): Promise<{
+    ok: boolean;
+    code: unknown;
+    stdout: string;
+    stderr: string;
+  }> => {
     spawned++;
     const { execFile } = process.getBuiltinModule("node:child_process");
-    return new Promise((resolve, reject) => {
+    return new Promise((resolve) => {
       execFile(
         "git",
         args,
@@ -64,21 +102,26 @@ export function createGitPort(dir: string): GitPort {
           maxBuffer: 64 * 1024 * 1024,
           env: { ...process.env, GIT_TERMINAL_PROMPT: "0" },
         },
-        (error, stdout, stderr) => {
-          if (!error) resolve(stdout);
-          else
-            reject(
-              new GitCommandError(
-                args,
-                gitMessage(
-                  `${stderr}\n${stdout}`.trim() ||
-                    `git ${args[0] ?? ""} exited with status ${String(error.code)}`,
-                ),
-              ),
-            );
-        },
+        (error, stdout, stderr) =>
+          resolve({ ok: !error, code: error?.code, stdout, stderr }),
       );
     });
+  };
+  const failure = (
+    args: string[],
+    r: { code: unknown; stdout: string; stderr: string },
+  ) =>
+    new GitCommandError(
+      args,
+      gitMessage(
+        `${r.stderr}\n${r.stdout}`.trim() ||
+          `git ${args[0] ?? ""} exited with status ${String(r.code)}`,
+      ),
+    );
+  const run = async (args: string[]): Promise<string> => {
+    const r = await exec(args);
+    if (!r.ok) throw failure(args, r);
+    return r.stdout;
   };
   const quiet = async (args: string[]): Promise<boolean> => {
     try {
@@ -87,6 +130,27 @@ export function createGitPort(dir: string): GitPort {
     } catch {
       return false;
     }
+  };
+  const refs = async (names: readonly string[]): Promise<RefSnapshot> => {
+    const out = await run([
+      "for-each-ref",
+      "--format=%(HEAD)%00%(objectname)%00%(refname)%00%(symref)",
+      ...names,
+    ]);
+    const wanted = new Set(names);
+    const sha = new Map<string, string>();
+    const symref = new Map<string, string>();
+    let head: string | null = null;
+    for (const line of out.split("\n")) {
+      const [mark, object, name, target] = line.split("\0");
+      // A pattern also matches refs below it (`refs/heads/main/x`); only exact names count.
+      if (name === undefined || object === undefined || !wanted.has(name))
+        continue;
+      sha.set(name, object);
+      if (target) symref.set(name, target);
+      if (mark === "*") head = name;
+    }
+    return { sha, symref, head };
   };
   return {
     spawned: () => spawned,
@@ -123,8 +187,10 @@ export function createGitPort(dir: string): GitPort {
       await run(["rm", "--cached", "--quiet", "--ignore-unmatch", "--", path]);
     },
     async commit(message) {
-      await run(["commit", "--quiet", "-m", message]);
-      return (await run(["rev-parse", "HEAD"])).trim();
+      // The summary line names the commit (`[branch 1a2b3c4] message`), which saves a `rev-parse HEAD`.
+      const out = await run(["commit", "-m", message]);
+      const sha = /^\[[^\]]*?\b([0-9a-f]{7,64})\]/m.exec(out)?.[1];
+      return sha ?? (await run(["rev-parse", "--short", "HEAD"])).trim();
     },
     async remoteUrl(remote) {
       try {
@@ -133,33 +199,49 @@ export function createGitPort(dir: string): GitPort {
         return null;
       }
     },
-    async remoteBranch(remote, branch) {
-      const out = await run([
-        "ls-remote",
-        "--heads",
-        remote,
-        `refs/heads/${branch}`,
-      ]);
-      return /^([0-9a-f]{40,64})\s/m.exec(out)?.[1] ?? null;
-    },
-    async push(remote, refspec, setUpstream) {
-      await run([
+    refs,
+    async push(remote, branch, setUpstream) {
+      const ref = `refs/heads/${branch}`;
+      const args = [
         "push",
+        "--porcelain",
         ...(setUpstream ? ["--set-upstream"] : []),
         remote,
-        refspec,
-      ]);
+        `${ref}:${ref}`,
+      ];
+      const r = await exec(args);
+      // One line per ref: `<flag>\t<from>:<to>\t<summary>`; `!` rejected, `=` up to date.
+      const line = r.stdout.split("\n").find((l) => l.includes(`\t${ref}:`));
+      const [flag, , summary = ""] = line?.split("\t") ?? [];
+      if (flag === "!")
+        throw new PushRejected(
+          args,
+          `${summary} ${gitMessage(r.stderr)}`.trim(),
+        );
+      if (!r.ok || flag === undefined) throw failure(args, r);
+      return {
+        status: flag === "=" ? "up-to-date" : "pushed",
+        summary: summary.replace(/^\[(.*)\]$/, "$1"),
+      };
     },
     async deleteRemoteBranch(remote, branch) {
-      await run(["push", remote, "--delete", branch]);
+      const args = ["push", "--porcelain", remote, "--delete", branch];
+      const r = await exec(args);
+      if (r.ok) return "deleted";
+      if (/remote ref does not exist/.test(r.stderr)) return "missing";
+      throw failure(args, r);
     },
     async fetch(remote, branch) {
-      await run([
+      const args = [
         "fetch",
         "--quiet",
         remote,
         `+refs/heads/${branch}:refs/remotes/${remote}/${branch}`,
-      ]);
+      ];
+      const r = await exec(args);
+      if (r.ok) return true;
+      if (/couldn't find remote ref/.test(r.stderr)) return false;
+      throw failure(args, r);
     },
     async move(from, to) {
       await run(["mv", "--", from, to]);
@@ -180,29 +262,17 @@ export function createGitPort(dir: string): GitPort {
       await quiet(["merge", "--abort"]);
     },
     async localDefaultBranch(remote) {
-      try {
-        const head = (
-          await run([
-            "symbolic-ref",
-            "--quiet",
-            "--short",
-            `refs/remotes/${remote}/HEAD`,
-          ])
-        ).trim();
-        if (head.startsWith(`${remote}/`)) return head.slice(remote.length + 1);
-      } catch {
-        // No origin/HEAD: fall back to the usual names.
-      }
+      const originHead = `refs/remotes/${remote}/HEAD`;
+      const found = await refs([
+        originHead,
+        "refs/heads/main",
+        "refs/heads/master",
+      ]);
+      const prefix = `refs/remotes/${remote}/`;
+      const target = found.symref.get(originHead);
+      if (target?.startsWith(prefix)) return target.slice(prefix.length);
       for (const name of ["main", "master"])
-        if (
-          await quiet([
-            "rev-parse",
-            "--verify",
-            "--quiet",
-            `refs/heads/${name}`,
-          ])
-        )
-          return name;
+        if (found.sha.has(`refs/heads/${name}`)) return name;
       return null;
     },
   };

@@ -77,9 +77,11 @@ export function createGitHubPort(options: GitHubPortOptions): GitHubPort {
     retry: { retries, doNotRetry: [400, 401, 403, 404, 405, 409, 422] },
     throttle: {
       enabled: options.throttle ?? true,
-      // The plugin spaces writes a second apart by default, a rule GitHub sets for integrations making many of them;
-      // an archive makes three, and would wait two seconds for nothing. Rate-limit answers are still waited out.
+      // The plugin spaces writes 1 s apart and writes that notify people (opening, merging) 3 s apart, rules GitHub sets
+      // for integrations making many of them; an archive makes three writes and would wait 4 s for nothing.
+      // Rate-limit answers are still waited out.
       write: new Bottleneck.Group({ maxConcurrent: 1, minTime: 0 }),
+      notifications: new Bottleneck.Group({ maxConcurrent: 1, minTime: 0 }),
       onRateLimit: (
         after: number,
         _options: unknown,

@@ -121,7 +121,7 @@ describe("playbook archive, local provider", () => {
     const result = archive(repo);
     expect(result.status).toBe(1);
     expect(result.stdout).toContain("✗ commit");
-    expect(result.stdout).toContain(".env.local (an environment file (.env*))");
+    expect(result.stdout).toContain(".env.local (an environment file)");
     expect(result.stdout).toContain(
       "src/config.ts (it contains a GitHub token)",
     );

@@ -1,6 +1,11 @@
 import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { GitCommandError, type GitPort } from "../../adapters/git-port.ts";
+import {
+  GitCommandError,
+  PushRejected,
+  type GitPort,
+  type RefSnapshot,
+} from "../../adapters/git-port.ts";
 import { GitHubError, type GitHubPort } from "../../adapters/github-port.ts";
 import {
   readPostLoopLock,
@@ -87,13 +92,16 @@ async function commitWork(ctx: StepContext): Promise<StepOutcome> {
     journal.steps["commit"]?.status === "skipped"
   )
     return skipped("committed before");
-  const branch = await git.currentBranch();
+  const [branch, status] = await Promise.all([
+    git.currentBranch(),
+    git.status(),
+  ]);
   if (branch === null)
     throw new StepFailure(
       "HEAD is detached, so there is no branch to commit on.",
       `\`git switch ${journal.branch}\`, ${RESUME}.`,
     );
-  const changes = committableChanges(await git.status());
+  const changes = committableChanges(status);
   if (branch !== journal.branch) {
     if (changes.length === 0 && (await git.resolve(journal.branch)) !== null)
       return skipped("nothing to commit");
@@ -147,32 +155,29 @@ async function pushRef(ctx: StepContext, branch: string): Promise<StepOutcome> {
       );
     return skipped("no remote");
   }
-  const local = await git.resolve(`refs/heads/${branch}`);
-  if (local === null)
-    throw new StepFailure(
-      `the branch \`${branch}\` does not exist here.`,
-      `create it or fix the playbook's branch, ${RESUME}.`,
-    );
-  const onRemote = await git.remoteBranch(remote, branch);
-  if (onRemote === local) return skipped(`${remote}/${branch} is up to date`);
-  if (onRemote !== null && !(await git.isAncestor(onRemote, local)))
-    throw new StepFailure(
-      `${remote}/${branch} has commits this clone does not have, and playbook never force-pushes.`,
-      `\`git pull --rebase ${remote} ${branch}\` on \`${branch}\` (or merge it), ${RESUME}.`,
-    );
+  // One `git push`: git itself refuses when the remote has commits this clone lacks, and says when nothing moved.
+  let pushed: Awaited<ReturnType<GitPort["push"]>>;
   try {
-    await git.push(
-      remote,
-      `refs/heads/${branch}:refs/heads/${branch}`,
-      branch === ctx.journal.branch,
-    );
+    pushed = await git.push(remote, branch, branch === ctx.journal.branch);
   } catch (error) {
+    if (error instanceof PushRejected)
+      throw new StepFailure(
+        `${remote}/${branch} has commits this clone does not have, and playbook never force-pushes.`,
+        `\`git pull --rebase ${remote} ${branch}\` on \`${branch}\` (or merge it), ${RESUME}.`,
+      );
+    if (/src refspec .* does not match/.test(messageOf(error)))
+      throw new StepFailure(
+        `the branch \`${branch}\` does not exist here.`,
+        `create it or fix the playbook's branch, ${RESUME}.`,
+      );
     throw new StepFailure(
       `pushing ${branch} to ${remote} failed: ${messageOf(error)}`,
       `fix the remote or your access, ${RESUME}.`,
     );
   }
-  return done(`${branch} → ${remote} (${local.slice(0, 7)})`);
+  return pushed.status === "up-to-date"
+    ? skipped(`${remote}/${branch} is up to date`)
+    : done(`${branch} → ${remote} (${pushed.summary})`);
 }
 
 async function openPullRequest(ctx: StepContext): Promise<StepOutcome> {
@@ -265,7 +270,8 @@ async function resetState(ctx: StepContext): Promise<StepOutcome> {
         existsSync(join(root, p)),
       ),
     );
-    await git.removeFromIndex(journal.playbook);
+    if (pending.some((c) => c.path === journal.playbook && c.worktree === "D"))
+      await git.removeFromIndex(journal.playbook);
     const sha = await git.commit(`chore: archive ${nameOf(journal)}`);
     detail += `, committed (${sha.slice(0, 7)})`;
   }
@@ -290,22 +296,30 @@ async function mergePullRequest(
       "there is no pull request to merge.",
       `run \`playbook archive --resume\` again to open one.`,
     );
-  let pr = await github.getPullRequest(journal.pr.number);
+  const local = await git.resolve(`refs/heads/${journal.branch}`);
+  // The checks are asked for the local head while the pull request is read: they are the same commit unless
+  // someone pushed, which is refused below anyway.
+  const [first, firstChecks] = await Promise.all([
+    github.getPullRequest(journal.pr.number),
+    local === null ? null : github.checks(local).catch(() => null),
+  ]);
+  let pr = first;
   if (pr.merged) return skipped(`#${pr.number} already merged`);
   if (pr.state === "closed")
     throw new StepFailure(
       `pull request #${pr.number} was closed without being merged (${pr.url}).`,
       `reopen it on GitHub, ${RESUME}.`,
     );
-  const local = await git.resolve(`refs/heads/${journal.branch}`);
   if (local !== null && pr.headSha !== local)
     throw new StepFailure(
       `the pull request's head (${pr.headSha.slice(0, 7)}) differs from the local branch (${local.slice(0, 7)}): someone else pushed to it.`,
       `\`git pull\` on \`${journal.branch}\` and check the changes, ${RESUME}.`,
     );
   const deadline = ctx.now().getTime() + ctx.checkWaitSeconds * 1000;
+  let known = pr.headSha === local ? firstChecks : null;
   for (;;) {
-    const { pending, failed } = await github.checks(pr.headSha);
+    const { pending, failed } = known ?? (await github.checks(pr.headSha));
+    known = null;
     if (failed.length > 0)
       throw new StepFailure(
         `checks failed on #${pr.number}: ${failed.join(", ")}.`,
@@ -346,20 +360,23 @@ async function mergePullRequest(
 
 async function mergeLocally(ctx: StepContext): Promise<StepOutcome> {
   const { git, journal, remote } = ctx;
-  const head = await git.resolve(`refs/heads/${journal.branch}`);
-  if (head === null)
+  const branchRef = `refs/heads/${journal.branch}`;
+  const target = journal.defaultBranch;
+  const targetRef = `refs/heads/${target}`;
+  const refs = await syncDefault(ctx, [branchRef]);
+  const head = refs.sha.get(branchRef);
+  if (head === undefined)
     throw new StepFailure(
       `the branch \`${journal.branch}\` does not exist here.`,
       `restore it, ${RESUME}.`,
     );
-  await syncDefault(ctx);
-  const target = journal.defaultBranch;
   let detail: string;
-  if (await git.isAncestor(head, `refs/heads/${target}`))
+  const targetSha = refs.sha.get(targetRef) ?? targetRef;
+  if (head === targetSha || (await git.isAncestor(head, targetSha)))
     detail = `${journal.branch} already in ${target}`;
   else {
     await requireCleanTree(ctx, `merging into ${target}`);
-    await git.switchTo(target);
+    if (refs.head !== targetRef) await git.switchTo(target);
     try {
       await git.mergeNoFf(
         journal.branch,
@@ -381,31 +398,48 @@ async function mergeLocally(ctx: StepContext): Promise<StepOutcome> {
   return done(detail);
 }
 
-/** Brings the local default branch up to its remote (fast-forward only); never moves it backwards or sideways. */
-async function syncDefault(ctx: StepContext): Promise<void> {
+/**
+ * Brings the local default branch up to its remote (fast-forward only); never moves it backwards or sideways.
+ * Returns the default branch, its remote copy and `extra` refs as they stand afterwards (one `for-each-ref`).
+ */
+async function syncDefault(
+  ctx: StepContext,
+  extra: readonly string[] = [],
+): Promise<RefSnapshot> {
   const { git, remote, journal } = ctx;
   const target = journal.defaultBranch;
-  if (remote === null || (await git.remoteBranch(remote, target)) === null) {
-    if ((await git.resolve(`refs/heads/${target}`)) === null)
+  const localRef = `refs/heads/${target}`;
+  const fetched = remote !== null && (await git.fetch(remote, target));
+  const upstreamRef = `refs/remotes/${remote ?? ""}/${target}`;
+  const refs = await git.refs([
+    localRef,
+    ...(fetched ? [upstreamRef] : []),
+    ...extra,
+  ]);
+  const local = refs.sha.get(localRef);
+  const upstream = refs.sha.get(upstreamRef);
+  if (!fetched || upstream === undefined) {
+    if (local === undefined)
       throw new StepFailure(
         `the default branch \`${target}\` does not exist here.`,
         `create it, ${RESUME}.`,
       );
-    return;
+    return refs;
   }
-  await git.fetch(remote, target);
-  const local = await git.resolve(`refs/heads/${target}`);
-  const upstream = await git.resolve(`refs/remotes/${remote}/${target}`);
-  if (upstream === null || local === upstream) return;
-  if (local !== null && (await git.isAncestor(upstream, local))) return;
-  if (local !== null && !(await git.isAncestor(local, upstream)))
+  if (local === upstream) return refs;
+  if (local !== undefined && (await git.isAncestor(upstream, local)))
+    return refs;
+  if (local !== undefined && !(await git.isAncestor(local, upstream)))
     throw new StepFailure(
       `${target} and ${remote}/${target} have diverged, and playbook never discards commits.`,
       `reconcile them (\`git switch ${target} && git pull --rebase\`), ${RESUME}.`,
     );
   await requireCleanTree(ctx, `updating ${target}`);
-  await git.switchTo(target);
-  await git.mergeFfOnly(`refs/remotes/${remote}/${target}`);
+  if (refs.head !== localRef) await git.switchTo(target);
+  await git.mergeFfOnly(upstreamRef);
+  const sha = new Map(refs.sha);
+  sha.set(localRef, upstream);
+  return { sha, symref: refs.symref, head: localRef };
 }
 
 async function requireCleanTree(
@@ -435,14 +469,15 @@ async function cleanup(ctx: StepContext): Promise<StepOutcome> {
       );
     else if (
       remote !== null &&
-      (await git.remoteBranch(remote, journal.branch)) !== null
-    ) {
-      await git.deleteRemoteBranch(remote, journal.branch);
+      (await git.deleteRemoteBranch(remote, journal.branch)) === "deleted"
+    )
       notes.push(`deleted ${remote}/${journal.branch}`);
-    }
   }
-  await syncDefault(ctx);
-  if ((await git.currentBranch()) !== journal.defaultBranch) {
+  // GitHub merged on the server, so the local default branch is behind; a local merge already updated it.
+  const onDefault = github
+    ? (await syncDefault(ctx)).head === `refs/heads/${journal.defaultBranch}`
+    : (await git.currentBranch()) === journal.defaultBranch;
+  if (!onDefault) {
     await requireCleanTree(ctx, `switching to ${journal.defaultBranch}`);
     await git.switchTo(journal.defaultBranch);
     notes.push(`on ${journal.defaultBranch}`);

@@ -8,7 +8,7 @@ export interface SecretFinding {
 const SECRET_NAMES: readonly [RegExp, string][] = [
   [
     /(?:^|\/)\.env(?:\.(?!example$|sample$|template$|dist$)[^/]*)?$/i,
-    "an environment file (.env*)",
+    "an environment file",
   ],
   [/\.(?:pem|key|p12|pfx|jks|keystore)$/i, "a key or certificate file"],
   [/(?:^|\/)id_(?:rsa|dsa|ecdsa|ed25519)(?:\.pub)?$/, "an SSH key"],

@@ -140,8 +140,8 @@ describe("chooseProvider", () => {
 
 describe("findSecrets", () => {
   it.each([
-    [".env", null, "an environment file (.env*)"],
-    ["config/.env.production", null, "an environment file (.env*)"],
+    [".env", null, "an environment file"],
+    ["config/.env.production", null, "an environment file"],
     ["certs/server.pem", null, "a key or certificate file"],
     ["deploy/id_ed25519", null, "an SSH key"],
     [".npmrc", "//registry.npmjs.org/:_authToken=x", "a credentials file"],

@@ -1,0 +1,150 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  createGitPort,
+  GitCommandError,
+  PushRejected,
+} from "../../src/adapters/git-port.ts";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0))
+    rmSync(dir, { recursive: true, force: true });
+});
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync("git", args, { cwd, encoding: "utf8" }).trim();
+}
+
+/** A clone with one commit on main, pushed to a bare remote (which has origin/HEAD), plus a second clone. */
+function clones(): { work: string; other: string; bare: string } {
+  const base = mkdtempSync(join(tmpdir(), "playbook-git-port-"));
+  dirs.push(base);
+  const bare = join(base, "remote.git");
+  execFileSync("git", ["init", "-q", "--bare", "-b", "main", bare]);
+  const seed = join(base, "seed");
+  mkdirSync(seed);
+  git(seed, "init", "-q", "-b", "main");
+  git(seed, "config", "user.name", "Seed");
+  git(seed, "config", "user.email", "seed@example.com");
+  writeFileSync(join(seed, "README.md"), "hello\n");
+  git(seed, "add", "README.md");
+  git(seed, "commit", "-q", "-m", "init");
+  git(seed, "push", "-q", bare, "main");
+  const work = join(base, "work");
+  const other = join(base, "other");
+  for (const dir of [work, other]) {
+    execFileSync("git", ["clone", "-q", bare, dir]);
+    git(dir, "config", "user.name", "Dev");
+    git(dir, "config", "user.email", "dev@example.com");
+  }
+  return { work, other, bare };
+}
+
+function commitFile(dir: string, name: string, text: string): void {
+  writeFileSync(join(dir, name), text);
+  git(dir, "add", name);
+  git(dir, "commit", "-q", "-m", `add ${name}`);
+}
+
+describe("git port", () => {
+  it("push says whether anything moved and refuses, never forces, when the remote is ahead", async () => {
+    const { work, other, bare } = clones();
+    const port = createGitPort(work);
+    git(work, "switch", "-q", "-c", "feat/x");
+    commitFile(work, "a.txt", "a\n");
+    await expect(port.push("origin", "feat/x", true)).resolves.toEqual({
+      status: "pushed",
+      summary: "new branch",
+    });
+    await expect(port.push("origin", "feat/x", true)).resolves.toMatchObject({
+      status: "up-to-date",
+    });
+    git(other, "fetch", "-q", "origin");
+    git(other, "switch", "-q", "feat/x");
+    commitFile(other, "b.txt", "b\n");
+    git(other, "push", "-q", "origin", "feat/x");
+    commitFile(work, "c.txt", "c\n");
+    const rejected = await port
+      .push("origin", "feat/x", true)
+      .catch((e: unknown) => e);
+    expect(rejected).toBeInstanceOf(PushRejected);
+    // The remote still has the other clone's commit.
+    expect(git(bare, "log", "-1", "--format=%s", "feat/x")).toBe("add b.txt");
+    const missing = await port
+      .push("origin", "nope", false)
+      .catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(GitCommandError);
+    expect(missing).not.toBeInstanceOf(PushRejected);
+    expect((missing as Error).message).toMatch(/src refspec .*nope/);
+  });
+
+  it("deletes a remote branch once and reports it missing after", async () => {
+    const { work, bare } = clones();
+    const port = createGitPort(work);
+    git(work, "push", "-q", "origin", "main:refs/heads/feat/gone");
+    await expect(port.deleteRemoteBranch("origin", "feat/gone")).resolves.toBe(
+      "deleted",
+    );
+    expect(git(bare, "branch", "--list", "feat/gone")).toBe("");
+    await expect(port.deleteRemoteBranch("origin", "feat/gone")).resolves.toBe(
+      "missing",
+    );
+  });
+
+  it("fetch updates the remote-tracking branch and answers false for a branch the remote lacks", async () => {
+    const { work, other } = clones();
+    const port = createGitPort(work);
+    commitFile(other, "b.txt", "b\n");
+    git(other, "push", "-q", "origin", "main");
+    await expect(port.fetch("origin", "main")).resolves.toBe(true);
+    expect(git(work, "rev-parse", "origin/main")).toBe(
+      git(other, "rev-parse", "HEAD"),
+    );
+    await expect(port.fetch("origin", "no-such-branch")).resolves.toBe(false);
+    await expect(port.fetch("nowhere", "main")).rejects.toBeInstanceOf(
+      GitCommandError,
+    );
+  });
+
+  it("reads exact refs, the branch HEAD is on, and origin/HEAD's target in one go", async () => {
+    const { work } = clones();
+    const port = createGitPort(work);
+    git(work, "branch", "feat/nested");
+    const refs = await port.refs([
+      "refs/heads/main",
+      "refs/remotes/origin/HEAD",
+      "refs/heads/feat",
+    ]);
+    expect([...refs.sha.keys()].sort()).toEqual([
+      "refs/heads/main",
+      "refs/remotes/origin/HEAD",
+    ]);
+    expect(refs.sha.get("refs/heads/main")).toBe(
+      git(work, "rev-parse", "HEAD"),
+    );
+    expect(refs.head).toBe("refs/heads/main");
+    expect(refs.symref.get("refs/remotes/origin/HEAD")).toBe(
+      "refs/remotes/origin/main",
+    );
+    git(work, "switch", "-q", "-c", "elsewhere");
+    expect((await port.refs(["refs/heads/main"])).head).toBeNull();
+    await expect(port.localDefaultBranch("origin")).resolves.toBe("main");
+  });
+
+  it("commit returns the new commit's name and counts each git process", async () => {
+    const { work } = clones();
+    const port = createGitPort(work);
+    git(work, "switch", "-q", "-c", "feat/deadbeef00");
+    writeFileSync(join(work, "x.txt"), "x\n");
+    await port.addAll(["x.txt"]);
+    const before = port.spawned();
+    const sha = await port.commit("feat: x");
+    expect(port.spawned() - before).toBe(1);
+    expect(git(work, "rev-parse", "HEAD").startsWith(sha)).toBe(true);
+    expect(sha.length).toBeGreaterThanOrEqual(7);
+  });
+});
