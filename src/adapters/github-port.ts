@@ -244,27 +244,64 @@ function toGitHubError(
   token: string,
 ): GitHubError {
   const status = statusOf(error);
-  const raw =
+  const data =
     typeof error === "object" && error !== null && "response" in error
-      ? ((error as { response?: { data?: { message?: unknown } } }).response
-          ?.data?.message ?? "")
-      : "";
+      ? (
+          error as {
+            response?: { data?: { message?: unknown; errors?: unknown } };
+          }
+        ).response?.data
+      : undefined;
+  const raw = data?.message ?? "";
+  // A 422 puts the useful part in `errors` ("No commits between main and feat/x").
+  const reasons = Array.isArray(data?.errors)
+    ? data.errors.flatMap((e: unknown) =>
+        typeof e === "object" &&
+        e !== null &&
+        "message" in e &&
+        typeof e.message === "string"
+          ? [e.message]
+          : [],
+      )
+    : [];
   const detail =
     typeof raw === "string" && raw !== ""
-      ? raw
+      ? [raw, ...reasons].join(": ")
       : error instanceof Error
         ? error.message
         : String(error);
   const why =
     status === 401
       ? "the token was refused (401); check GITHUB_TOKEN or GH_TOKEN"
-      : status === 403 && /rate limit/i.test(detail)
-        ? `GitHub's rate limit was reached (${detail})`
-        : status === 0
-          ? `GitHub could not be reached (${detail})`
-          : `GitHub answered ${status}: ${detail}`;
+      : (status === 403 || status === 429) && /rate limit/i.test(detail)
+        ? `GitHub's rate limit was reached (${detail})${retryAt(error)}`
+        : status === 403
+          ? `the token may not do this (403: ${detail}); it needs write access to the repository's contents and pull requests (the \`repo\` scope for a classic token)`
+          : status === 404
+            ? `GitHub answered 404 (${detail}): the repository does not exist or the token cannot see it; check archive.repository and the token's access`
+            : status === 422
+              ? `GitHub refused the request (422: ${detail})`
+              : status === 0
+                ? `GitHub could not be reached (${detail})`
+                : `GitHub answered ${status}: ${detail}`;
   return new GitHubError(
     status,
     `${what} failed: ${why}`.split(token).join("[token]"),
   );
+}
+
+/** When GitHub says the rate limit lifts: `retry-after` seconds, else the `x-ratelimit-reset` epoch. */
+function retryAt(error: unknown): string {
+  const headers =
+    typeof error === "object" && error !== null && "response" in error
+      ? (error as { response?: { headers?: Record<string, unknown> } }).response
+          ?.headers
+      : undefined;
+  const after = Number(headers?.["retry-after"]);
+  const reset = Number(headers?.["x-ratelimit-reset"]);
+  const at =
+    after > 0 ? Date.now() + after * 1000 : reset > 0 ? reset * 1000 : NaN;
+  return Number.isFinite(at)
+    ? `; try again after ${new Date(at).toISOString().slice(11, 16)} UTC`
+    : "";
 }

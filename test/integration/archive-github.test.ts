@@ -398,7 +398,7 @@ describe("the GitHub provider stops cleanly, losing nothing", () => {
     const limited = await archiveIn(setupped);
     expect(limited.status).toBe("partial");
     expect(limited.steps.at(-1)?.detail).toContain(
-      "GitHub's rate limit was reached (API rate limit exceeded for user ID 1.)",
+      `GitHub's rate limit was reached (API rate limit exceeded for user ID 1.); try again after ${new Date(reset * 1000).toISOString().slice(11, 16)} UTC`,
     );
     expect(limited.next).toContain("playbook archive --resume");
     const resumed = await archiveIn(setupped, { resume: true });
@@ -407,6 +407,74 @@ describe("the GitHub provider stops cleanly, losing nothing", () => {
       calls(server, "PUT", /merge$/).filter((r) => r.status === 200),
     ).toHaveLength(1);
   });
+
+  it("a repository GitHub does not show this token is refused before anything changes", async () => {
+    const setupped = await setup();
+    const { repo, server } = setupped;
+    const head = repo.git("rev-parse", "HEAD");
+    server.failNext("GET /repos/acme/app", 404, {
+      message: "Not Found",
+      documentation_url:
+        "https://docs.github.com/rest/repos/repos#get-a-repository",
+    });
+    const result = await cli(setupped);
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain(
+      "GitHub answered 404 (Not Found): the repository does not exist or the token cannot see it; check archive.repository and the token's access",
+    );
+    expect(repo.git("rev-parse", "HEAD")).toBe(head);
+    expect(repo.read("src/login-form.tsx")).toContain("LoginForm");
+    expect(`${result.stdout}${result.stderr}`).not.toContain(TOKEN);
+  });
+
+  it.each([
+    [
+      403,
+      "Resource not accessible by personal access token",
+      "opening the pull request failed: the token may not do this (403: Resource not accessible by personal access token); it needs write access",
+    ],
+    [
+      422,
+      "Validation Failed",
+      "opening the pull request failed: GitHub refused the request (422: Validation Failed: A pull request already exists for acme:feat/login-form.)",
+    ],
+  ])(
+    "a %i while opening the pull request says why and resumes into one pull request",
+    async (status, message, expected) => {
+      const setupped = await setup();
+      const { server } = setupped;
+      server.failNext("POST /repos/acme/app/pulls", status, {
+        message,
+        documentation_url: "https://docs.github.com/rest/pulls/pulls",
+        ...(status === 422
+          ? {
+              errors: [
+                {
+                  resource: "PullRequest",
+                  code: "custom",
+                  message:
+                    "A pull request already exists for acme:feat/login-form.",
+                },
+              ],
+            }
+          : {}),
+      });
+      const failed = await archiveIn(setupped);
+      expect(failed.status).toBe("partial");
+      expect(failed.steps.at(-1)).toMatchObject({
+        id: "open-pr",
+        status: "failed",
+      });
+      expect(failed.steps.at(-1)?.detail).toContain(expected);
+      expect(failed.next).toContain("playbook archive --resume");
+      expect((await archiveIn(setupped, { resume: true })).status).toBe(
+        "success",
+      );
+      expect(
+        calls(server, "POST", /\/pulls$/).filter((r) => r.status === 201),
+      ).toHaveLength(1);
+    },
+  );
 
   it("a server error while opening the pull request is resumed into exactly one pull request", async () => {
     const setupped = await setup();
