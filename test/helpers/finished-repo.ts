@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import {
   createGuardedRepo,
   PLAYBOOK,
@@ -5,6 +6,7 @@ import {
   type GuardedRepoOptions,
 } from "./guarded-repo.ts";
 import { SAMPLE_PLAYBOOK } from "./sample-docs.ts";
+import { createTempProject } from "./temp-project.ts";
 
 /** The sample playbook with every box ticked, both phases done and the final task checked, reviewed. */
 export const FINISHED_PLAYBOOK = SAMPLE_PLAYBOOK.replace(
@@ -62,4 +64,30 @@ export function createFinishedRepo(
   }
   repo.write("src/login-form.tsx", "export const LoginForm = () => null;\n");
   return repo;
+}
+
+/**
+ * Someone else, in another clone, changes on `main` the line of state.md that the archive also changes on the
+ * playbook's branch, and pushes: merging the branch into `main` then conflicts.
+ */
+export function pushConflictingStateToMain(repo: GuardedRepo): void {
+  const other = createTempProject();
+  execFileSync("git", ["clone", "--quiet", repo.remoteDir, other.dir]);
+  other.write(
+    "state.md",
+    other
+      .read("state.md")
+      .replace(
+        "active: plan/playbook-login-form.md",
+        "active: plan/playbook-other.md",
+      ),
+  );
+  const inOther = (...args: string[]) =>
+    execFileSync(
+      "git",
+      ["-c", "user.name=o", "-c", "user.email=o@e.x", ...args],
+      { cwd: other.dir },
+    );
+  inOther("commit", "--quiet", "-am", "edit state.md on main");
+  inOther("push", "--quiet", "origin", "main");
 }

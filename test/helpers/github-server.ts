@@ -1,4 +1,3 @@
-import { execFileSync, spawn } from "node:child_process";
 import {
   createServer,
   STATUS_CODES,
@@ -6,10 +5,22 @@ import {
   type ServerResponse,
 } from "node:http";
 import type { AddressInfo } from "node:net";
-import { devNull } from "node:os";
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import ajvFormats from "ajv-formats";
-import { readFixture } from "./read-fixture.ts";
+import {
+  createBareRepository,
+  isPlainRefName,
+} from "./github-server/bare-repository.ts";
+import {
+  describeErrors,
+  example,
+  loadValidation,
+  resolveRef,
+  validatorAt,
+  pointerSegment,
+  type JsonObject,
+  type Operation,
+  type ParameterObject,
+  type ResponseObject,
+} from "./github-server/openapi.ts";
 
 export interface GitHubServerOptions {
   /** Absolute path of the bare repository (`git init --bare -b main`). */
@@ -63,126 +74,15 @@ export interface GitHubServer {
   close(): Promise<void>;
 }
 
-type JsonObject = Record<string, unknown>;
+const DOCS_URL = "https://docs.github.com/rest";
+const HTML_ROOT = "https://github.com";
+const EXAMPLE_API_ROOT = "https://api.github.com";
+const API_VERSION = "2022-11-28";
 
 interface Reply {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
-}
-
-interface RefObject {
-  $ref: string;
-}
-
-interface ParameterObject {
-  name: string;
-  in: string;
-  schema?: { type?: string | string[] };
-}
-
-interface ResponseObject {
-  content?: Record<string, { schema?: unknown }>;
-}
-
-interface Operation {
-  operationId: string;
-  externalDocs?: { url: string };
-  parameters?: (ParameterObject | RefObject)[];
-  requestBody?: { content: Record<string, { schema?: unknown }> };
-  responses: Record<string, ResponseObject | RefObject>;
-}
-
-interface OpenApi {
-  paths: Record<string, Record<string, Operation>>;
-  components: {
-    examples: Record<string, { value: unknown }>;
-    parameters: Record<string, ParameterObject>;
-    responses: Record<string, ResponseObject>;
-  };
-}
-
-const SPEC_ID = "github-openapi-subset";
-const DOCS_URL = "https://docs.github.com/rest";
-const HTML_ROOT = "https://github.com";
-const EXAMPLE_API_ROOT = "https://api.github.com";
-const API_VERSION = "2022-11-28";
-const GITHUB_IDENTITY = { name: "GitHub", email: "noreply@github.com" };
-
-interface Validation {
-  spec: OpenApi;
-  ajv: Ajv;
-  validators: Map<string, ValidateFunction>;
-}
-
-let validation: Validation | undefined;
-
-/** The subset and one Ajv instance holding it, shared by every server of the process (compiling is the slow part). */
-function loadValidation(): Validation {
-  if (validation) return validation;
-  const spec = JSON.parse(readFixture("github/openapi-subset.json")) as OpenApi;
-  const ajv = new Ajv({ strict: false, allErrors: true });
-  ajvFormats.default(ajv);
-  ajv.addFormat("repo.nwo", /^[^/\s]+\/[^/\s]+$/);
-  ajv.addSchema(toJsonSchema(spec) as JsonObject, SPEC_ID);
-  validation = { spec, ajv, validators: new Map() };
-  return validation;
-}
-
-/** OpenAPI 3.0's `nullable: true` rewritten as JSON Schema, which Ajv understands; examples are left as they are. */
-function toJsonSchema(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(toJsonSchema);
-  if (node === null || typeof node !== "object") return node;
-  const result: JsonObject = {};
-  for (const [key, value] of Object.entries(node as JsonObject))
-    result[key] =
-      key === "example" || key === "examples" ? value : toJsonSchema(value);
-  if (result.nullable !== true) return result;
-  delete result.nullable;
-  if (typeof result.type === "string") {
-    result.type = [result.type, "null"];
-    if (Array.isArray(result.enum) && !result.enum.includes(null))
-      result.enum = [...(result.enum as unknown[]), null];
-    return result;
-  }
-  return { anyOf: [result, { type: "null" }] };
-}
-
-function pointerSegment(segment: string): string {
-  return segment.replaceAll("~", "~0").replaceAll("/", "~1");
-}
-
-function validatorAt(pointer: string): ValidateFunction {
-  const { ajv, validators } = loadValidation();
-  let validate = validators.get(pointer);
-  if (!validate) {
-    validate = ajv.compile({ $ref: `${SPEC_ID}#${pointer}` });
-    validators.set(pointer, validate);
-  }
-  return validate;
-}
-
-function resolveRef<T>(node: T | RefObject): { node: T; pointer?: string } {
-  if (typeof node !== "object" || node === null || !("$ref" in node))
-    return { node };
-  const pointer = node.$ref.slice(1);
-  let target: unknown = loadValidation().spec;
-  for (const segment of pointer.split("/").slice(1))
-    target = (target as JsonObject)[
-      segment.replaceAll("~1", "/").replaceAll("~0", "~")
-    ];
-  return { node: target as T, pointer };
-}
-
-function describeErrors(
-  operationId: string,
-  where: string,
-  errors: ErrorObject[] | null | undefined,
-): string[] {
-  return (errors ?? []).map(
-    (error) =>
-      `${operationId} ${where} #${error.instancePath}: ${error.message ?? "is invalid"}`,
-  );
 }
 
 /** A documented operation the server implements, found by matching the raw (still percent-encoded) path. */
@@ -227,39 +127,14 @@ interface StoredCheck extends GitHubCheck {
   at: string;
 }
 
-interface CommitInfo {
-  parents: string[];
-  author: { name: string; email: string; date: string };
-  message: string;
-}
-
 interface Fault {
   method: string;
   path: RegExp;
   reply: Reply;
 }
 
-interface GitResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 function timestamp(): string {
   return new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
-}
-
-/** Branch, tag and sha names without revision syntax, so git reads them as names and never as options. */
-function isPlainRefName(name: string): boolean {
-  return (
-    name.length > 0 &&
-    !name.startsWith("-") &&
-    !name.startsWith("/") &&
-    !name.endsWith("/") &&
-    !name.endsWith(".lock") &&
-    // eslint-disable-next-line no-control-regex
-    !/[\u0000-\u0020\u007f~^:?*[\\]|\.\.|@\{|\/\//.test(name)
-  );
 }
 
 function decodePath(raw: string): string {
@@ -288,202 +163,8 @@ function relocate<T>(value: T, replacements: [string, string][]): T {
   ) as T;
 }
 
-/** GitHub's example payload `name`, shared by every response: spread or relocate it, never change it. */
-function example(name: string): JsonObject {
-  const found = loadValidation().spec.components.examples[name];
-  if (!found) throw new Error(`the OpenAPI subset has no example ${name}`);
-  return found.value as JsonObject;
-}
-
 function firstOf(items: unknown): JsonObject {
   return (items as JsonObject[])[0]!;
-}
-
-/** Environment for the server's git: none of the caller's GIT_* variables, no user or system config. */
-function gitEnvironment(bare: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env))
-    if (!key.startsWith("GIT_")) env[key] = value;
-  return {
-    ...env,
-    GIT_DIR: bare,
-    GIT_CONFIG_NOSYSTEM: "1",
-    GIT_CONFIG_GLOBAL: devNull,
-    GIT_TERMINAL_PROMPT: "0",
-    GIT_AUTHOR_NAME: GITHUB_IDENTITY.name,
-    GIT_AUTHOR_EMAIL: GITHUB_IDENTITY.email,
-    GIT_COMMITTER_NAME: GITHUB_IDENTITY.name,
-    GIT_COMMITTER_EMAIL: GITHUB_IDENTITY.email,
-  };
-}
-
-/** Git on the bare repository, through plumbing commands only: no worktree, no index. */
-function createBareRepository(bare: string) {
-  const baseEnv = gitEnvironment(bare);
-
-  const run = (
-    args: string[],
-    options: { input?: string; env?: Record<string, string> } = {},
-  ): Promise<GitResult> =>
-    new Promise((resolve, reject) => {
-      const child = spawn("git", args, {
-        env: { ...baseEnv, ...options.env },
-        stdio: [
-          options.input === undefined ? "ignore" : "pipe",
-          "pipe",
-          "pipe",
-        ],
-      });
-      const stdout: Buffer[] = [];
-      const stderr: Buffer[] = [];
-      child.stdout?.on("data", (chunk: Buffer) => stdout.push(chunk));
-      child.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk));
-      child.on("error", reject);
-      child.on("close", (code) =>
-        resolve({
-          code: code ?? -1,
-          stdout: Buffer.concat(stdout).toString("utf8"),
-          stderr: Buffer.concat(stderr).toString("utf8"),
-        }),
-      );
-      if (child.stdin) {
-        // A git that fails early closes its stdin; its exit code tells what went wrong.
-        child.stdin.on("error", () => undefined);
-        child.stdin.end(options.input);
-      }
-    });
-
-  const output = async (
-    args: string[],
-    options: { input?: string; env?: Record<string, string> } = {},
-  ): Promise<string> => {
-    const result = await run(args, options);
-    if (result.code !== 0)
-      throw new Error(
-        `git ${args.join(" ")} exited ${result.code}: ${result.stderr.trim()}`,
-      );
-    return result.stdout.trim();
-  };
-
-  const resolveFullRef = async (full: string): Promise<string | undefined> => {
-    const result = await run(["show-ref", "--verify", "--hash", full]);
-    return result.code === 0 ? result.stdout.trim() : undefined;
-  };
-
-  return {
-    resolveFullRef,
-
-    /** The sha a branch points to, or undefined when there is no such branch. */
-    resolveBranch(name: string): Promise<string | undefined> {
-      if (!isPlainRefName(name)) return Promise.resolve(undefined);
-      return resolveFullRef(`refs/heads/${name}`);
-    },
-
-    resolveBranchSync(name: string): string | undefined {
-      if (!isPlainRefName(name)) return undefined;
-      try {
-        return execFileSync(
-          "git",
-          ["show-ref", "--verify", "--hash", `refs/heads/${name}`],
-          { env: baseEnv, stdio: ["ignore", "pipe", "ignore"] },
-        )
-          .toString("utf8")
-          .trim();
-      } catch {
-        return undefined;
-      }
-    },
-
-    /** A sha (full or abbreviated), branch or tag name resolved to a full commit sha. */
-    async resolveCommit(ref: string): Promise<string | undefined> {
-      if (!isPlainRefName(ref)) return undefined;
-      const result = await run([
-        "rev-parse",
-        "--verify",
-        "--quiet",
-        `${ref}^{commit}`,
-      ]);
-      return result.code === 0 ? result.stdout.trim() : undefined;
-    },
-
-    /** The merged tree of two commits, or undefined when they conflict (or share no history). */
-    async mergeTree(ours: string, theirs: string): Promise<string | undefined> {
-      const result = await run(["merge-tree", "--write-tree", ours, theirs]);
-      if (result.code === 0) return result.stdout.split("\n")[0]!.trim();
-      if (result.code === 1 || result.stderr.includes("unrelated histories"))
-        return undefined;
-      throw new Error(`git merge-tree exited ${result.code}: ${result.stderr}`);
-    },
-
-    commitTree(
-      tree: string,
-      parents: string[],
-      message: string,
-      env: Record<string, string> = {},
-    ): Promise<string> {
-      const args = ["commit-tree", "--no-gpg-sign", tree];
-      for (const parent of parents) args.push("-p", parent);
-      return output(args, { input: message, env });
-    },
-
-    async readCommit(sha: string): Promise<CommitInfo> {
-      const raw = (await run(["cat-file", "commit", sha])).stdout;
-      const split = raw.indexOf("\n\n");
-      const header = split === -1 ? raw : raw.slice(0, split);
-      const author = /^author (.*) <(.*)> (\d+ [+-]\d{4})$/m.exec(header);
-      return {
-        parents: [...header.matchAll(/^parent ([0-9a-f]+)$/gm)].map(
-          (match) => match[1]!,
-        ),
-        author: {
-          name: author?.[1] ?? "",
-          email: author?.[2] ?? "",
-          date: author?.[3] ?? "",
-        },
-        message: split === -1 ? "" : raw.slice(split + 2),
-      };
-    },
-
-    /** Commits reachable from `head` but not `base`, oldest first, merges left out (as `git rebase` does). */
-    async commitsBetween(base: string, head: string): Promise<string[]> {
-      const listed = await output([
-        "rev-list",
-        "--reverse",
-        "--no-merges",
-        `${base}..${head}`,
-      ]);
-      return listed.split("\n").filter(Boolean);
-    },
-
-    async countCommits(base: string, head: string): Promise<number> {
-      return Number(await output(["rev-list", "--count", `${base}..${head}`]));
-    },
-
-    async diffStat(
-      base: string,
-      head: string,
-    ): Promise<{ additions: number; deletions: number; files: number }> {
-      const result = await run(["diff", "--numstat", `${base}...${head}`]);
-      const stat = { additions: 0, deletions: 0, files: 0 };
-      if (result.code !== 0) return stat;
-      for (const line of result.stdout.split("\n").filter(Boolean)) {
-        const [added, deleted] = line.split("\t");
-        stat.additions += Number(added) || 0;
-        stat.deletions += Number(deleted) || 0;
-        stat.files += 1;
-      }
-      return stat;
-    },
-
-    /** Compare-and-swap: false when the ref no longer points at `old`. */
-    async updateRef(full: string, next: string, old: string): Promise<boolean> {
-      return (await run(["update-ref", full, next, old])).code === 0;
-    },
-
-    async deleteRef(full: string, old: string): Promise<boolean> {
-      return (await run(["update-ref", "-d", full, old])).code === 0;
-    },
-  };
 }
 
 /**

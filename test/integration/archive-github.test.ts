@@ -9,7 +9,10 @@ import {
   type ArchiveOptions,
 } from "../../src/app/archive/run-archive.ts";
 import { ARCHIVE_STEPS } from "../../src/core/archive/journal.ts";
-import { createFinishedRepo } from "../helpers/finished-repo.ts";
+import {
+  createFinishedRepo,
+  pushConflictingStateToMain,
+} from "../helpers/finished-repo.ts";
 import {
   startGitHubServer,
   type GitHubServer,
@@ -498,26 +501,7 @@ describe("the GitHub provider stops cleanly, losing nothing", () => {
   it("a merge GitHub refuses (a conflict with main) stops with the pull request to look at", async () => {
     const setupped = await setup();
     const { repo, server } = setupped;
-    // Someone else changes the line of state.md that the archive also changes on the branch.
-    const other = createTempProject();
-    execFileSync("git", ["clone", "--quiet", repo.remoteDir, other.dir]);
-    other.write(
-      "state.md",
-      other
-        .read("state.md")
-        .replace(
-          "active: plan/playbook-login-form.md",
-          "active: plan/playbook-other.md",
-        ),
-    );
-    const inOther = (...args: string[]) =>
-      execFileSync(
-        "git",
-        ["-c", "user.name=o", "-c", "user.email=o@e.x", ...args],
-        { cwd: other.dir, encoding: "utf8" },
-      );
-    inOther("commit", "--quiet", "-am", "edit state.md on main");
-    inOther("push", "--quiet", "origin", "main");
+    pushConflictingStateToMain(repo);
     const refused = await archiveIn(setupped);
     expect(refused.status).toBe("partial");
     expect(refused.steps.at(-1)?.detail).toMatch(

@@ -1,10 +1,12 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createFinishedRepo } from "../helpers/finished-repo.ts";
+import {
+  createFinishedRepo,
+  pushConflictingStateToMain,
+} from "../helpers/finished-repo.ts";
 import { PLAYBOOK, type GuardedRepo } from "../helpers/guarded-repo.ts";
 import { runCli } from "../helpers/run-cli.ts";
-import { createTempProject } from "../helpers/temp-project.ts";
 
 beforeAll(() => {
   execFileSync("npm", ["run", "build", "--silent"], { stdio: "ignore" });
@@ -134,25 +136,7 @@ describe("playbook archive, local provider", () => {
 
   it("a merge conflict with main is aborted, leaving a clean tree and the next step", () => {
     const repo = createFinishedRepo();
-    const other = createTempProject();
-    execFileSync("git", ["clone", "--quiet", repo.remoteDir, other.dir]);
-    other.write(
-      "state.md",
-      other
-        .read("state.md")
-        .replace(
-          "active: plan/playbook-login-form.md",
-          "active: plan/playbook-other.md",
-        ),
-    );
-    const inOther = (...args: string[]) =>
-      execFileSync(
-        "git",
-        ["-c", "user.name=o", "-c", "user.email=o@e.x", ...args],
-        { cwd: other.dir },
-      );
-    inOther("commit", "--quiet", "-am", "edit state.md on main");
-    inOther("push", "--quiet", "origin", "main");
+    pushConflictingStateToMain(repo);
     const result = archive(repo);
     expect(result.status).toBe(1);
     expect(result.stdout).toMatch(
