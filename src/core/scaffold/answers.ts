@@ -1,0 +1,41 @@
+/** The languages the shipped prompts are written in. */
+export const LANGUAGES = ["en", "ja"] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+/** A = Claude Code only; B = + Codex as worker; C = + Codex and CodeRabbit as reviewer (SPEC §2). */
+export const TOOLSTACKS = ["A", "B", "C"] as const;
+export type Toolstack = (typeof TOOLSTACKS)[number];
+
+/** What `playbook init` asks (or detects), and everything the templates are rendered with. */
+export interface InitAnswers {
+  toolstack: Toolstack;
+  lang: Language;
+  /** The project's name, shown in prompts (the folder or package name). */
+  projectName: string;
+  /** The command that runs the tests, or "" when none was found. */
+  testCommand: string;
+  /** The command that runs the linter (or type checker), or "" when none was found. */
+  lintCommand: string;
+  defaultBranch: string;
+  /** `owner/name` when the `origin` remote is on GitHub, else null. */
+  githubRepository: string | null;
+  /** How prompts tell the agent to run the CLI: `npx playbook` for a project install, else `playbook`. */
+  cli: string;
+  /** The hook bundle as settings.json calls it (`${CLAUDE_PROJECT_DIR}/node_modules/...` or an absolute path). */
+  hookPath: string;
+}
+
+/** The roles of a toolstack (SPEC §2): who orchestrates, who writes the code, who reviews, who decides. */
+export function rolesFor(toolstack: Toolstack): {
+  orchestrator: string;
+  worker: string;
+  reviewer: string;
+  human: string;
+} {
+  return {
+    orchestrator: "claudecode",
+    worker: toolstack === "A" ? "claudecode" : "codex",
+    reviewer: toolstack === "C" ? "coderabbit" : "claudecode",
+    human: "user",
+  };
+}

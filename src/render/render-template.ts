@@ -1,0 +1,41 @@
+import Handlebars from "handlebars";
+import type { TemplateContext } from "./template-context.ts";
+
+/** A template that did not render, with where and why. */
+export class TemplateError extends Error {
+  readonly template: string;
+  constructor(template: string, message: string) {
+    super(`${template}: ${message}`);
+    this.name = "TemplateError";
+    this.template = template;
+  }
+}
+
+/**
+ * One isolated Handlebars environment: strict (a name the context lacks is an error, never an empty string), no
+ * HTML escaping (the output is markdown, YAML and JSON), and one helper, `eq`, for comparing with a literal.
+ */
+export function createRenderer(): (
+  name: string,
+  source: string,
+  context: TemplateContext,
+) => string {
+  const hbs = Handlebars.create();
+  hbs.registerHelper("eq", (a: unknown, b: unknown) => a === b);
+  const compiled = new Map<string, Handlebars.TemplateDelegate>();
+  return (name, source, context) => {
+    try {
+      let template = compiled.get(name);
+      if (!template) {
+        template = hbs.compile(source, { strict: true, noEscape: true });
+        compiled.set(name, template);
+      }
+      return template(context);
+    } catch (error) {
+      throw new TemplateError(
+        name,
+        error instanceof Error ? error.message : String(error),
+      );
+    }
+  };
+}

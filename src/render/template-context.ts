@@ -1,0 +1,46 @@
+import { rolesFor, type InitAnswers } from "../core/scaffold/answers.ts";
+
+/**
+ * Everything a template may use. Templates render in strict mode, so every name here is always defined (strings
+ * may be empty; test them with `{{#if}}`), and a name that is not here fails the render with the template's path.
+ */
+export interface TemplateContext {
+  lang: "en" | "ja";
+  ja: boolean;
+  toolstack: "A" | "B" | "C";
+  /** Toolstack B or C: Codex does the implementation through the codex-delegate agent. */
+  codex: boolean;
+  /** Toolstack C: CodeRabbit reviews pull requests. */
+  coderabbit: boolean;
+  projectName: string;
+  cli: string;
+  testCommand: string;
+  lintCommand: string;
+  defaultBranch: string;
+  github: boolean;
+  githubRepository: string;
+  roles: {
+    orchestrator: string;
+    worker: string;
+    reviewer: string;
+    human: string;
+  };
+}
+
+export function toTemplateContext(answers: InitAnswers): TemplateContext {
+  return {
+    lang: answers.lang,
+    ja: answers.lang === "ja",
+    toolstack: answers.toolstack,
+    codex: answers.toolstack !== "A",
+    coderabbit: answers.toolstack === "C",
+    projectName: answers.projectName,
+    cli: answers.cli,
+    testCommand: answers.testCommand,
+    lintCommand: answers.lintCommand,
+    defaultBranch: answers.defaultBranch,
+    github: answers.githubRepository !== null,
+    githubRepository: answers.githubRepository ?? "",
+    roles: rolesFor(answers.toolstack),
+  };
+}
