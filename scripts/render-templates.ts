@@ -74,7 +74,7 @@ for (const { source, target } of targets) {
   if (agent) {
     if (data["name"] !== agent)
       problems.push(`${target}: name is not ${agent}`);
-    const tools = String(data["tools"] ?? "")
+    const tools = (typeof data["tools"] === "string" ? data["tools"] : "")
       .split(",")
       .map((t) => t.trim())
       .filter(Boolean);
