@@ -55,8 +55,12 @@ rmSync(out, { recursive: true, force: true });
 await Promise.all([
   build({
     ...common,
-    entryPoints: [join(root, "src/cli/main.ts")],
-    outfile: join(out, "cli.mjs"),
+    entryPoints: { cli: join(root, "src/cli/main.ts") },
+    outdir: out,
+    outExtension: { ".js": ".mjs" },
+    // Each command is its own chunk, loaded when it runs: `playbook verify` does not parse Handlebars or Octokit.
+    splitting: true,
+    chunkNames: "chunks/[name]-[hash]",
     format: "esm",
     banner: {
       js: '#!/usr/bin/env node\nimport { createRequire as __playbookCreateRequire } from "node:module";\nconst require = __playbookCreateRequire(import.meta.url);',
@@ -108,9 +112,19 @@ await Promise.all([
 chmodSync(join(out, "cli.mjs"), 0o755);
 const dist = join(root, "dist");
 mkdirSync(dist, { recursive: true });
+// Chunks have content-hashed names, so new ones never replace old ones: move them in first, then the files that
+// load them, then drop the chunks nothing loads any more.
+mkdirSync(join(dist, "chunks"), { recursive: true });
+const chunks = readdirSync(join(out, "chunks"));
+for (const name of chunks)
+  renameSync(join(out, "chunks", name), join(dist, "chunks", name));
+rmSync(join(out, "chunks"), { recursive: true, force: true });
 const built = readdirSync(out);
 for (const name of built) renameSync(join(out, name), join(dist, name));
 for (const name of readdirSync(dist))
-  if (!built.includes(name))
+  if (!built.includes(name) && name !== "chunks")
     rmSync(join(dist, name), { recursive: true, force: true });
+for (const name of readdirSync(join(dist, "chunks")))
+  if (!chunks.includes(name))
+    rmSync(join(dist, "chunks", name), { force: true });
 rmSync(out, { recursive: true, force: true });

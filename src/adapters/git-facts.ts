@@ -44,3 +44,76 @@ export function isFileOnBranch(
     return null;
   return git(projectDir, ["cat-file", "-e", `${branch}:${path}`]) !== null;
 }
+
+/** Whether `projectDir` is inside a git working tree. */
+export function isGitRepository(projectDir: string): boolean {
+  return (
+    git(projectDir, ["rev-parse", "--is-inside-work-tree"])?.trim() === "true"
+  );
+}
+
+/** The URL of `remote`, or null when there is no such remote. */
+export function readRemoteUrl(
+  projectDir: string,
+  remote: string,
+): string | null {
+  return git(projectDir, ["remote", "get-url", remote])?.trim() || null;
+}
+
+/** The default branch: `origin/HEAD`'s branch, else `main` or `master` when it exists, else the current branch. */
+export function readDefaultBranch(projectDir: string): string | null {
+  const head = git(projectDir, [
+    "symbolic-ref",
+    "--quiet",
+    "--short",
+    "refs/remotes/origin/HEAD",
+  ])?.trim();
+  if (head?.startsWith("origin/")) return head.slice("origin/".length);
+  for (const name of ["main", "master"])
+    if (
+      git(projectDir, [
+        "rev-parse",
+        "--verify",
+        "--quiet",
+        `refs/heads/${name}`,
+      ])
+    )
+      return name;
+  return (
+    git(projectDir, ["symbolic-ref", "--quiet", "--short", "HEAD"])?.trim() ||
+    null
+  );
+}
+
+/** Whether the local branch `name` exists. */
+export function branchExists(projectDir: string, name: string): boolean {
+  return (
+    git(projectDir, [
+      "rev-parse",
+      "--verify",
+      "--quiet",
+      `refs/heads/${name}`,
+    ]) !== null
+  );
+}
+
+/** Creates branch `name` at HEAD and switches to it (uncommitted changes come along); git's message on failure. */
+export function createAndSwitchBranch(
+  projectDir: string,
+  name: string,
+): { ok: true } | { ok: false; message: string } {
+  const { spawnSync } = process.getBuiltinModule("node:child_process");
+  const result = spawnSync("git", ["switch", "--quiet", "-c", name], {
+    cwd: projectDir,
+    encoding: "utf8",
+    timeout: 10_000,
+  });
+  return result.status === 0
+    ? { ok: true }
+    : {
+        ok: false,
+        message:
+          (result.stderr || result.stdout || "").trim() ||
+          `git switch -c ${name} failed`,
+      };
+}

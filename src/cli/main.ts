@@ -62,6 +62,14 @@ const subCommands: Record<string, () => Promise<CommandDef>> = {
     import("./commands/loop.ts").then(
       (m) => m.loopCommand as unknown as CommandDef,
     ),
+  init: () =>
+    import("./commands/init.ts").then(
+      (m) => m.initCommand as unknown as CommandDef,
+    ),
+  uninstall: () =>
+    import("./commands/uninstall.ts").then(
+      (m) => m.uninstallCommand as unknown as CommandDef,
+    ),
   statusline: () =>
     import("./commands/statusline.ts").then(
       (m) => m.statuslineCommand as unknown as CommandDef,

@@ -1,5 +1,5 @@
-import { createInterface } from "node:readline/promises";
 import { defineCommand } from "citty";
+import { askLine as ask } from "../prompt.ts";
 import { createRecordDeps } from "../../app/record-deps.ts";
 import { runConfirm } from "../../app/run-confirm.ts";
 import { createColors } from "../print/colors.ts";
@@ -54,22 +54,3 @@ export const confirmCommand = defineCommand({
     );
   },
 });
-
-/** Shows `prompt` and reads one line; an input that ends first answers "". */
-async function ask(
-  prompt: string,
-  output: NodeJS.WritableStream,
-): Promise<string> {
-  const rl = createInterface({ input: process.stdin, output });
-  const closed = new Promise<string>((resolve) =>
-    rl.once("close", () => resolve("")),
-  );
-  try {
-    return await Promise.race([
-      rl.question(toTerminalText(prompt.split("\n")).join("\n")),
-      closed,
-    ]);
-  } finally {
-    rl.close();
-  }
-}

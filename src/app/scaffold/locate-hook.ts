@@ -1,0 +1,26 @@
+import { existsSync } from "node:fs";
+import { join, sep } from "node:path";
+
+/**
+ * Where settings.json finds the hook bundle, and how prompts call the CLI (SPEC §9). A project install is named
+ * relative to `${CLAUDE_PROJECT_DIR}`, so the committed settings work for every teammate and machine; otherwise
+ * (a global install, a checkout) the absolute path of the running package is used, which `playbook doctor` checks.
+ */
+export function locateHook(
+  dir: string,
+  packageRoot: string,
+): { hookPath: string; cli: string } {
+  if (existsSync(join(dir, "node_modules", "playbook-kit", "dist", "hook.cjs")))
+    return {
+      hookPath: "${CLAUDE_PROJECT_DIR}/node_modules/playbook-kit/dist/hook.cjs",
+      cli: "npx playbook",
+    };
+  const hookPath = join(packageRoot, "dist", "hook.cjs").split(sep).join("/");
+  const global = packageRoot.split(sep).includes("node_modules");
+  return {
+    hookPath,
+    cli: global
+      ? "playbook"
+      : `node "${join(packageRoot, "dist", "cli.mjs").split(sep).join("/")}"`,
+  };
+}

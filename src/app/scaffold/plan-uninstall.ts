@@ -1,0 +1,169 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { removeClaudeBlock } from "../../core/scaffold/claude-md-block.ts";
+import { removeGitignoreLines } from "../../core/scaffold/gitignore-lines.ts";
+import {
+  MANIFEST_FILE,
+  parseManifest,
+  type SharedFileRecord,
+} from "../../core/scaffold/manifest.ts";
+import { planSettingsRemoval } from "../../core/scaffold/merge-settings.ts";
+import { contentHash } from "../../core/scaffold/plan-writes.ts";
+import { PlaybookError } from "../../core/errors.ts";
+import { RUNTIME_DIR } from "../../adapters/runtime-files.ts";
+
+export interface UninstallStep {
+  path: string;
+  action: "remove" | "restore" | "keep";
+  detail: string;
+  writes: { path: string; text: string }[];
+  removes: string[];
+}
+
+/**
+ * What `playbook uninstall` would do: remove every file the manifest lists that nobody changed, take playbook's
+ * part out of settings.json, .gitignore and CLAUDE.md (restoring them byte for byte when they are exactly as init
+ * left them), and keep everything the user wrote or changed, saying so.
+ */
+export function planUninstall(dir: string): {
+  steps: UninstallStep[];
+  notes: string[];
+} {
+  const read = (path: string): string | null => {
+    try {
+      return readFileSync(join(dir, path), "utf8");
+    } catch {
+      return null;
+    }
+  };
+  const parsed = parseManifest(read(MANIFEST_FILE));
+  if (parsed.status === "missing")
+    throw new PlaybookError(
+      "E_CONFIG",
+      `There is nothing to uninstall: ${MANIFEST_FILE} does not exist.`,
+      {
+        hint: "uninstall removes only what `playbook init` recorded there; without it, nothing is touched.",
+      },
+    );
+  if (parsed.status === "corrupt")
+    throw new PlaybookError(
+      "E_CONFIG",
+      `${MANIFEST_FILE} cannot be read: ${parsed.problem}.`,
+      {
+        hint: `Restore it from git (\`git checkout -- ${MANIFEST_FILE}\`); without it uninstall cannot tell playbook's files from yours. Nothing was changed.`,
+      },
+    );
+  const { manifest } = parsed;
+  const steps: UninstallStep[] = [];
+  for (const [path, hash] of Object.entries(manifest.files)) {
+    const text = read(path);
+    if (text === null) continue;
+    steps.push(
+      contentHash(text) === hash
+        ? {
+            path,
+            action: "remove",
+            detail: "installed by init, unchanged",
+            writes: [],
+            removes: [path],
+          }
+        : {
+            path,
+            action: "keep",
+            detail: "you changed it since init: kept",
+            writes: [],
+            removes: [],
+          },
+    );
+  }
+  const shared = (
+    path: string,
+    record: SharedFileRecord | undefined,
+    surgical: (text: string) => string | null,
+  ) => {
+    const text = read(path);
+    if (text === null || record === undefined) return;
+    if (record.original !== undefined && contentHash(text) === record.written) {
+      steps.push(
+        record.original === null
+          ? {
+              path,
+              action: "remove",
+              detail: "created by init, unchanged",
+              writes: [],
+              removes: [path],
+            }
+          : {
+              path,
+              action: "restore",
+              detail: "restored to what it was before init",
+              writes: [{ path, text: record.original }],
+              removes: [],
+            },
+      );
+      return;
+    }
+    const after = surgical(text);
+    if (after === text) return;
+    steps.push(
+      after === null
+        ? {
+            path,
+            action: "remove",
+            detail: "only playbook's part was left",
+            writes: [],
+            removes: [path],
+          }
+        : {
+            path,
+            action: "restore",
+            detail: "playbook's part taken out; your changes kept",
+            writes: [{ path, text: after }],
+            removes: [],
+          },
+    );
+  };
+  shared(".claude/settings.json", manifest.settings, (text) => {
+    const removed = planSettingsRemoval(text, manifest.hookPaths);
+    if (!removed.ok)
+      throw new PlaybookError(
+        "E_CONFIG",
+        `.claude/settings.json:${removed.line}:${removed.column}: ${removed.problem}.`,
+        {
+          hint: "Fix it, then run `playbook uninstall` again. Nothing was changed.",
+        },
+      );
+    return manifest.settings?.original === null &&
+      /^\s*\{\s*\}\s*$/.test(removed.text)
+      ? null
+      : removed.text;
+  });
+  shared(".gitignore", manifest.gitignore, (text) =>
+    removeGitignoreLines(text, manifest.gitignore?.lines ?? []),
+  );
+  shared("CLAUDE.md", manifest.claudeMd, (text) => {
+    const removed = removeClaudeBlock(text);
+    if (!removed.ok)
+      throw new PlaybookError(
+        "E_CONFIG",
+        `CLAUDE.md:${removed.line}: ${removed.problem}.`,
+        {
+          hint: "Keep one `<!-- playbook:begin -->` … `<!-- playbook:end -->` pair, then run `playbook uninstall` again. Nothing was changed.",
+        },
+      );
+    return removed.text;
+  });
+  steps.push({
+    path: MANIFEST_FILE,
+    action: "remove",
+    detail: "the record of what init installed",
+    writes: [],
+    removes: [MANIFEST_FILE],
+  });
+  const notes = existsSync(join(dir, RUNTIME_DIR))
+    ? [
+        `${RUNTIME_DIR}/ (records, logs, locks) is left as it is; delete it yourself when you no longer need the proof it holds`,
+      ]
+    : [];
+  return { steps, notes };
+}

@@ -1,0 +1,217 @@
+import { join, resolve } from "node:path";
+import { defineCommand } from "citty";
+import { findPackageRoot } from "../../adapters/package-root.ts";
+import { writeTextAtomic } from "../../adapters/atomic-write.ts";
+import { applySteps } from "../../app/scaffold/apply-steps.ts";
+import { locateHook } from "../../app/scaffold/locate-hook.ts";
+import { planInit, type InitStep } from "../../app/scaffold/plan-init.ts";
+import {
+  LANGUAGES,
+  TOOLSTACKS,
+  type Language,
+  type Toolstack,
+} from "../../core/scaffold/answers.ts";
+import { MANIFEST_FILE } from "../../core/scaffold/manifest.ts";
+import { PlaybookError } from "../../core/errors.ts";
+import { createColors } from "../print/colors.ts";
+import { toTerminalText } from "../print/terminal-text.ts";
+import { askLine, canAsk } from "../prompt.ts";
+import { projectRoot, sharedArgs } from "../shared-args.ts";
+
+export const initCommand = defineCommand({
+  meta: {
+    name: "init",
+    description:
+      "Install playbook into a repository, or upgrade it: agents, skills, commands, rules, hooks, state.md, CLAUDE.md",
+  },
+  args: {
+    ...sharedArgs,
+    dir: {
+      type: "positional",
+      description:
+        "The project directory (default: --cwd or the current directory)",
+      required: false,
+    },
+    toolstack: {
+      type: "string",
+      description: "A (Claude Code), B (+ Codex), C (+ Codex and CodeRabbit)",
+      valueHint: "A|B|C",
+    },
+    lang: {
+      type: "string",
+      description: "Language of the agents, skills and rules",
+      valueHint: "en|ja",
+    },
+    yes: {
+      type: "boolean",
+      description: "Use the detected answers and apply without asking",
+      default: false,
+    },
+    "dry-run": {
+      type: "boolean",
+      description: "Print the plan; change nothing",
+      default: false,
+    },
+    force: {
+      type: "boolean",
+      description: "Write ours beside files you changed, as <file>.new",
+      default: false,
+    },
+    plugin: {
+      type: "boolean",
+      description:
+        "The Claude Code plugin brings the hooks, agents, skills and commands: write only the project files",
+      default: false,
+    },
+  },
+  async run({ args }) {
+    const toolstack = pick(args.toolstack, TOOLSTACKS, "--toolstack");
+    const lang = pick(args.lang, LANGUAGES, "--lang");
+    const dir =
+      args.dir === undefined ? projectRoot(args) : resolve(String(args.dir));
+    const pkg = findPackageRoot();
+    const interactive = !args.yes && !args.json && canAsk();
+    const c = createColors();
+    const plan = await planInit(
+      dir,
+      {
+        toolstack,
+        lang,
+        yes: args.yes,
+        force: args.force,
+        plugin: args.plugin,
+      },
+      {
+        packageRoot: pkg.root,
+        packageVersion: pkg.version,
+        now: () => new Date(),
+        ask: interactive
+          ? (q) =>
+              askLine(
+                `${q.text}${q.choices ? ` (${q.choices.join("/")})` : ""} [${q.default || "none"}]: `,
+              )
+          : null,
+        localeLang: /^ja/i.test(
+          process.env["LC_ALL"] ?? process.env["LANG"] ?? "",
+        )
+          ? "ja"
+          : "en",
+        locate: (d) => locateHook(d, pkg.root),
+      },
+    );
+    const changing = plan.steps.filter(
+      (s) => s.writes.length > 0 || s.removes.length > 0,
+    );
+    if (args.json) {
+      const applied =
+        !args["dry-run"] && apply(plan.dir, plan.steps, plan.manifest);
+      process.stdout.write(
+        `${JSON.stringify(
+          {
+            dir: plan.dir,
+            upgrade: plan.upgrade,
+            answers: plan.answers,
+            steps: plan.steps.map(({ path, action, detail }) => ({
+              path,
+              action,
+              detail,
+            })),
+            notes: plan.notes,
+            applied,
+          },
+          null,
+          2,
+        )}\n`,
+      );
+      return;
+    }
+    const out = (text: string) => process.stdout.write(`${text}\n`);
+    out(
+      `${c.bold(plan.upgrade ? "playbook init (upgrade)" : "playbook init")} ${toTerminalText(plan.dir)}: toolstack ${plan.answers.toolstack}, ${plan.answers.lang}, tests \`${plan.answers.testCommand || "none"}\`, lint \`${plan.answers.lintCommand || "none"}\``,
+    );
+    for (const step of plan.steps) {
+      if (step.action === "unchanged") continue;
+      out(
+        `  ${colorAction(c, step.action)} ${toTerminalText(step.path).padEnd(48)} ${c.dim(step.detail)}`,
+      );
+    }
+    const unchanged = plan.steps.filter((s) => s.action === "unchanged").length;
+    if (unchanged > 0) out(c.dim(`  ${unchanged} files already up to date`));
+    for (const note of plan.notes)
+      out(`${c.yellow("note")} ${toTerminalText(note)}`);
+    if (args["dry-run"]) {
+      out(c.dim("dry run: nothing was written"));
+      return;
+    }
+    if (changing.length === 0) {
+      apply(plan.dir, [], plan.manifest);
+      out("Everything is up to date.");
+      return;
+    }
+    if (interactive) {
+      const answer = (await askLine("Apply these changes? [Y/n] ")).trim();
+      if (/^n/i.test(answer)) {
+        out("Nothing was written.");
+        return;
+      }
+    }
+    apply(plan.dir, plan.steps, plan.manifest);
+    const kept = plan.steps.filter(
+      (s) =>
+        s.action === "keep-modified" ||
+        s.action === "conflict" ||
+        s.action === "keep-stale",
+    ).length;
+    out(
+      `${c.green("done")}: ${changing.length} change${changing.length === 1 ? "" : "s"} written${kept > 0 ? `, ${kept} file${kept === 1 ? "" : "s"} of yours kept` : ""}. Next: start Claude Code here and type /playbook-init followed by what you want done; \`playbook doctor\` checks the setup.`,
+    );
+  },
+});
+
+function apply(
+  dir: string,
+  steps: readonly InitStep[],
+  manifest: unknown,
+): boolean {
+  applySteps(dir, steps);
+  writeTextAtomic(
+    join(dir, MANIFEST_FILE),
+    `${JSON.stringify(manifest, null, 2)}\n`,
+  );
+  return true;
+}
+
+function pick<T extends string>(
+  value: string | undefined,
+  allowed: readonly T[],
+  flag: string,
+): T | null {
+  if (value === undefined) return null;
+  const match = allowed.find((a) => a.toLowerCase() === value.toLowerCase());
+  if (match === undefined)
+    throw new PlaybookError(
+      "E_USAGE",
+      `Unexpected ${flag} ${value}, expected ${allowed.join(", ")}.`,
+      { hint: "Run `playbook init --help`." },
+    );
+  return match;
+}
+
+function colorAction(
+  c: ReturnType<typeof createColors>,
+  action: InitStep["action"],
+): string {
+  const label = action.padEnd(13);
+  if (action === "create" || action === "update" || action === "merge")
+    return c.green(label);
+  if (action === "remove") return c.yellow(label);
+  if (
+    action === "keep-modified" ||
+    action === "conflict" ||
+    action === "keep-stale"
+  )
+    return c.yellow(label);
+  return c.dim(label);
+}
+
+export type { Language, Toolstack };

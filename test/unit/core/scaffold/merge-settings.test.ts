@@ -1,0 +1,132 @@
+import { describe, expect, it } from "vitest";
+import { HOOK_EVENTS } from "../../../../src/core/scaffold/hook-settings.ts";
+import {
+  planSettingsMerge,
+  planSettingsRemoval,
+} from "../../../../src/core/scaffold/merge-settings.ts";
+
+const HOOK = "${CLAUDE_PROJECT_DIR}/node_modules/playbook-kit/dist/hook.cjs";
+
+function merged(text: string | null, path = HOOK, known: string[] = []) {
+  const result = planSettingsMerge(text, path, known);
+  if (!result.ok) throw new Error(result.problem);
+  return result;
+}
+
+const handlersOf = (text: string, event: string) =>
+  (
+    (JSON.parse(text) as { hooks: Record<string, { hooks: unknown[] }[]> })
+      .hooks[event] ?? []
+  ).flatMap((g) => g.hooks);
+
+const USER_SETTINGS = `{
+  // the team's permissions
+  "permissions": { "allow": ["Bash(npm test)"] },
+  "hooks": {
+    "PreToolUse": [
+      { "matcher": "Bash", "hooks": [{ "type": "command", "command": "./audit.sh" }] }
+    ]
+  },
+  "statusLine": { "type": "command", "command": "~/.claude/line.sh" }
+}
+`;
+
+describe("planSettingsMerge", () => {
+  it("wires every event once, in exec form with a timeout in seconds, and sets the status line", () => {
+    const { text, changed } = merged(null);
+    expect(changed).toBe(true);
+    const json = JSON.parse(text) as {
+      hooks: Record<string, unknown>;
+      statusLine: { command: string };
+    };
+    expect(Object.keys(json.hooks)).toEqual(HOOK_EVENTS.map((e) => e.event));
+    expect(handlersOf(text, "PreToolUse")).toEqual([
+      {
+        type: "command",
+        command: "node",
+        args: [HOOK, "PreToolUse"],
+        timeout: 10,
+      },
+    ]);
+    expect(json.statusLine.command).toBe(
+      'node "$CLAUDE_PROJECT_DIR/node_modules/playbook-kit/dist/hook.cjs" statusline',
+    );
+  });
+
+  it("keeps the user's hooks, keys, comments and status line, and says so", () => {
+    const { text, notes } = merged(USER_SETTINGS);
+    expect(text).toContain("// the team's permissions");
+    expect(text.indexOf('"permissions"')).toBeLessThan(text.indexOf('"hooks"'));
+    const pre = handlersOf(text.replace(/\/\/.*$/m, ""), "PreToolUse");
+    expect(pre[0]).toEqual({ type: "command", command: "./audit.sh" });
+    expect(pre).toHaveLength(2);
+    expect(text).toContain("~/.claude/line.sh");
+    expect(notes[0]).toMatch(/^kept your statusLine/);
+  });
+
+  it("never duplicates its hooks, however often it runs", () => {
+    const once = merged(USER_SETTINGS).text;
+    const twice = merged(once);
+    const thrice = merged(twice.text);
+    expect(twice.changed).toBe(false);
+    expect(thrice.text).toBe(once);
+    for (const { event } of HOOK_EVENTS)
+      expect(
+        handlersOf(once.replace(/\/\/.*$/m, ""), event).filter((h) =>
+          JSON.stringify(h).includes("playbook-kit"),
+        ),
+      ).toHaveLength(1);
+  });
+
+  it("replaces its handler when the bundle moved, and drops events it no longer answers", () => {
+    const old = merged(
+      null,
+      "/usr/lib/node_modules/playbook-kit/dist/hook.cjs",
+    ).text;
+    const withExtra = old.replace(
+      '"hooks": {',
+      '"hooks": {\n    "Notification": [{ "hooks": [{ "type": "command", "command": "node /usr/lib/node_modules/playbook-kit/dist/hook.cjs Notification" }] }],',
+    );
+    const { text } = merged(withExtra);
+    expect(text).not.toContain("/usr/lib/node_modules");
+    expect(text).not.toContain("Notification");
+    expect(handlersOf(text, "Stop")).toEqual([
+      { type: "command", command: "node", args: [HOOK, "Stop"], timeout: 10 },
+    ]);
+  });
+
+  it("recognises a checkout's bundle only through the paths earlier inits recorded", () => {
+    const dev = "/home/me/playbook/dist/hook.cjs";
+    const first = merged(null, dev).text;
+    expect(merged(first, HOOK, []).text).toContain(dev);
+    expect(merged(first, HOOK, [dev]).text).not.toContain(dev);
+  });
+
+  it.each([
+    ['{ "hooks": [', 1, "not valid JSON"],
+    ["[]", 1, "not a JSON object"],
+    ['{\n  "hooks": { "Stop": {} }\n}', 2, '"hooks.Stop" is not a list'],
+  ])("refuses broken settings with the line: %s", (text, line, problem) => {
+    const result = planSettingsMerge(text, HOOK, []);
+    expect(result).toMatchObject({ ok: false, line });
+    if (!result.ok) expect(result.problem).toContain(problem);
+  });
+});
+
+describe("planSettingsRemoval", () => {
+  it("takes out exactly what the merge added, leaving the user's settings as they were", () => {
+    const added = merged(USER_SETTINGS).text;
+    const removed = planSettingsRemoval(added, [HOOK]);
+    expect(removed.ok).toBe(true);
+    if (!removed.ok) return;
+    expect(JSON.parse(removed.text.replace(/\/\/.*$/m, ""))).toEqual(
+      JSON.parse(USER_SETTINGS.replace(/\/\/.*$/m, "")),
+    );
+    expect(removed.text).toContain("// the team's permissions");
+  });
+
+  it("leaves an empty object when the settings were all playbook's", () => {
+    const removed = planSettingsRemoval(merged(null).text, [HOOK]);
+    expect(removed.ok && JSON.parse(removed.text)).toEqual({});
+  });
+});
