@@ -1,5 +1,5 @@
 import Handlebars from "handlebars";
-import type { TemplateContext } from "./template-context.ts";
+import type { SkeletonContext, TemplateContext } from "./template-context.ts";
 
 /** A template that did not render, with where and why. */
 export class TemplateError extends Error {
@@ -18,7 +18,7 @@ export class TemplateError extends Error {
 export function createRenderer(): (
   name: string,
   source: string,
-  context: TemplateContext,
+  context: TemplateContext | SkeletonContext,
 ) => string {
   const hbs = Handlebars.create();
   hbs.registerHelper("eq", (a: unknown, b: unknown) => a === b);

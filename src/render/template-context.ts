@@ -44,3 +44,12 @@ export function toTemplateContext(answers: InitAnswers): TemplateContext {
     roles: rolesFor(answers.toolstack),
   };
 }
+
+/** What the skeleton of `playbook new` is rendered with. */
+export interface SkeletonContext {
+  name: string;
+  branch: string;
+  date: string;
+  worker: string;
+  cli: string;
+}
