@@ -113,6 +113,10 @@ function checkPlaybookCommands(
     const args = playbookArgs(cmd.argv);
     if (!args) continue;
     const [sub, verb] = args;
+    if (sub === "init" || sub === "uninstall")
+      return block(
+        `Blocked: \`playbook ${sub}\` changes the hook wiring and the framework's own files, so only the user runs it, in their own terminal. Next: tell the user what you want changed and ask them to run \`playbook ${sub}\`.`,
+      );
     if (sub === "confirm")
       return block(
         "Blocked: `playbook confirm` records that a person checked the work, so only the user runs it, in their own terminal. Next: ask the user to run it.",

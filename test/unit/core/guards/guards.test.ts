@@ -736,6 +736,21 @@ table(bashCheckGuard, [
     "block",
   ],
   [
+    "uninstall by the agent",
+    bash("npx playbook uninstall --yes"),
+    "block",
+  ],
+  [
+    "init by the setup guide",
+    bash("playbook init --yes --toolstack B", { agentType: "setup-guide" }),
+    "block",
+  ],
+  [
+    "new by the pm",
+    bash("npx playbook new login-form", { agentType: "pm" }),
+    "allow",
+  ],
+  [
     "confirm through script -c",
     bash("script -qc 'playbook confirm p1.1' /dev/null"),
     "block",

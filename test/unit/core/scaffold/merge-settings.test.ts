@@ -130,3 +130,132 @@ describe("planSettingsRemoval", () => {
     expect(removed.ok && JSON.parse(removed.text)).toEqual({});
   });
 });
+
+/** The hooks shape of reference/claude-code-contract.md §3.1, for command handlers. */
+const DOCUMENTED_EVENTS = new Set([
+  "SessionStart",
+  "Setup",
+  "InstructionsLoaded",
+  "UserPromptSubmit",
+  "UserPromptExpansion",
+  "MessageDisplay",
+  "PreToolUse",
+  "PermissionRequest",
+  "PermissionDenied",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "PostToolBatch",
+  "Notification",
+  "SubagentStart",
+  "SubagentStop",
+  "TaskCreated",
+  "TaskCompleted",
+  "Stop",
+  "StopFailure",
+  "TeammateIdle",
+  "ConfigChange",
+  "CwdChanged",
+  "DirectoryAdded",
+  "FileChanged",
+  "WorktreeCreate",
+  "WorktreeRemove",
+  "PreCompact",
+  "PostCompact",
+  "Elicitation",
+  "ElicitationResult",
+  "SessionEnd",
+]);
+const HANDLER_KEYS = new Set([
+  "type",
+  "command",
+  "args",
+  "async",
+  "asyncRewake",
+  "shell",
+  "if",
+  "timeout",
+  "statusMessage",
+  "once",
+]);
+
+function schemaProblems(settings: unknown): string[] {
+  const problems: string[] = [];
+  const hooks = (settings as { hooks?: unknown }).hooks;
+  if (typeof hooks !== "object" || hooks === null)
+    return ["hooks is not an object"];
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!DOCUMENTED_EVENTS.has(event)) problems.push(`${event}: not an event`);
+    if (!Array.isArray(groups)) {
+      problems.push(`${event}: not a list`);
+      continue;
+    }
+    for (const group of groups as Record<string, unknown>[]) {
+      const keys = Object.keys(group).filter(
+        (k) => k !== "matcher" && k !== "hooks",
+      );
+      if (keys.length > 0)
+        problems.push(`${event}: group has ${keys.join(", ")}`);
+      if (
+        group["matcher"] !== undefined &&
+        typeof group["matcher"] !== "string"
+      )
+        problems.push(`${event}: matcher is not a string`);
+      for (const handler of (group["hooks"] ?? []) as Record<
+        string,
+        unknown
+      >[]) {
+        for (const key of Object.keys(handler))
+          if (!HANDLER_KEYS.has(key))
+            problems.push(`${event}: handler key ${key}`);
+        if (handler["type"] !== "command")
+          problems.push(`${event}: type is not command`);
+        if (typeof handler["command"] !== "string")
+          problems.push(`${event}: no command`);
+        const args = handler["args"];
+        if (
+          args !== undefined &&
+          !(Array.isArray(args) && args.every((a) => typeof a === "string"))
+        )
+          problems.push(`${event}: args are not strings`);
+        const timeout = handler["timeout"];
+        if (
+          timeout !== undefined &&
+          !(
+            Number.isInteger(timeout) &&
+            (timeout as number) > 0 &&
+            (timeout as number) <= 600
+          )
+        )
+          problems.push(`${event}: timeout ${String(timeout)} is not seconds`);
+      }
+    }
+  }
+  return problems;
+}
+
+describe("the settings init writes", () => {
+  it("follow Claude Code's hooks schema, alone and merged into the user's", () => {
+    for (const start of [null, USER_SETTINGS]) {
+      const { text } = merged(start);
+      expect(
+        schemaProblems(JSON.parse(text.replace(/^\s*\/\/.*$/gm, ""))),
+      ).toEqual([]);
+    }
+  });
+
+  it("the schema check itself catches a timeout in milliseconds and an unknown event", () => {
+    expect(
+      schemaProblems({
+        hooks: {
+          PreToolUse: [
+            { hooks: [{ type: "command", command: "x", timeout: 5000 }] },
+          ],
+          preToolUse: [],
+        },
+      }),
+    ).toEqual([
+      "PreToolUse: timeout 5000 is not seconds",
+      "preToolUse: not an event",
+    ]);
+  });
+});

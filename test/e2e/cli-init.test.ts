@@ -1,0 +1,347 @@
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import matter from "gray-matter";
+import { beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../helpers/run-cli.ts";
+import {
+  createTempProject,
+  type TempProject,
+} from "../helpers/temp-project.ts";
+
+beforeAll(() => {
+  execFileSync("npm", ["run", "build", "--silent"], { stdio: "ignore" });
+});
+
+const HOOK = "${CLAUDE_PROJECT_DIR}/node_modules/playbook-kit/dist/hook.cjs";
+
+/** A git repository with a package.json and playbook-kit installed in node_modules (as `npm i -D` leaves it). */
+function project(files: Record<string, string> = {}): TempProject {
+  const p = createTempProject({
+    "package.json": JSON.stringify({
+      name: "acme-web",
+      scripts: { test: "vitest run", lint: "eslint ." },
+    }),
+    "node_modules/playbook-kit/dist/hook.cjs": "// the installed bundle\n",
+    ...files,
+  });
+  const git = (...args: string[]) =>
+    execFileSync("git", args, { cwd: p.dir, stdio: "ignore" });
+  git("init", "-q", "-b", "main");
+  git("config", "user.name", "Dev");
+  git("config", "user.email", "dev@example.com");
+  git("commit", "-q", "--allow-empty", "-m", "init");
+  return p;
+}
+
+const cli = (p: TempProject, ...args: string[]) =>
+  runCli([...args, "--cwd", p.dir], { env: { LANG: "C", LC_ALL: undefined } });
+
+/** Every file of the project except git's own and node_modules, with its content. */
+function tree(p: TempProject): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      const rel = relative(p.dir, path);
+      if (rel === ".git" || rel === "node_modules") continue;
+      if (entry.isDirectory()) walk(path);
+      else out[rel] = readFileSync(path, "utf8");
+    }
+  };
+  walk(p.dir);
+  return out;
+}
+
+const ourHandlers = (settings: string) =>
+  Object.entries(
+    (
+      JSON.parse(settings.replace(/^\s*\/\/.*$/gm, "")) as {
+        hooks: Record<
+          string,
+          { hooks: { command: string; args?: string[] }[] }[]
+        >;
+      }
+    ).hooks,
+  ).flatMap(([event, groups]) =>
+    groups
+      .flatMap((g) => g.hooks)
+      .filter((h) => (h.args ?? []).some((a) => a.includes("playbook-kit")))
+      .map(() => event),
+  );
+
+const USER_SETTINGS = `{
+  // team settings
+  "permissions": { "allow": ["Bash(npm test)"] },
+  "hooks": {
+    "PreToolUse": [
+      { "matcher": "Bash", "hooks": [{ "type": "command", "command": "./audit.sh" }] }
+    ]
+  },
+  "statusLine": { "type": "command", "command": "~/.claude/line.sh" }
+}
+`;
+
+describe("playbook init", () => {
+  it("installs agents, skills, commands, rules, state.md and the hooks, and the result lints clean", () => {
+    const p = project();
+    const result = cli(p, "init", "--yes");
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain("done: ");
+    const files = tree(p);
+    for (const path of [
+      ".claude/agents/pm.md",
+      ".claude/agents/reviewer.md",
+      ".claude/agents/critic.md",
+      ".claude/skills/playbook-init/SKILL.md",
+      ".claude/commands/playbook-review.md",
+      ".claude/frameworks/playbook-review-criteria.md",
+      ".claude/rules/testing.md",
+      ".claude/protected-files.txt",
+      ".claude/playbook-manifest.json",
+      "plan/template/playbook-format.md",
+      "state.md",
+      "CLAUDE.md",
+      ".gitignore",
+    ])
+      expect(files[path], path).toBeDefined();
+    expect(files[".claude/agents/codex-delegate.md"]).toBeUndefined();
+    expect(ourHandlers(files[".claude/settings.json"] ?? "").sort()).toEqual([
+      "PostToolUse",
+      "PostToolUseFailure",
+      "PreCompact",
+      "PreToolUse",
+      "SessionEnd",
+      "SessionStart",
+      "Stop",
+      "SubagentStop",
+      "UserPromptSubmit",
+    ]);
+    expect(files[".claude/settings.json"]).toContain(HOOK);
+    expect(files[".claude/settings.json"]).not.toContain("npx");
+    expect(files[".claude/rules/testing.md"]).toContain("npm test");
+    const manifest = JSON.parse(
+      files[".claude/playbook-manifest.json"] ?? "",
+    ) as {
+      files: Record<string, string>;
+    };
+    expect(Object.keys(manifest.files)).toContain(".claude/agents/pm.md");
+    const lint = cli(p, "lint");
+    expect(lint.stdout).toContain("0 errors, 0 warnings");
+    expect(lint.status).toBe(0);
+  });
+
+  it.each([
+    ["en", "A"],
+    ["en", "B"],
+    ["en", "C"],
+    ["ja", "A"],
+    ["ja", "B"],
+    ["ja", "C"],
+  ])(
+    "--lang %s --toolstack %s writes what the snapshot shows",
+    async (lang, toolstack) => {
+      const p = project();
+      expect(
+        cli(p, "init", "--yes", "--lang", lang, "--toolstack", toolstack)
+          .status,
+      ).toBe(0);
+      const files = tree(p);
+      const lines: string[] = [];
+      for (const path of Object.keys(files).sort()) {
+        const text = files[path] ?? "";
+        if (path === ".claude/playbook-manifest.json") {
+          lines.push(`== ${path} (times left out)`);
+          continue;
+        }
+        if (/\.claude\/(agents|skills|commands)\//.test(path))
+          lines.push(`== ${path}`, JSON.stringify(matter(text).data, null, 2));
+        else if (
+          /^(\.claude\/settings\.json|\.gitignore|CLAUDE\.md|state\.md|\.claude\/playbook\.json)$/.test(
+            path,
+          )
+        )
+          lines.push(
+            `== ${path}`,
+            text.replace(/^(created|last_start): .*$/gm, "$1: <time>"),
+          );
+        else lines.push(`== ${path} (${text.split("\n").length} lines)`);
+      }
+      await expect(`${lines.join("\n")}\n`).toMatchFileSnapshot(
+        `__snapshots__/init-${lang}-${toolstack}.txt`,
+      );
+    },
+  );
+
+  it("keeps an agent the user edited through the upgrade, and --force writes ours beside it", () => {
+    const p = project();
+    cli(p, "init", "--yes");
+    p.write(
+      ".claude/agents/pm.md",
+      `${p.read(".claude/agents/pm.md")}\nOur team rule: name branches after tickets.\n`,
+    );
+    const mine = p.read(".claude/agents/pm.md");
+    const upgrade = cli(p, "init", "--yes");
+    expect(upgrade.status).toBe(0);
+    expect(upgrade.stdout).toMatch(
+      /keep-modified\s+\.claude\/agents\/pm\.md\s+you changed it: kept/,
+    );
+    expect(p.read(".claude/agents/pm.md")).toBe(mine);
+    const forced = cli(p, "init", "--yes", "--force");
+    expect(forced.stdout).toContain("ours written as pm.md.new");
+    expect(p.read(".claude/agents/pm.md")).toBe(mine);
+    expect(p.read(".claude/agents/pm.md.new")).not.toContain("Our team rule");
+  });
+
+  it("never duplicates its hooks over three inits, and keeps the user's settings, comments and status line", () => {
+    const p = project({ ".claude/settings.json": USER_SETTINGS });
+    for (let i = 0; i < 3; i++) expect(cli(p, "init", "--yes").status).toBe(0);
+    const settings = p.read(".claude/settings.json");
+    const events = ourHandlers(settings);
+    expect(events).toHaveLength(9);
+    expect(new Set(events).size).toBe(9);
+    expect(settings).toContain("// team settings");
+    expect(settings).toContain('"command": "./audit.sh"');
+    expect(settings).toContain("~/.claude/line.sh");
+    expect(cli(p, "init", "--yes").stdout).toContain(
+      "Everything is up to date.",
+    );
+  });
+
+  it("uninstall leaves the repository as it was before init, except the user's own playbook", () => {
+    const p = project({
+      ".claude/settings.json": USER_SETTINGS,
+      "CLAUDE.md": "# Acme\n\nOur conventions.\n",
+      ".gitignore": "node_modules/\n",
+    });
+    const before = tree(p);
+    expect(cli(p, "init", "--yes").status).toBe(0);
+    p.write("plan/playbook-mine.md", "# my own notes for a playbook\n");
+    const result = cli(p, "uninstall", "--yes");
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    expect(tree(p)).toEqual({
+      ...before,
+      "plan/playbook-mine.md": "# my own notes for a playbook\n",
+    });
+  });
+
+  it("uninstall keeps what the user changed after init: a state.md in use, their lines in CLAUDE.md", () => {
+    const p = project({ "CLAUDE.md": "# Acme\n" });
+    cli(p, "init", "--yes");
+    p.write("CLAUDE.md", `${p.read("CLAUDE.md")}\nAlways run the linter.\n`);
+    expect(cli(p, "new", "login-form").status).toBe(0);
+    const result = cli(p, "uninstall", "--yes");
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(
+      /keep\s+state\.md\s+you changed it since init: kept/,
+    );
+    expect(p.read("CLAUDE.md")).toBe("# Acme\n\nAlways run the linter.\n");
+    expect(p.read("state.md")).toContain("active: plan/playbook-login-form.md");
+    expect(p.read("plan/playbook-login-form.md")).toContain(
+      "project: login-form",
+    );
+    expect(tree(p)[".claude/agents/pm.md"]).toBeUndefined();
+  });
+
+  it("switching from toolstack B to A removes codex-delegate, unless the user changed it", () => {
+    const p = project();
+    cli(p, "init", "--yes", "--toolstack", "B");
+    expect(p.read(".claude/agents/codex-delegate.md")).toContain(
+      "name: codex-delegate",
+    );
+    const back = cli(p, "init", "--yes", "--toolstack", "A");
+    expect(back.stdout).toMatch(
+      /remove\s+\.claude\/agents\/codex-delegate\.md/,
+    );
+    expect(tree(p)[".claude/agents/codex-delegate.md"]).toBeUndefined();
+    cli(p, "init", "--yes", "--toolstack", "B");
+    p.write(
+      ".claude/agents/codex-delegate.md",
+      "---\nname: codex-delegate\ndescription: ours now\n---\n",
+    );
+    const again = cli(p, "init", "--yes", "--toolstack", "A");
+    expect(again.stdout).toMatch(
+      /keep-stale\s+\.claude\/agents\/codex-delegate\.md/,
+    );
+    expect(p.read(".claude/agents/codex-delegate.md")).toContain("ours now");
+  });
+
+  it("refuses a settings.json it cannot read, with the line, and writes nothing", () => {
+    const p = project({
+      ".claude/settings.json": '{\n  "hooks": {\n    "Stop": {}\n  }\n}\n',
+    });
+    const before = tree(p);
+    const result = cli(p, "init", "--yes");
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain(
+      '.claude/settings.json:3:5: "hooks.Stop" is not a list.',
+    );
+    expect(result.stderr).toContain("Nothing was changed.");
+    expect(tree(p)).toEqual(before);
+  });
+
+  it("--dry-run prints the plan and writes nothing", () => {
+    const p = project();
+    const before = tree(p);
+    const result = cli(p, "init", "--yes", "--dry-run");
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/create\s+\.claude\/agents\/pm\.md/);
+    expect(result.stdout).toContain("dry run: nothing was written");
+    expect(tree(p)).toEqual(before);
+  });
+
+  it("uninstall asks first, and without a terminal needs --yes", () => {
+    const p = project();
+    cli(p, "init", "--yes");
+    const result = cli(p, "uninstall");
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain("pass --yes");
+    expect(p.read(".claude/agents/pm.md")).toContain("name: pm");
+  });
+});
+
+describe("playbook new", () => {
+  it("creates the playbook from the skeleton, its branch, and points state.md at both", () => {
+    const p = project();
+    cli(p, "init", "--yes");
+    const result = cli(p, "new", "login-form");
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain(
+      "created plan/playbook-login-form.md on branch feat/login-form",
+    );
+    expect(
+      execFileSync("git", ["branch", "--show-current"], {
+        cwd: p.dir,
+        encoding: "utf8",
+      }).trim(),
+    ).toBe("feat/login-form");
+    const state = p.read("state.md");
+    expect(state).toContain("active: plan/playbook-login-form.md");
+    expect(state).toContain("branch: feat/login-form");
+    // The skeleton is a checklist: lint names each blank the pm fills.
+    const lint = cli(p, "lint");
+    expect(lint.stdout).toContain("[goal-summary-missing]");
+    expect(lint.stdout).not.toContain("[branch-mismatch]");
+  });
+
+  it("refuses a second task while one is active, a bad name, and a taken branch, changing nothing", () => {
+    const p = project();
+    cli(p, "init", "--yes");
+    expect(cli(p, "new", "Login Form").stderr).toContain(
+      'Unexpected playbook name "Login Form"',
+    );
+    execFileSync("git", ["branch", "feat/taken"], { cwd: p.dir });
+    expect(cli(p, "new", "taken").stderr).toContain(
+      "The branch feat/taken already exists.",
+    );
+    cli(p, "new", "first");
+    const second = cli(p, "new", "second");
+    expect(second.status).not.toBe(0);
+    expect(second.stderr).toContain(
+      "plan/playbook-first.md is the active playbook",
+    );
+    expect(tree(p)["plan/playbook-second.md"]).toBeUndefined();
+  });
+});
