@@ -735,11 +735,7 @@ table(bashCheckGuard, [
     bash("playbook confirm p1.1", { agentType: "reviewer" }),
     "block",
   ],
-  [
-    "uninstall by the agent",
-    bash("npx playbook uninstall --yes"),
-    "block",
-  ],
+  ["uninstall by the agent", bash("npx playbook uninstall --yes"), "block"],
   [
     "init by the setup guide",
     bash("playbook init --yes --toolstack B", { agentType: "setup-guide" }),

@@ -226,7 +226,9 @@ function schemaProblems(settings: unknown): string[] {
             (timeout as number) <= 600
           )
         )
-          problems.push(`${event}: timeout ${JSON.stringify(timeout)} is not seconds`);
+          problems.push(
+            `${event}: timeout ${JSON.stringify(timeout)} is not seconds`,
+          );
       }
     }
   }
