@@ -66,6 +66,10 @@ const subCommands: Record<string, () => Promise<CommandDef>> = {
     import("./commands/init.ts").then(
       (m) => m.initCommand as unknown as CommandDef,
     ),
+  check: () =>
+    import("./commands/check.ts").then(
+      (m) => m.checkCommand as unknown as CommandDef,
+    ),
   new: () =>
     import("./commands/new.ts").then(
       (m) => m.newCommand as unknown as CommandDef,
