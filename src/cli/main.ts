@@ -70,6 +70,10 @@ const subCommands: Record<string, () => Promise<CommandDef>> = {
     import("./commands/check.ts").then(
       (m) => m.checkCommand as unknown as CommandDef,
     ),
+  doctor: () =>
+    import("./commands/doctor.ts").then(
+      (m) => m.doctorCommand as unknown as CommandDef,
+    ),
   new: () =>
     import("./commands/new.ts").then(
       (m) => m.newCommand as unknown as CommandDef,

@@ -1,0 +1,391 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { join } from "node:path";
+import { readArchiveJournal } from "../../adapters/archive-journal-store.ts";
+import { isGitRepository, readRemoteUrl } from "../../adapters/git-facts.ts";
+import { findGitHubToken } from "../../adapters/github-token.ts";
+import { readPostLoopLock } from "../../adapters/runtime-files.ts";
+import { chooseProvider } from "../../core/archive/github-remote.ts";
+import {
+  HOOK_EVENTS,
+  isPlaybookHandler,
+} from "../../core/scaffold/hook-settings.ts";
+import { MANIFEST_FILE, parseManifest } from "../../core/scaffold/manifest.ts";
+import { readConfig } from "../read-config.ts";
+import { runLint } from "../run-lint.ts";
+
+export interface Finding {
+  level: "ok" | "warn" | "error";
+  area: string;
+  message: string;
+  /** What to do about it; null when nothing needs doing. */
+  fix: string | null;
+}
+
+export interface DoctorDeps {
+  env: Readonly<Record<string, string | undefined>>;
+  packageRoot: string;
+  packageVersion: string;
+  /** Runs a program, for versions and the hook self-test. */
+  run: (
+    command: string,
+    args: readonly string[],
+    input?: string,
+    env?: Readonly<Record<string, string | undefined>>,
+  ) => { status: number | null; stdout: string; stderr: string; ms: number };
+}
+
+/** Claude Code runs hooks in exec form (`command` + `args`) from this version on. */
+const EXEC_FORM_VERSION = [2, 1, 139] as const;
+
+/**
+ * `playbook doctor`: everything that makes playbook work in this project, each finding with its fix: node and git,
+ * the install and its version, the hook wiring and where it points, a live run of the hook, Claude Code's version,
+ * the documents' lint, the archive's provider and token, and locks or archives left behind.
+ */
+export function runDoctor(root: string, deps: DoctorDeps): Finding[] {
+  const findings: Finding[] = [];
+  const ok = (area: string, message: string) =>
+    findings.push({ level: "ok", area, message, fix: null });
+  const warn = (area: string, message: string, fix: string) =>
+    findings.push({ level: "warn", area, message, fix });
+  const error = (area: string, message: string, fix: string) =>
+    findings.push({ level: "error", area, message, fix });
+
+  const node = process.versions.node;
+  if (compareVersions(node.split(".").map(Number), [20, 19, 0]) >= 0)
+    ok("node", `Node.js ${node}`);
+  else
+    error(
+      "node",
+      `Node.js ${node} is older than 20.19`,
+      "Install Node.js 20.19 or later.",
+    );
+
+  const git = deps.run("git", ["--version"]);
+  if (git.status === 0) ok("git", git.stdout.trim());
+  else
+    error(
+      "git",
+      "git was not found",
+      "Install git and make sure it is on PATH.",
+    );
+  if (!isGitRepository(root))
+    warn(
+      "git",
+      `${root} is not a git repository`,
+      "Run `git init`: branches, the guards and the archive need git.",
+    );
+
+  const manifest = parseManifest(readOrNull(join(root, MANIFEST_FILE)));
+  const plugin = manifest.status === "ok" && manifest.manifest.answers.plugin;
+  if (manifest.status === "missing")
+    warn(
+      "install",
+      `${MANIFEST_FILE} is missing: playbook init was not run here`,
+      "Run `playbook init` in a terminal.",
+    );
+  else if (manifest.status === "corrupt")
+    error(
+      "install",
+      `${MANIFEST_FILE} cannot be read: ${manifest.problem}`,
+      `Restore it (\`git checkout -- ${MANIFEST_FILE}\`).`,
+    );
+  else {
+    const m = manifest.manifest;
+    if (m.packageVersion !== deps.packageVersion)
+      warn(
+        "install",
+        `installed by playbook ${m.packageVersion}; this is ${deps.packageVersion}`,
+        "Run `playbook init` to upgrade (your changes are kept).",
+      );
+    else
+      ok(
+        "install",
+        `playbook ${m.packageVersion}, toolstack ${m.answers.toolstack}, ${m.answers.lang}${plugin ? ", hooks from the plugin" : ""}`,
+      );
+    const pending = Object.keys(m.files).filter(
+      (p) => p.endsWith(".new") && existsSync(join(root, p)),
+    );
+    if (pending.length > 0)
+      warn(
+        "install",
+        `newer versions wait beside files you changed: ${pending.join(", ")}`,
+        "Merge what you want from each .new file into yours, then delete it.",
+      );
+  }
+
+  if (!plugin) checkHooks(root, deps, findings);
+
+  const claude = deps.run("claude", ["--version"]);
+  const version = /(\d+)\.(\d+)\.(\d+)/.exec(claude.stdout);
+  if (claude.status === 0 && version) {
+    const parts = version.slice(1, 4).map(Number);
+    if (compareVersions(parts, EXEC_FORM_VERSION) < 0)
+      error(
+        "claude",
+        `Claude Code ${parts.join(".")} does not run exec-form hooks`,
+        `Update Claude Code to ${EXEC_FORM_VERSION.join(".")} or later (\`claude update\`).`,
+      );
+    else ok("claude", `Claude Code ${parts.join(".")}`);
+  }
+
+  const lint = runLint(root);
+  const errors = lint.diagnostics.filter((d) => d.severity === "error").length;
+  if (!existsSync(join(root, "state.md")))
+    error("state", "state.md is missing", "Run `playbook init`.");
+  else if (errors > 0)
+    error(
+      "state",
+      `${errors} lint error${errors === 1 ? "" : "s"} in state.md and the playbooks`,
+      "Run `playbook lint` and fix what it lists.",
+    );
+  else
+    ok(
+      "state",
+      `state.md and ${lint.playbooks.length} playbook${lint.playbooks.length === 1 ? "" : "s"} lint clean`,
+    );
+
+  const config = readConfig(root).config.archive;
+  const remoteUrl = readRemoteUrl(root, config.remote);
+  const token = config.provider === "local" ? null : findGitHubToken(deps.env);
+  const choice = chooseProvider({
+    configured: config.provider,
+    remoteUrl,
+    repository: config.repository,
+    apiUrl: config.apiUrl,
+    envApiUrl: deps.env["GITHUB_API_URL"] ?? null,
+    hasToken: token !== null,
+  });
+  if (choice.provider === null)
+    error(
+      "archive",
+      choice.problem,
+      "Set archive.provider to local, or add a token.",
+    );
+  else if (choice.provider === "github")
+    ok(
+      "archive",
+      `pull requests on ${choice.repository.owner}/${choice.repository.repo} through ${choice.apiUrl} (token found)`,
+    );
+  else if (choice.note)
+    warn(
+      "archive",
+      choice.note,
+      "Set GITHUB_TOKEN or GH_TOKEN, or run `gh auth login`, to merge through pull requests.",
+    );
+  else
+    ok(
+      "archive",
+      remoteUrl
+        ? `local merge, pushed to ${config.remote}`
+        : "local merge (no remote)",
+    );
+
+  const lock = readPostLoopLock(root);
+  if (lock)
+    warn(
+      "locks",
+      `the post-loop lock is set (${lock.playbook ?? "a playbook"} archived${lock.at ? ` at ${lock.at}` : ""})`,
+      "Run `playbook post-loop` to pick the next task.",
+    );
+  const journal = readArchiveJournal(root);
+  if (journal.status === "ok" && journal.journal.status !== "success")
+    warn(
+      "locks",
+      `the archive of ${journal.journal.playbook} is unfinished${journal.journal.next ? `: ${journal.journal.next}` : ""}`,
+      "Run `playbook archive --resume`.",
+    );
+  else if (journal.status === "corrupt")
+    error(
+      "locks",
+      `the archive journal cannot be read: ${journal.problem}`,
+      "Look at .claude/playbook/archive-journal.json; `git log` shows how far it got.",
+    );
+  if (
+    !lock &&
+    (journal.status !== "ok" || journal.journal.status === "success")
+  )
+    ok("locks", "no lock, no unfinished archive");
+  return findings;
+}
+
+function checkHooks(root: string, deps: DoctorDeps, findings: Finding[]): void {
+  const push = (level: Finding["level"], message: string, fix: string | null) =>
+    findings.push({ level, area: "hooks", message, fix });
+  const text = readOrNull(join(root, ".claude", "settings.json"));
+  if (text === null) {
+    push(
+      "error",
+      ".claude/settings.json is missing: no hook runs",
+      "Run `playbook init`.",
+    );
+    return;
+  }
+  let settings: { hooks?: Record<string, { hooks?: unknown[] }[]> };
+  try {
+    settings = JSON.parse(text.replace(/^\s*\/\/.*$/gm, "")) as typeof settings;
+  } catch {
+    push(
+      "error",
+      ".claude/settings.json is not valid JSON, so Claude Code runs no hook from it",
+      "Fix it (`playbook init` reports the line).",
+    );
+    return;
+  }
+  const paths = new Set<string>();
+  const missing: string[] = [];
+  const doubled: string[] = [];
+  for (const { event } of HOOK_EVENTS) {
+    const handlers = (settings.hooks?.[event] ?? [])
+      .flatMap((g) => (Array.isArray(g.hooks) ? g.hooks : []))
+      .filter((h) =>
+        isPlaybookHandler(h, [join(deps.packageRoot, "dist", "hook.cjs")]),
+      );
+    if (handlers.length === 0) missing.push(event);
+    if (handlers.length > 1) doubled.push(event);
+    for (const h of handlers) {
+      const args = (h as { args?: unknown }).args;
+      if (Array.isArray(args) && typeof args[0] === "string")
+        paths.add(args[0]);
+    }
+  }
+  if (missing.length > 0)
+    push(
+      "error",
+      `not wired: ${missing.join(", ")}`,
+      "Run `playbook init` (it adds each hook once).",
+    );
+  if (doubled.length > 0)
+    push(
+      "warn",
+      `wired more than once: ${doubled.join(", ")}`,
+      "Run `playbook init`: it keeps one handler per event.",
+    );
+  const resolved = [...paths].map((p) =>
+    p.replace(/^\$\{CLAUDE_PROJECT_DIR\}/, root),
+  );
+  const bundle = resolved[0];
+  if (resolved.length > 1)
+    push(
+      "warn",
+      `the hooks point at ${resolved.length} different bundles`,
+      "Run `playbook init` to point them all at one.",
+    );
+  if (bundle === undefined) return;
+  if (!existsSync(bundle)) {
+    push(
+      "error",
+      `the hook bundle ${bundle} does not exist`,
+      "Install playbook-kit in the project (`npm i -D playbook-kit`), or run `playbook init` again from the install you use.",
+    );
+    return;
+  }
+  const ours = join(deps.packageRoot, "dist", "hook.cjs");
+  if (realpathSync(bundle) !== realpathSync(ours))
+    push(
+      "warn",
+      `the hooks run ${bundle}, while this command is ${ours}`,
+      "Run `playbook init` with the install the project should use.",
+    );
+  else
+    push(
+      "ok",
+      `${HOOK_EVENTS.length - missing.length} events wired to ${bundle}`,
+      null,
+    );
+
+  const payload = JSON.stringify({
+    session_id: "playbook-doctor",
+    transcript_path: "",
+    cwd: root,
+    hook_event_name: "PreToolUse",
+    tool_name: "Read",
+    tool_input: { file_path: join(root, "state.md") },
+  });
+  const env = {
+    ...deps.env,
+    CLAUDE_PROJECT_DIR: root,
+    PLAYBOOK_DISABLE: undefined,
+  };
+  const runs = [0, 1, 2].map(() =>
+    deps.run(process.execPath, [bundle, "PreToolUse"], payload, env),
+  );
+  const bare = [0, 1, 2].map(() => deps.run(process.execPath, ["-e", "0"]));
+  const failed = runs.find((r) => r.status !== 0 || !isJsonObject(r.stdout));
+  if (failed) {
+    push(
+      "error",
+      `the hook did not answer a Read (exit ${String(failed.status)}: ${(failed.stderr || failed.stdout).trim().slice(0, 200)})`,
+      "Run `playbook init` again; if it persists, report it with this output.",
+    );
+    return;
+  }
+  const hook = median(runs.map((r) => r.ms));
+  const node = median(bare.map((r) => r.ms));
+  const message = `the hook answers a Read in ${hook.toFixed(0)} ms (Node alone starts in ${node.toFixed(0)} ms)`;
+  if (hook > Math.max(500, node * 3))
+    push(
+      "warn",
+      message,
+      "Something slows every tool call: check antivirus scanning of node_modules, or a slow disk.",
+    );
+  else push("ok", message, null);
+}
+
+function isJsonObject(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text.trim() || "{}");
+    return typeof value === "object" && value !== null;
+  } catch {
+    return false;
+  }
+}
+
+function median(values: number[]): number {
+  return [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
+}
+
+function compareVersions(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < 3; i++) {
+    const d = (a[i] ?? 0) - (b[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+function readOrNull(path: string): string | null {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return null;
+  }
+}
+
+/** Runs a program and times it; a missing program answers status null. */
+export function runProgram(
+  command: string,
+  args: readonly string[],
+  input?: string,
+  env?: Readonly<Record<string, string | undefined>>,
+): { status: number | null; stdout: string; stderr: string; ms: number } {
+  const started = process.hrtime.bigint();
+  const result = spawnSync(command, args, {
+    input,
+    encoding: "utf8",
+    timeout: 15_000,
+    ...(env
+      ? {
+          env: Object.fromEntries(
+            Object.entries(env).filter(([, v]) => v !== undefined),
+          ) as NodeJS.ProcessEnv,
+        }
+      : {}),
+  });
+  return {
+    status: result.error ? null : result.status,
+    stdout: result.stdout ?? "",
+    stderr: result.stderr ?? "",
+    ms: Number(process.hrtime.bigint() - started) / 1e6,
+  };
+}

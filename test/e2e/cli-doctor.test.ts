@@ -1,0 +1,125 @@
+import { execFileSync } from "node:child_process";
+import { beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../helpers/run-cli.ts";
+import {
+  createTempProject,
+  type TempProject,
+} from "../helpers/temp-project.ts";
+
+beforeAll(() => {
+  execFileSync("npm", ["run", "build", "--silent"], { stdio: "ignore" });
+});
+
+/** A git repository where `playbook init` ran from this checkout, so the hooks point at dist/hook.cjs. */
+function installed(): TempProject {
+  const p = createTempProject({ "package.json": '{"name":"acme"}\n' });
+  execFileSync("git", ["init", "-q", "-b", "main"], { cwd: p.dir });
+  expect(runCli(["init", "--yes", "--cwd", p.dir]).status).toBe(0);
+  return p;
+}
+
+interface Finding {
+  level: string;
+  area: string;
+  message: string;
+  fix: string | null;
+}
+
+function doctor(p: TempProject): {
+  findings: Finding[];
+  status: number | null;
+} {
+  const result = runCli(["doctor", "--json", "--cwd", p.dir], {
+    env: {
+      GITHUB_TOKEN: undefined,
+      GH_TOKEN: undefined,
+      PATH: process.env["PATH"],
+    },
+  });
+  return {
+    findings: (JSON.parse(result.stdout) as { findings: Finding[] }).findings,
+    status: result.status,
+  };
+}
+
+describe("playbook doctor", () => {
+  it("finds a fresh install in order, and runs the hook for real", () => {
+    const { findings, status } = doctor(installed());
+    expect(findings.filter((f) => f.level !== "ok")).toEqual([]);
+    expect(status).toBe(0);
+    const hooks = findings
+      .filter((f) => f.area === "hooks")
+      .map((f) => f.message);
+    expect(hooks[0]).toMatch(/^9 events wired to .*dist\/hook\.cjs$/);
+    expect(hooks[1]).toMatch(
+      /^the hook answers a Read in \d+ ms \(Node alone starts in \d+ ms\)$/,
+    );
+  });
+
+  it("reports a missing hook, a moved bundle, a set lock and a broken state.md, each with its fix", () => {
+    const p = installed();
+    const settings = JSON.parse(p.read(".claude/settings.json")) as {
+      hooks: Record<string, unknown[]>;
+    };
+    delete settings.hooks["Stop"];
+    p.write(".claude/settings.json", JSON.stringify(settings, null, 2));
+    p.write(
+      ".claude/playbook/post-loop.json",
+      JSON.stringify({
+        status: "success",
+        playbook: "plan/archive/playbook-x.md",
+        pr: null,
+        at: "2026-11-23T10:00:00Z",
+        session: "s1",
+      }),
+    );
+    p.write(
+      "state.md",
+      `${p.read("state.md")}\n## config\n\n\`\`\`yaml\nsecurity: nonsense\n\`\`\`\n`,
+    );
+    const { findings, status } = doctor(p);
+    expect(status).toBe(1);
+    expect(findings).toContainEqual({
+      level: "error",
+      area: "hooks",
+      message: "not wired: Stop",
+      fix: "Run `playbook init` (it adds each hook once).",
+    });
+    expect(findings.find((f) => f.area === "locks")).toMatchObject({
+      level: "warn",
+      fix: "Run `playbook post-loop` to pick the next task.",
+    });
+    expect(findings.find((f) => f.area === "state")).toMatchObject({
+      level: "error",
+      fix: "Run `playbook lint` and fix what it lists.",
+    });
+    p.write(
+      ".claude/settings.json",
+      p
+        .read(".claude/settings.json")
+        .replaceAll(
+          /"[^"]*dist\/hook\.cjs"/g,
+          '"/nowhere/playbook-kit/dist/hook.cjs"',
+        ),
+    );
+    expect(doctor(p).findings).toContainEqual(
+      expect.objectContaining({
+        level: "error",
+        message:
+          "the hook bundle /nowhere/playbook-kit/dist/hook.cjs does not exist",
+      }),
+    );
+  });
+
+  it("says when the archive would merge locally because the GitHub remote has no token", () => {
+    const p = installed();
+    execFileSync(
+      "git",
+      ["remote", "add", "origin", "https://github.com/acme/web.git"],
+      { cwd: p.dir },
+    );
+    const archive = doctor(p).findings.find((f) => f.area === "archive");
+    expect(archive?.level).toBe("warn");
+    expect(archive?.fix).toContain("GITHUB_TOKEN");
+  });
+});
