@@ -378,7 +378,7 @@ export function runProgram(
       ? {
           env: Object.fromEntries(
             Object.entries(env).filter(([, v]) => v !== undefined),
-          ) as NodeJS.ProcessEnv,
+          ),
         }
       : {}),
   });
