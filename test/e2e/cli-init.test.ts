@@ -268,6 +268,27 @@ describe("playbook init", () => {
     expect(p.read(".claude/agents/codex-delegate.md")).toContain("ours now");
   });
 
+  it("--plugin writes only the project's files: the plugin brings hooks, agents, skills and commands", () => {
+    const p = project();
+    expect(cli(p, "init", "--yes").status).toBe(0);
+    const result = cli(p, "init", "--yes", "--plugin");
+    expect(result.status).toBe(0);
+    const files = tree(p);
+    expect(
+      Object.keys(files).filter((f) =>
+        /^\.claude\/(agents|skills|commands)\//.test(f),
+      ),
+    ).toEqual([]);
+    expect(JSON.parse(files[".claude/settings.json"] ?? "{}")).toEqual({});
+    for (const path of [
+      "state.md",
+      ".claude/frameworks/playbook-review-criteria.md",
+      ".claude/rules/coding.md",
+      "CLAUDE.md",
+    ])
+      expect(files[path], path).toBeDefined();
+  });
+
   it("refuses a settings.json it cannot read, with the line, and writes nothing", () => {
     const p = project({
       ".claude/settings.json": '{\n  "hooks": {\n    "Stop": {}\n  }\n}\n',
