@@ -101,3 +101,27 @@ export function appendBoundedLog(
     closeSync(fd);
   }
 }
+
+/**
+ * The archive that stopped before finishing, as the guards need it: its branch and playbook. A light read of the
+ * journal (no schema: the hook bundle stays small); anything unreadable counts as none.
+ */
+export function readUnfinishedArchive(
+  projectDir: string,
+): { branch: string; playbook: string } | null {
+  try {
+    const json = JSON.parse(
+      readFileSync(
+        join(projectDir, RUNTIME_DIR, "archive-journal.json"),
+        "utf8",
+      ),
+    ) as { status?: unknown; branch?: unknown; playbook?: unknown };
+    return json.status !== "success" &&
+      typeof json.branch === "string" &&
+      typeof json.playbook === "string"
+      ? { branch: json.branch, playbook: json.playbook }
+      : null;
+  } catch {
+    return null;
+  }
+}

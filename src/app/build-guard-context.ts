@@ -5,7 +5,10 @@ import { readSummaryCached, type Summarize } from "../adapters/parse-cache.ts";
 import { readGitHead } from "../adapters/read-git-head.ts";
 import { readRecords } from "../adapters/record-store.ts";
 import { resolveRealPath } from "../adapters/resolve-real-path.ts";
-import { readPostLoopLock } from "../adapters/runtime-files.ts";
+import {
+  readPostLoopLock,
+  readUnfinishedArchive,
+} from "../adapters/runtime-files.ts";
 import { readSessionReads } from "../adapters/session-store.ts";
 import type { BashAnalysis } from "../core/bash/types.ts";
 import type { PlaybookSummary, StateSummary } from "../core/cache/summary.ts";
@@ -107,6 +110,9 @@ export function buildGuardContext(input: ContextInput): GuardContext {
           : null,
     },
     lock: readPostLoopLock(projectDir),
+    unfinishedArchive: state?.playbook.active
+      ? null
+      : readUnfinishedArchive(projectDir),
     ...readProtectedRules(projectDir),
     records: createRecordSet(loadRecords(projectDir, activePath, changes)),
     changes,

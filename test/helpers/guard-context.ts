@@ -143,6 +143,7 @@ export function guardContext(
       dirtyTracked: null,
     },
     lock: null,
+    unfinishedArchive: null,
     protectedRules: BUILT_IN_RULES,
     protectedProblems: [],
     records: createRecordSet([

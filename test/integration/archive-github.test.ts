@@ -256,12 +256,23 @@ describe("the GitHub provider stops cleanly, losing nothing", () => {
     ]);
     const failed = await archiveIn(setupped, { resume: true });
     expect(failed.steps.at(-1)?.detail).toBe("checks failed on #1: build.");
-    expect(failed.next).toContain("fix them on `feat/login-form` and push");
+    expect(failed.next).toBe(
+      "fix them on `feat/login-form` and commit the fix (the archive pushes it), then run `playbook archive --resume`.",
+    );
     expect(calls(server, "PUT", /merge$/)).toHaveLength(0);
+    // The fix is committed on the branch, not pushed: the resume pushes it and merges it.
+    repo.write("src/login-form.tsx", "export const LoginForm = () => 'fixed';\n");
+    repo.git("commit", "--quiet", "-am", "fix the build");
     server.setChecks(head(), [{ name: "build", state: "success" }]);
     const merged = await archiveIn(setupped, { resume: true });
     expect(merged.status).toBe("success");
     expect(calls(server, "POST", /\/pulls$/)).toHaveLength(1);
+    expect(
+      execFileSync("git", ["show", "main:src/login-form.tsx"], {
+        cwd: repo.remoteDir,
+        encoding: "utf8",
+      }),
+    ).toContain("fixed");
   });
 
   it("a pull request closed by hand is not reopened or duplicated", async () => {

@@ -298,7 +298,7 @@ async function mergePullRequest(
     );
   const local = await git.resolve(`refs/heads/${journal.branch}`);
   // The checks are asked for the local head while the pull request is read: they are the same commit unless
-  // someone pushed, which is refused below anyway.
+  // someone pushed (refused below) or a fix was committed here after the archive stopped (pushed below).
   const [first, firstChecks] = await Promise.all([
     github.getPullRequest(journal.pr.number),
     local === null ? null : github.checks(local).catch(() => null),
@@ -310,6 +310,11 @@ async function mergePullRequest(
       `pull request #${pr.number} was closed without being merged (${pr.url}).`,
       `reopen it on GitHub, ${RESUME}.`,
     );
+  if (local !== null && pr.headSha !== local) {
+    // A fix for failing checks, committed after the archive stopped: it goes up, and the pull request with it.
+    const pushed = await pushRef(ctx, journal.branch);
+    if (pushed.status === "done") pr = await github.getPullRequest(pr.number);
+  }
   if (local !== null && pr.headSha !== local)
     throw new StepFailure(
       `the pull request's head (${pr.headSha.slice(0, 7)}) differs from the local branch (${local.slice(0, 7)}): someone else pushed to it.`,
@@ -323,7 +328,7 @@ async function mergePullRequest(
     if (failed.length > 0)
       throw new StepFailure(
         `checks failed on #${pr.number}: ${failed.join(", ")}.`,
-        `fix them on \`${journal.branch}\` and push (playbook verify helps), ${RESUME}.`,
+        `fix them on \`${journal.branch}\` and commit the fix (the archive pushes it), ${RESUME}.`,
       );
     if (pending.length === 0) break;
     if (ctx.now().getTime() >= deadline)

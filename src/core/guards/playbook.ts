@@ -1,6 +1,12 @@
 import type { PlaybookSummary } from "../cache/summary.ts";
 import type { PlaybookRecord } from "../records/record.ts";
-import { ALLOW, block, describeChanges, gatedChanges } from "./facts.ts";
+import {
+  ALLOW,
+  block,
+  context,
+  describeChanges,
+  gatedChanges,
+} from "./facts.ts";
 import type { Guard, GuardContext, GuardResult } from "./types.ts";
 
 /** The newest review of `path`, and whether it approves exactly `playbook` as it is now. */
@@ -58,6 +64,15 @@ function checkGate(ctx: GuardContext): GuardResult {
   if (ctx.stateProblem)
     return block(
       `${what} ${ctx.stateProblem} Next: fix state.md (it is always editable; plan/template/state-initial.md is a clean copy), then retry.`,
+    );
+  const archive = ctx.unfinishedArchive;
+  if (
+    !ctx.state?.playbook.active &&
+    archive &&
+    ctx.git.branch === archive.branch
+  )
+    return context(
+      `playbook: the archive of \`${archive.playbook}\` stopped before merging, so fixes on \`${archive.branch}\` are allowed. Commit them (the archive pushes), then run \`playbook archive --resume\`.`,
     );
   if (!ctx.state?.playbook.active)
     return block(

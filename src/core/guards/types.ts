@@ -94,6 +94,8 @@ export interface GuardContext {
     dirtyTracked: boolean | null;
   };
   lock: PostLoopLock | null;
+  /** An archive that stopped before finishing (read only while no playbook is active): its branch and playbook. */
+  unfinishedArchive: { branch: string; playbook: string } | null;
   protectedRules: readonly ProtectedRule[];
   /** Problems of `.claude/protected-files.txt` (`file:line: message`), reported by the coherence guard. */
   protectedProblems: readonly string[];

@@ -263,6 +263,26 @@ table(playbookGuard, [
     "block",
   ],
   [
+    "no active playbook, the archive stopped on this branch (fixing failed checks)",
+    () => ({
+      active: null,
+      state: stateOf(SAMPLE_STATE.replace(`active: ${BOOK}`, "active: null")),
+      unfinishedArchive: { branch: "feat/login-form", playbook: BOOK },
+      changes: src(),
+    }),
+    "context",
+  ],
+  [
+    "no active playbook, the stopped archive is another branch's",
+    () => ({
+      active: null,
+      state: stateOf(SAMPLE_STATE.replace(`active: ${BOOK}`, "active: null")),
+      unfinishedArchive: { branch: "feat/other", playbook: BOOK },
+      changes: src(),
+    }),
+    "block",
+  ],
+  [
     "active file missing",
     () => ({
       active: null,
