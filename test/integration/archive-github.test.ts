@@ -261,7 +261,10 @@ describe("the GitHub provider stops cleanly, losing nothing", () => {
     );
     expect(calls(server, "PUT", /merge$/)).toHaveLength(0);
     // The fix is committed on the branch, not pushed: the resume pushes it and merges it.
-    repo.write("src/login-form.tsx", "export const LoginForm = () => 'fixed';\n");
+    repo.write(
+      "src/login-form.tsx",
+      "export const LoginForm = () => 'fixed';\n",
+    );
     repo.git("commit", "--quiet", "-am", "fix the build");
     server.setChecks(head(), [{ name: "build", state: "success" }]);
     const merged = await archiveIn(setupped, { resume: true });
