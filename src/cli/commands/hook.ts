@@ -1,4 +1,6 @@
 import { createRequire } from "node:module";
+import { join } from "node:path";
+import { findPackageRoot } from "../../adapters/package-root.ts";
 import { defineCommand } from "citty";
 import { bundleFor } from "../../hooks/bundle-for.ts";
 
@@ -23,7 +25,10 @@ export const hookCommand = defineCommand({
   async run({ args }) {
     const event = String(args.event);
     const require = createRequire(import.meta.url);
-    const hook = require(`./${bundleFor(event)}.cjs`) as {
+    // This command runs from a chunk in dist/chunks/; the hook bundles sit in dist/.
+    const hook = require(
+      join(findPackageRoot().root, "dist", `${bundleFor(event)}.cjs`),
+    ) as {
       hookMain: (argv: readonly string[]) => Promise<void>;
     };
     await hook.hookMain([event]);

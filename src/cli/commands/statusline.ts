@@ -1,4 +1,6 @@
 import { createRequire } from "node:module";
+import { join } from "node:path";
+import { findPackageRoot } from "../../adapters/package-root.ts";
 import { defineCommand } from "citty";
 
 /**
@@ -14,7 +16,10 @@ export const statuslineCommand = defineCommand({
   args: {},
   async run() {
     const require = createRequire(import.meta.url);
-    const hook = require("./hook-session.cjs") as {
+    // This command runs from a chunk in dist/chunks/; the hook bundles sit in dist/.
+    const hook = require(
+      join(findPackageRoot().root, "dist", "hook-session.cjs"),
+    ) as {
       hookMain: (argv: readonly string[]) => Promise<void>;
     };
     await hook.hookMain(["statusline"]);

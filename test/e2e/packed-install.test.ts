@@ -1,0 +1,72 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { childEnv } from "../helpers/run-cli.ts";
+import { createTempProject } from "../helpers/temp-project.ts";
+
+const root = join(import.meta.dirname, "..", "..");
+
+beforeAll(() => {
+  execFileSync("npm", ["run", "build", "--silent"], { stdio: "ignore" });
+});
+
+describe("the published package", () => {
+  it("installs into a project from its tarball: init finds its templates, doctor runs its hook", () => {
+    const p = createTempProject({ "package.json": '{"name":"acme"}\n' });
+    execFileSync("git", ["init", "-q", "-b", "main"], { cwd: p.dir });
+    // What `npm i -D playbook-kit` unpacks: the tarball's files, with every dependency bundled into dist/.
+    const packDir = p.path(".pack");
+    mkdirSync(packDir);
+    execFileSync("npm", ["pack", "--silent", "--pack-destination", packDir], {
+      cwd: root,
+      stdio: "ignore",
+    });
+    const tarball = readdirSync(packDir).find((f) => f.endsWith(".tgz")) ?? "";
+    const installed = p.path("node_modules/playbook-kit");
+    mkdirSync(installed, { recursive: true });
+    execFileSync("tar", [
+      "-xzf",
+      join(packDir, tarball),
+      "-C",
+      installed,
+      "--strip-components=1",
+    ]);
+    const cli = join(installed, "dist", "cli.mjs");
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, [cli, ...args, "--cwd", p.dir], {
+        encoding: "utf8",
+        env: childEnv({
+          GITHUB_TOKEN: undefined,
+          GH_TOKEN: undefined,
+          GH_CONFIG_DIR: p.path(".no-gh"),
+        }),
+      });
+    const init = run("init", "--yes", "--lang", "ja");
+    expect(init.stderr).toBe("");
+    expect(init.status).toBe(0);
+    expect(p.read(".claude/settings.json")).toContain(
+      '"${CLAUDE_PROJECT_DIR}/node_modules/playbook-kit/dist/hook.cjs"',
+    );
+    expect(p.read(".claude/agents/reviewer.md")).toContain(
+      "npx playbook review approve",
+    );
+    expect(p.read("plan/template/playbook-format.md")).toContain(
+      "# Playbook format",
+    );
+    const doctor = JSON.parse(run("doctor", "--json").stdout) as {
+      findings: { level: string; area: string; message: string }[];
+    };
+    expect(doctor.findings.filter((f) => f.area === "hooks")).toEqual([
+      expect.objectContaining({
+        level: "ok",
+        message: expect.stringMatching(/^9 events wired to /) as string,
+      }),
+      expect.objectContaining({
+        level: "ok",
+        message: expect.stringMatching(/^the hook answers a Read in/) as string,
+      }),
+    ]);
+    expect(run("new", "login-form").status).toBe(0);
+  });
+});
