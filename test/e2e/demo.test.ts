@@ -3,23 +3,59 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { childEnv } from "../helpers/run-cli.ts";
 
-// The README's main job, `npm run demo`, as a new user runs it (after the build `npm test` does first).
+const root = join(import.meta.dirname, "../..");
+const tsx = join(root, "node_modules/.bin/tsx");
+
+/** The README's main job, `npm run demo` (after the build `npm test` does first), as a new user runs it. */
+function demo(...args: string[]) {
+  return spawnSync(tsx, [join(root, "demo/main.ts"), ...args], {
+    encoding: "utf8",
+    env: childEnv({ NO_COLOR: "1" }),
+    timeout: 120_000,
+  });
+}
+
 describe("npm run demo", () => {
-  it("replays the guards and the session events and exits 0", () => {
-    const result = spawnSync(
-      process.execPath,
-      [join(import.meta.dirname, "../../scripts/demo.mjs")],
-      { encoding: "utf8", env: childEnv({ NO_COLOR: "1" }), timeout: 120_000 },
-    );
+  it("walks the Golden Path from the prompt to merged work, refusing each shortcut, and exits 0", () => {
+    const result = demo();
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
     const out = result.stdout;
-    expect(out).toContain("0 errors, 0 warnings in 2 files");
-    expect(out).toContain("the agent writes code before the plan is reviewed");
+    for (const stage of [
+      "0. Setup",
+      "1. The request",
+      "4. Review",
+      "5. Work with proof",
+      "6. Critic",
+      "7. Archive",
+      "8. Post-loop",
+      "Summary",
+    ])
+      expect(out).toContain(stage);
+    expect(out).toMatch(
+      /deny +agent +the agent starts coding at once: Write src\/multiply\.js/,
+    );
+    expect(out).toMatch(/deny +agent +it ticks p1\.1 without proof/);
+    expect(out).toMatch(/allow +reviewer +the reviewer approves the plan/);
+    expect(out).toContain(
+      "playbook archived plan/playbook-multiply.md → plan/archive/playbook-multiply.md (merged into main)",
+    );
+    expect(out).toMatch(/steps +\d+, each answered as the Golden Path expects/);
+    expect(out).toMatch(/hooks +\d+ hook runs, \d+ ms in total/);
+    expect(out).toContain(
+      "active null, last_archived plan/archive/playbook-multiply.md",
+    );
     expect(out).not.toContain("(unexpected)");
-    expect(out).not.toContain("FAIL");
-    expect(out).toMatch(/SessionStart injects a \d+-byte summary/);
-    expect(out).toContain("the turn goes on with the next step");
-    expect(out).toContain("every guard answered as expected");
+  });
+
+  it("--github archives through a pull request on the local GitHub, with no schema violation", () => {
+    const result = demo("--github");
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain("(PR https://github.com/acme/calc/pull/1)");
+    expect(result.stdout).toMatch(
+      /pull requests +1 opened and merged on the local GitHub/,
+    );
+    expect(result.stdout).not.toContain("schema violations");
   });
 });

@@ -1,0 +1,163 @@
+// `npm run demo`: the Golden Path end to end on a sample project, through the real CLI and hook bundle.
+// `--github` archives through the local GitHub-compatible server instead of a local merge; `--keep` keeps the project;
+// `--summary <file>` writes the numbers as JSON (the benchmark reads them).
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { parseArgs } from "node:util";
+import pc from "picocolors";
+import {
+  startGitHubServer,
+  type GitHubServer,
+} from "../test/helpers/github-server.ts";
+import { createGoldenPath, runTask, startSession } from "./golden-path.ts";
+import { readTaskOutcome } from "./outcome.ts";
+import { MULTIPLY } from "./tasks.ts";
+import { formatHeading, formatStep } from "./transcript.ts";
+
+const { values } = parseArgs({
+  options: {
+    github: { type: "boolean", default: false },
+    keep: { type: "boolean", default: false },
+    summary: { type: "string" },
+  },
+});
+const started = performance.now();
+const color =
+  !process.env["NO_COLOR"] &&
+  (process.stdout.isTTY || Boolean(process.env["FORCE_COLOR"]));
+const c = pc.createColors(color);
+const out = (text: string) => process.stdout.write(text);
+const root = realpathSync(mkdtempSync(join(tmpdir(), "playbook-demo-")));
+const cli = join(import.meta.dirname, "..", "dist", "cli.mjs");
+const TOKEN = "ghp_demo0000000000000000000000000000000000";
+const env: Record<string, string | undefined> = {
+  GITHUB_TOKEN: undefined,
+  GH_TOKEN: undefined,
+  NO_COLOR: "1",
+};
+let server: GitHubServer | null = null;
+let exitCode = 1;
+try {
+  out(
+    `${c.bold("playbook demo")}: the Golden Path on a sample project, replayed through the real hooks\n${c.dim(`project ${join(root, "calc")}, remote ${join(root, "calc.git")}, archive provider ${values.github ? "github (local server)" : "local"}`)}\n`,
+  );
+  out(formatHeading("0. Setup: a Node project on main, playbook installed", c));
+  const world = await createGoldenPath({
+    root,
+    cli,
+    env,
+    onStep: (step) => out(formatStep(step, c)),
+    ...(values.github
+      ? {
+          config: {
+            archive: {
+              provider: "github",
+              repository: "acme/calc",
+              checkWaitSeconds: 0,
+            },
+          },
+          prepare: async (project) => {
+            server = await startGitHubServer({
+              bare: project.remoteDir,
+              owner: "acme",
+              repo: "calc",
+              token: TOKEN,
+            });
+            env["GITHUB_TOKEN"] = TOKEN;
+            env["GITHUB_API_URL"] = server.url;
+          },
+        }
+      : {}),
+  });
+  await startSession(world);
+  await runTask(world, MULTIPLY, new Date().toISOString().slice(0, 10), {
+    onStage: (title) => out(formatHeading(title, c)),
+  });
+  const line = await world.claude.statusLine();
+  const outcome = readTaskOutcome(world, [
+    "src/multiply.js",
+    "plan/archive/playbook-multiply.md",
+  ]);
+  const githubServer = server as GitHubServer | null;
+  const pulls = githubServer
+    ? githubServer.requests.filter(
+        (r) =>
+          r.method === "POST" && r.path.endsWith("/pulls") && r.status === 201,
+      ).length
+    : 0;
+  const hooks = world.claude.answers;
+  const hookMs = hooks.reduce((sum, answer) => sum + answer.ms, 0);
+  const unexpected = world.steps.filter((step) => !step.expected);
+  const denies = world.steps.filter((step) => step.verdict === "deny").length;
+  const merged =
+    Object.values(outcome.onMain).every(Boolean) &&
+    outcome.state.active === "null" &&
+    !outcome.locked &&
+    (githubServer === null || pulls === 1);
+  const wallMs = performance.now() - started;
+  out(formatHeading("Summary", c));
+  const row = (label: string, value: string) =>
+    out(`  ${c.dim(label.padEnd(16))}${value}\n`);
+  row(
+    "steps",
+    `${world.steps.length}, ${unexpected.length === 0 ? c.green("each answered as the Golden Path expects") : c.red(`${unexpected.length} unexpected`)}`,
+  );
+  row("guards", `${denies} tool calls refused, each with its next step`);
+  row(
+    "hooks",
+    `${hooks.length} hook runs, ${Math.round(hookMs)} ms in total (${Math.round(hookMs / Math.max(1, hooks.length))} ms each on average)`,
+  );
+  row(
+    "main",
+    `"${outcome.mainHead}": src/multiply.js and plan/archive/playbook-multiply.md on origin/main`,
+  );
+  if (githubServer)
+    row(
+      "pull requests",
+      `${pulls} opened and merged on the local GitHub (acme/calc)`,
+    );
+  row(
+    "state.md",
+    `active ${outcome.state.active}, last_archived ${outcome.state.lastArchived}`,
+  );
+  row(
+    "records",
+    `${outcome.records.length} (review, evidence, critic), kept in git`,
+  );
+  row("status line", line);
+  row("wall time", `${(wallMs / 1000).toFixed(1)} s`);
+  exitCode = unexpected.length === 0 && merged ? 0 : 1;
+  out(
+    exitCode === 0
+      ? `\n${c.green("The task went from prompt to merged work; every shortcut was refused.")} ${values.keep ? "" : c.dim("Run `npm run demo -- --keep` to keep the project and look around.")}\n`
+      : `\n${c.red("The Golden Path did not go as expected")} (see the lines marked unexpected above).\n`,
+  );
+  if (values.summary)
+    writeFileSync(
+      values.summary,
+      JSON.stringify({
+        wallMs,
+        hookRuns: hooks.length,
+        hookMs,
+        steps: world.steps.length,
+        unexpected: unexpected.length,
+        provider: values.github ? "github" : "local",
+      }),
+    );
+} finally {
+  const githubServer = server as GitHubServer | null;
+  if (githubServer) {
+    if (githubServer.violations.length > 0) {
+      out(
+        `${c.red("GitHub API schema violations:")}\n${githubServer.violations.join("\n")}\n`,
+      );
+      exitCode = 1;
+    }
+    await githubServer.close();
+  }
+  if (values.keep) out(`Kept ${root}\n`);
+  else rmSync(root, { recursive: true, force: true });
+  process.exitCode = exitCode;
+}

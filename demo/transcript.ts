@@ -1,0 +1,52 @@
+import type pc from "picocolors";
+import type { Actor, Step } from "./golden-path.ts";
+
+export type Colors = ReturnType<typeof pc.createColors>;
+
+const ACTOR_LABEL: Record<Actor, string> = {
+  agent: "agent   ",
+  pm: "pm      ",
+  reviewer: "reviewer",
+  critic: "critic  ",
+  user: "you     ",
+  "claude-code": "claude  ",
+};
+
+/** One step as a transcript line: verdict, actor, what happened, then what the hooks said, indented. */
+export function formatStep(step: Step, c: Colors): string {
+  const verdict =
+    step.verdict === "allow"
+      ? c.green("allow")
+      : step.verdict === "deny"
+        ? c.red("deny ")
+        : step.verdict === "block"
+          ? c.yellow("block")
+          : step.verdict === "ok"
+            ? c.green(" ok  ")
+            : c.red("FAIL ");
+  const actor = c.cyan(ACTOR_LABEL[step.actor]);
+  const surprise = step.expected ? "" : c.yellow("  (unexpected)");
+  const detail = step.lines
+    .flatMap((line) => wrapLine(line, 100))
+    .map((line) => `              ${c.dim("│")} ${line}\n`);
+  return `  ${verdict} ${actor} ${step.title}${surprise}\n${detail.join("")}`;
+}
+
+/** A section heading: the Golden Path step the following lines belong to. */
+export function formatHeading(text: string, c: Colors): string {
+  return `\n${c.bold(text)}\n`;
+}
+
+/** Breaks `line` at spaces into lines of at most `width` characters (a longer word stays whole). */
+function wrapLine(line: string, width: number): string[] {
+  const lines: string[] = [];
+  let current = "";
+  for (const word of line.split(" ")) {
+    if (current && current.length + 1 + word.length > width) {
+      lines.push(current);
+      current = word;
+    } else current = current ? `${current} ${word}` : word;
+  }
+  lines.push(current);
+  return lines;
+}
