@@ -47,5 +47,11 @@ function describeOutcome(outcome: ArchiveOutcome): string {
     .join("; ");
   if (outcome.status === "success")
     return `playbook archived ${journal.playbook} → ${journal.archivePath}${journal.pr ? ` (${journal.pr.url}, merged)` : ` (merged into ${journal.defaultBranch})`}; the post-loop lock is set. Next: run /post-loop (\`playbook post-loop\`) to pick the next task. Steps: ${steps}`;
-  return `playbook started the archive of ${journal.playbook}, and it stopped: ${outcome.steps.at(-1)?.detail ?? ""} Next: ${outcome.next ?? "run `playbook archive --resume`"}. Steps: ${steps}`;
+  return `playbook started the archive of ${journal.playbook}, and it stopped: ${asSentence(outcome.steps.at(-1)?.detail ?? "")} Next: ${asSentence(outcome.next ?? "run `playbook archive --resume`")} Steps: ${steps}`;
+}
+
+/** `text` ending in one full stop (the step details and next steps may or may not end with one). */
+function asSentence(text: string): string {
+  const trimmed = text.trim();
+  return trimmed === "" || /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
