@@ -18,6 +18,7 @@ import { summarizeDocument } from "../src/core/parse/summarize-document.ts";
 import { reviewHash } from "../src/core/records/content-hash.ts";
 import { renderLargePlaybook } from "../test/helpers/large-playbook.ts";
 import { benchArchive } from "./archive.ts";
+import { benchDemo } from "./demo.ts";
 import { benchInit } from "./init.ts";
 import { scoreIntentCorpora, timeIntentCorpora } from "./intent.ts";
 import { stateDoc } from "../test/helpers/sample-docs.ts";
@@ -508,6 +509,8 @@ try {
 
   const init = benchInit(Number(process.env["BENCH_INIT_RUNS"] ?? 5));
 
+  const demo = benchDemo(Number(process.env["BENCH_DEMO_RUNS"] ?? 3));
+
   const cpu = cpus()[0]?.model ?? "unknown CPU";
   const lines = [
     "# Benchmark results",
@@ -619,6 +622,23 @@ try {
     ),
     "",
     "init reads only the project's root folder and three git facts, so the size of the tree barely matters.",
+    "",
+    "## The Golden Path demo (issue 7)",
+    "",
+    "`tsx demo/main.ts` (what `npm run demo` runs after the build): init, one task from the prompt to the merged",
+    "archive and the lifted lock, every tool call and session event through the hook commands settings.json wires.",
+    "Wall time is the whole process, tsx's TypeScript loading included; the hook sum adds up the wall time of each",
+    "hook process, spawn to exit, as Claude Code would wait for it.",
+    "",
+    "| archive provider | steps | hook runs | sum of hook latencies (ms) | the archive's PostToolUse (ms) | the other hook runs, mean (ms) | demo wall time (ms) |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ...demo.map(
+      (r) =>
+        `| ${r.provider} | ${r.steps} | ${r.hookRuns} | ${r.hookMs.toFixed(0)} | ${r.archiveHookMs.toFixed(0)} | ${((r.hookMs - r.archiveHookMs) / (r.hookRuns - 1)).toFixed(0)} | ${r.wallMs.toFixed(0)} |`,
+    ),
+    "",
+    "The archive runs inside the PostToolUse of the edit that ticks the last box (commit, push, merge, cleanup), so",
+    "that one hook run is the slowest by far; the GitHub provider adds the pull request's API calls.",
     "",
     "## In process (parse + validate, median over fresh processes)",
     "",

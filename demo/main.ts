@@ -141,6 +141,7 @@ try {
         wallMs,
         hookRuns: hooks.length,
         hookMs,
+        slowestHookMs: Math.max(...hooks.map((answer) => answer.ms)),
         steps: world.steps.length,
         unexpected: unexpected.length,
         provider: values.github ? "github" : "local",
