@@ -64,6 +64,8 @@ export interface VerifyReport {
   results: VerifyResult[];
   /** Validations a person must confirm (`manual` and `hybrid`). */
   manual: ValidationName[];
+  /** Whether a person's current PASS confirmation of this subtask is on record. */
+  confirmed: boolean;
   /** Validations without a kind: nothing can prove them until the plan says how. */
   unspecified: ValidationName[];
   /** Whether the results changed the playbook's text. */
@@ -176,6 +178,7 @@ export async function runVerify(
     criterion: subtask.criterion,
     results,
     manual,
+    confirmed,
     unspecified,
     playbookChanged: changed,
   };

@@ -397,4 +397,29 @@ describe("playbook confirm", () => {
       ),
     );
   });
+
+  it("after the confirmation, verify no longer asks for it: the subtask is proven", () => {
+    const p = project(
+      SAMPLE_PLAYBOOK.replace(
+        `    - technical: "automated - npx vitest run test/login-form.test.ts"
+    - consistency: 'automated - npx tsc --noEmit'`,
+        `    - technical: 'automated - node -e "process.exit(0)"'
+    - consistency: 'automated - node -e "process.exit(0)"'`,
+      ),
+    );
+    const command = `'${process.execPath}' '${CLI_BUNDLE}' confirm p1.1 --cwd '${p.dir}'`;
+    const confirmed = spawnSync("script", ["-qec", command, "/dev/null"], {
+      input: "p1.1\n",
+      env: childEnv({ ...ENV, NO_COLOR: "1" }),
+      encoding: "utf8",
+      timeout: 20_000,
+    });
+    expect(confirmed.status).toBe(0);
+
+    const result = cli(p, ["verify", "p1.1"]);
+
+    expect(result.status).toBe(0);
+    expect(result.stdout).not.toContain("playbook confirm p1.1");
+    expect(result.stdout).toContain("Every validation of p1.1 is proven");
+  });
 });

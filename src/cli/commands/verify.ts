@@ -105,7 +105,7 @@ function nextSteps(report: VerifyReport): string[] {
     steps.push(
       `${report.unspecified.join(", ")} ${report.unspecified.length === 1 ? "has" : "have"} no kind (automated, manual or hybrid): say in the playbook how ${report.unspecified.length === 1 ? "it is" : "they are"} proven.`,
     );
-  if (report.manual.length > 0)
+  if (report.manual.length > 0 && !report.confirmed)
     steps.push(
       `${report.manual.join(", ")} ${report.manual.length === 1 ? "needs" : "need"} a person: the user runs \`playbook confirm ${id}\` in a terminal.`,
     );
