@@ -50,7 +50,9 @@ export const protectedGuard: Guard = {
       const where = `\`${change.path}\`${runtime} is listed as ${rule.level} (${rule.source}, pattern \`${rule.pattern}\`)`;
       if (rule.level === "HARD_BLOCK")
         return block(
-          `Blocked: ${where} and is never changed by the agent. Next: leave it as it is${change.dynamic ? " and name files explicitly in shell commands" : ""}, or ask the user to change it themselves.`,
+          change.path.startsWith(".claude/playbook/")
+            ? `Blocked: ${where}: records, grants, locks and the cache are written only by playbook itself. Next: prove a subtask with \`playbook verify <id>\` (the user runs \`playbook confirm <id>\`), let the reviewer or the critic record their verdict, and lift the post-loop lock with \`playbook post-loop\`.`
+            : `Blocked: ${where} and is never changed by the agent. Next: leave it as it is${change.dynamic ? " and name files explicitly in shell commands" : ""}, or ask the user to change it themselves.`,
         );
       if (ctx.security === "developer") continue;
       if (rule.level === "BLOCK" && ctx.security === "strict")

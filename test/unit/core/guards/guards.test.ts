@@ -114,6 +114,23 @@ const listed = parseProtectedRules(
   ".claude/protected-files.txt",
 ).rules;
 const rules = [...BUILT_IN_RULES, ...listed];
+
+describe("protected: playbook's own files", () => {
+  it("a write under .claude/playbook/ names the commands that write there instead", () => {
+    const decision = verdictOf(protectedGuard, {
+      protectedRules: rules,
+      changes: [
+        fileChange(
+          ".claude/playbook/records/plan__playbook-x.md/evidence.p1.1.technical.json",
+        ),
+      ],
+    });
+    expect(decision.kind).toBe("block");
+    const reason = decision.kind === "block" ? decision.reason : "";
+    expect(reason).toContain("playbook verify");
+    expect(reason).toContain("playbook post-loop");
+  });
+});
 const weaker = (to: string) => [
   fileChange("state.md", {
     document: {
