@@ -336,13 +336,14 @@ async function perform(
   }
 }
 
-interface SpawnedText {
+export interface SpawnedText {
   stdout: string;
   stderr: string;
   status: number | null;
 }
 
-function spawnText(
+/** Runs `command` to completion without blocking this process (a server in it keeps answering); kills it at `timeoutMs`. */
+export function spawnText(
   command: string,
   args: string[],
   options: {
@@ -372,29 +373,24 @@ function spawnText(
   });
 }
 
-/** Claude Code's reading of a hook's exit code and JSON (exit 2 means block with stderr as the reason). */
-function readAnswer(
-  event: string,
-  result: SpawnedText,
-  ms: number,
-): HookAnswer {
-  const answer: HookAnswer = {
-    event,
+/** A hook's JSON reply as Claude Code reads it: the decision, its reason, the model's context, the user's notice. */
+export interface HookReply {
+  decision: "deny" | "block" | null;
+  reason: string;
+  context: string;
+  notice: string;
+}
+
+/** Reads a hook's stdout (empty, or one JSON object) into what Claude Code acts on. */
+export function readHookReply(stdout: string): HookReply {
+  const out: HookReply = {
     decision: null,
     reason: "",
     context: "",
     notice: "",
-    exitCode: result.status,
-    stderr: result.stderr,
-    ms,
   };
-  if (result.status === 2) {
-    answer.decision = event === "PreToolUse" ? "deny" : "block";
-    answer.reason = result.stderr.trim();
-    return answer;
-  }
-  if (result.status !== 0 || result.stdout.trim() === "") return answer;
-  const reply = JSON.parse(result.stdout) as {
+  if (stdout.trim() === "") return out;
+  const reply = JSON.parse(stdout) as {
     decision?: string;
     reason?: string;
     systemMessage?: string;
@@ -406,13 +402,34 @@ function readAnswer(
   };
   const specific = reply.hookSpecificOutput ?? {};
   if (specific.permissionDecision === "deny") {
-    answer.decision = "deny";
-    answer.reason = specific.permissionDecisionReason ?? "";
+    out.decision = "deny";
+    out.reason = specific.permissionDecisionReason ?? "";
   } else if (reply.decision === "block") {
-    answer.decision = "block";
-    answer.reason = reply.reason ?? "";
+    out.decision = "block";
+    out.reason = reply.reason ?? "";
   }
-  answer.context = specific.additionalContext ?? "";
-  answer.notice = reply.systemMessage ?? "";
-  return answer;
+  out.context = specific.additionalContext ?? "";
+  out.notice = reply.systemMessage ?? "";
+  return out;
+}
+
+/** Claude Code's reading of a hook's exit code and output: exit 2 blocks with stderr as the reason, exit 0 is JSON. */
+function readAnswer(
+  event: string,
+  result: SpawnedText,
+  ms: number,
+): HookAnswer {
+  const base = { event, exitCode: result.status, stderr: result.stderr, ms };
+  if (result.status === 2)
+    return {
+      ...base,
+      decision: event === "PreToolUse" ? "deny" : "block",
+      reason: result.stderr.trim(),
+      context: "",
+      notice: "",
+    };
+  return {
+    ...base,
+    ...(result.status === 0 ? readHookReply(result.stdout) : readHookReply("")),
+  };
 }

@@ -1,8 +1,8 @@
-import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   createClaudeCode,
+  spawnText,
   writePlaybookShim,
   type ClaudeCode,
   type HookAnswer,
@@ -10,7 +10,7 @@ import {
   type ToolOutcome,
 } from "./claude-code.ts";
 import { createSampleProject, type SampleProject } from "./sample-project.ts";
-import type { SampleTask, WorkItem } from "./tasks.ts";
+import type { SampleTask } from "./tasks.ts";
 
 /** Who acts in a step: the main agent, a subagent, the person at the terminal, or Claude Code itself. */
 export type Actor =
@@ -62,6 +62,27 @@ export interface GoldenPath {
     actor: Actor,
     title: string,
     call: Omit<ToolCall, "agent">,
+    expect: "allow" | "deny",
+  ): Promise<ToolOutcome>;
+  /** Shorthands for `agent` with one tool: a shell command, a whole file, one replacement in a file. */
+  bash(
+    actor: Actor,
+    title: string,
+    command: string,
+    expect: "allow" | "deny",
+  ): Promise<ToolOutcome>;
+  write(
+    actor: Actor,
+    title: string,
+    file: string,
+    content: string,
+    expect: "allow" | "deny",
+  ): Promise<ToolOutcome>;
+  edit(
+    actor: Actor,
+    title: string,
+    file: string,
+    change: [oldString: string, newString: string],
     expect: "allow" | "deny",
   ): Promise<ToolOutcome>;
   /** A session event, with whether its answer is the one expected. */
@@ -168,6 +189,29 @@ export async function createGoldenPath(
     user,
     agent,
     event,
+    bash: (actor, title, command, expect) =>
+      agent(actor, title, { tool: "Bash", input: { command } }, expect),
+    write: (actor, title, file, content, expect) =>
+      agent(
+        actor,
+        title,
+        { tool: "Write", input: { file_path: path(file), content } },
+        expect,
+      ),
+    edit: (actor, title, file, [oldString, newString], expect) =>
+      agent(
+        actor,
+        title,
+        {
+          tool: "Edit",
+          input: {
+            file_path: path(file),
+            old_string: oldString,
+            new_string: newString,
+          },
+        },
+        expect,
+      ),
   };
   await user("install playbook into calc", ["init", "--yes"]);
   if (options.config)
@@ -208,13 +252,11 @@ export async function requestTask(
   );
   const [first] = task.work["p1.1"] ?? [];
   if (first?.tool === "Write")
-    await world.agent(
+    await world.write(
       "agent",
       `the agent starts coding at once: Write ${first.path}`,
-      {
-        tool: "Write",
-        input: { file_path: world.path(first.path), content: first.content },
-      },
+      first.path,
+      first.content,
       "deny",
     );
 }
@@ -225,28 +267,23 @@ export async function planTask(
   task: SampleTask,
   date: string,
 ): Promise<void> {
-  await world.agent(
+  await world.bash(
     "pm",
     `pm starts the playbook: playbook new ${task.name}`,
-    { tool: "Bash", input: { command: `playbook new ${task.name}` } },
+    `playbook new ${task.name}`,
     "allow",
   );
-  await world.agent(
+  await world.write(
     "pm",
     `pm writes plan/playbook-${task.name}.md from the understanding check`,
-    {
-      tool: "Write",
-      input: {
-        file_path: world.path(`plan/playbook-${task.name}.md`),
-        content: task.playbook(date),
-      },
-    },
+    `plan/playbook-${task.name}.md`,
+    task.playbook(date),
     "allow",
   );
-  await world.agent(
+  await world.bash(
     "pm",
     "pm checks it: playbook lint",
-    { tool: "Bash", input: { command: "playbook lint" } },
+    "playbook lint",
     "allow",
   );
 }
@@ -257,15 +294,10 @@ export async function reviewTask(
   verdict: "approve" | "reject",
   notes = "The plan is testable and in scope.",
 ): Promise<ToolOutcome> {
-  return world.agent(
+  return world.bash(
     "reviewer",
     `the reviewer ${verdict === "approve" ? "approves" : "rejects"} the plan: playbook review ${verdict}`,
-    {
-      tool: "Bash",
-      input: {
-        command: `playbook review ${verdict} --notes ${shellQuote(notes)}`,
-      },
-    },
+    `playbook review ${verdict} --notes ${shellQuote(notes)}`,
     "allow",
   );
 }
@@ -282,15 +314,11 @@ export async function beginWork(
       { tool: "Read", input: { file_path: world.path(file) } },
       "allow",
     );
-  await world.agent(
+  await world.edit(
     "agent",
     "it sets phase p1 in_progress",
-    edit(
-      world,
-      `plan/playbook-${task.name}.md`,
-      "**status**: pending",
-      "**status**: in_progress",
-    ),
+    `plan/playbook-${task.name}.md`,
+    ["**status**: pending", "**status**: in_progress"],
     "allow",
   );
 }
@@ -302,12 +330,21 @@ export async function doWork(
   subtask: string,
 ): Promise<void> {
   for (const item of task.work[subtask] ?? [])
-    await world.agent(
-      "agent",
-      `it ${item.tool === "Write" ? "writes" : "edits"} ${item.path}`,
-      toCall(world, item),
-      "allow",
-    );
+    await (item.tool === "Write"
+      ? world.write(
+          "agent",
+          `it writes ${item.path}`,
+          item.path,
+          item.content,
+          "allow",
+        )
+      : world.edit(
+          "agent",
+          `it edits ${item.path}`,
+          item.path,
+          [item.old, item.new],
+          "allow",
+        ));
 }
 
 /** The agent runs the subtask's validations through `playbook verify`, which records the evidence. */
@@ -315,10 +352,10 @@ export async function verifySubtask(
   world: GoldenPath,
   subtask: string,
 ): Promise<ToolOutcome> {
-  return world.agent(
+  return world.bash(
     "agent",
     `it proves ${subtask}: playbook verify ${subtask}`,
-    { tool: "Bash", input: { command: `playbook verify ${subtask}` } },
+    `playbook verify ${subtask}`,
     "allow",
   );
 }
@@ -331,15 +368,11 @@ export async function tick(
   expect: "allow" | "deny",
   title = `it ticks ${id}`,
 ): Promise<ToolOutcome> {
-  return world.agent(
+  return world.edit(
     "agent",
     title,
-    edit(
-      world,
-      `plan/playbook-${task.name}.md`,
-      `- [ ] **${id}**`,
-      `- [x] **${id}**`,
-    ),
+    `plan/playbook-${task.name}.md`,
+    [`- [ ] **${id}**`, `- [x] **${id}**`],
     expect,
   );
 }
@@ -351,15 +384,10 @@ export async function critPhase(
   verdict: "PASS" | "FAIL",
   evidence: string,
 ): Promise<ToolOutcome> {
-  return world.agent(
+  return world.bash(
     "critic",
     `the critic judges ${phase}: playbook crit record ${phase} ${verdict}`,
-    {
-      tool: "Bash",
-      input: {
-        command: `playbook crit record ${phase} ${verdict} --evidence ${shellQuote(evidence)}`,
-      },
-    },
+    `playbook crit record ${phase} ${verdict} --evidence ${shellQuote(evidence)}`,
     "allow",
   );
 }
@@ -370,15 +398,11 @@ export async function finishPhase(
   task: SampleTask,
   expect: "allow" | "deny",
 ): Promise<ToolOutcome> {
-  return world.agent(
+  return world.edit(
     "agent",
     "it marks phase p1 done",
-    edit(
-      world,
-      `plan/playbook-${task.name}.md`,
-      "**status**: in_progress",
-      "**status**: done",
-    ),
+    `plan/playbook-${task.name}.md`,
+    ["**status**: in_progress", "**status**: done"],
     expect,
   );
 }
@@ -396,13 +420,11 @@ export async function stopWithWorkOpen(world: GoldenPath): Promise<HookAnswer> {
 
 /** After the archive: the lock holds the agent until `playbook post-loop`, which the post-loop skill runs. */
 export async function postLoop(world: GoldenPath): Promise<void> {
-  await world.agent(
+  await world.write(
     "agent",
     "it keeps coding after the archive: Write src/extra.js",
-    {
-      tool: "Write",
-      input: { file_path: world.path("src/extra.js"), content: "export {};\n" },
-    },
+    "src/extra.js",
+    "export {};\n",
     "deny",
   );
   await world.event(
@@ -412,10 +434,10 @@ export async function postLoop(world: GoldenPath): Promise<void> {
     (answer) => answer.decision === null,
     () => ["it may stop: the lock is set, nothing more to do on this task"],
   );
-  await world.agent(
+  await world.bash(
     "agent",
     "Skill(post-loop) lifts the lock: playbook post-loop",
-    { tool: "Bash", input: { command: "playbook post-loop" } },
+    "playbook post-loop",
     "allow",
   );
 }
@@ -438,10 +460,10 @@ export async function runTask(
   await planTask(world, task, date);
   stage("4. Review: only the reviewer's verdict counts");
   if (demoBlocks) {
-    await world.agent(
+    await world.bash(
       "agent",
       "the main agent approves its own plan: playbook review approve",
-      { tool: "Bash", input: { command: "playbook review approve" } },
+      "playbook review approve",
       "deny",
     );
   }
@@ -482,31 +504,6 @@ export async function runTask(
   );
   stage("8. Post-loop: the lock holds until the next task is picked");
   await postLoop(world);
-}
-
-function edit(
-  world: GoldenPath,
-  file: string,
-  oldString: string,
-  newString: string,
-): Omit<ToolCall, "agent"> {
-  return {
-    tool: "Edit",
-    input: {
-      file_path: world.path(file),
-      old_string: oldString,
-      new_string: newString,
-    },
-  };
-}
-
-function toCall(world: GoldenPath, item: WorkItem): Omit<ToolCall, "agent"> {
-  return item.tool === "Write"
-    ? {
-        tool: "Write",
-        input: { file_path: world.path(item.path), content: item.content },
-      }
-    : edit(world, item.path, item.old, item.new);
 }
 
 function shellQuote(text: string): string {
@@ -550,14 +547,10 @@ function runNode(
   for (const [name, value] of Object.entries(overrides))
     if (value === undefined) delete env[name];
     else env[name] = value;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd, env });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
-    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-    child.on("error", reject);
-    child.on("close", (status) => resolve({ status, stdout, stderr }));
-    child.stdin.end();
+  return spawnText(process.execPath, args, {
+    cwd,
+    env,
+    input: "",
+    timeoutMs: 120_000,
   });
 }

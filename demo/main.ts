@@ -7,11 +7,8 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import pc from "picocolors";
-import {
-  startGitHubServer,
-  type GitHubServer,
-} from "../test/helpers/github-server.ts";
 import { createGoldenPath, runTask, startSession } from "./golden-path.ts";
+import { useLocalGitHub } from "./local-github.ts";
 import { readTaskOutcome } from "./outcome.ts";
 import { MULTIPLY } from "./tasks.ts";
 import { formatHeading, formatStep } from "./transcript.ts";
@@ -37,7 +34,7 @@ const env: Record<string, string | undefined> = {
   GH_TOKEN: undefined,
   NO_COLOR: "1",
 };
-let server: GitHubServer | null = null;
+const github = values.github ? useLocalGitHub(env, TOKEN) : null;
 let exitCode = 1;
 try {
   out(
@@ -49,27 +46,7 @@ try {
     cli,
     env,
     onStep: (step) => out(formatStep(step, c)),
-    ...(values.github
-      ? {
-          config: {
-            archive: {
-              provider: "github",
-              repository: "acme/calc",
-              checkWaitSeconds: 0,
-            },
-          },
-          prepare: async (project) => {
-            server = await startGitHubServer({
-              bare: project.remoteDir,
-              owner: "acme",
-              repo: "calc",
-              token: TOKEN,
-            });
-            env["GITHUB_TOKEN"] = TOKEN;
-            env["GITHUB_API_URL"] = server.url;
-          },
-        }
-      : {}),
+    ...github?.options,
   });
   await startSession(world);
   await runTask(world, MULTIPLY, new Date().toISOString().slice(0, 10), {
@@ -80,7 +57,7 @@ try {
     "src/multiply.js",
     "plan/archive/playbook-multiply.md",
   ]);
-  const githubServer = server as GitHubServer | null;
+  const githubServer = github?.server() ?? null;
   const pulls = githubServer
     ? githubServer.requests.filter(
         (r) =>
@@ -148,7 +125,7 @@ try {
       }),
     );
 } finally {
-  const githubServer = server as GitHubServer | null;
+  const githubServer = github?.server() ?? null;
   if (githubServer) {
     if (githubServer.violations.length > 0) {
       out(

@@ -355,6 +355,17 @@ describe("playbook verify", () => {
   });
 });
 
+/** A person runs `playbook confirm <id>` and types the id: `script` (util-linux) gives the CLI a real terminal. */
+function confirmInTerminal(p: TempProject, id: string) {
+  const command = `'${process.execPath}' '${CLI_BUNDLE}' confirm ${id} --cwd '${p.dir}'`;
+  return spawnSync("script", ["-qec", command, "/dev/null"], {
+    input: `${id}\n`,
+    env: childEnv({ ...ENV, NO_COLOR: "1" }),
+    encoding: "utf8",
+    timeout: 20_000,
+  });
+}
+
 describe("playbook confirm", () => {
   it("refuses without a terminal", () => {
     const p = project();
@@ -368,17 +379,10 @@ describe("playbook confirm", () => {
     expect(existsSync(p.path(".claude/playbook/records"))).toBe(false);
   });
 
-  // `script` (util-linux) gives the CLI a real pseudo-terminal, as a person's shell has.
   it("records a person's confirmation typed in a real terminal", () => {
     const p = project();
-    const command = `'${process.execPath}' '${CLI_BUNDLE}' confirm p1.1 --cwd '${p.dir}'`;
 
-    const result = spawnSync("script", ["-qec", command, "/dev/null"], {
-      input: "p1.1\n",
-      env: childEnv({ ...ENV, NO_COLOR: "1" }),
-      encoding: "utf8",
-      timeout: 20_000,
-    });
+    const result = confirmInTerminal(p, "p1.1");
 
     expect(result.stdout).toContain("Type the subtask id to confirm");
     expect(result.stdout).toContain("confirmed p1.1");
@@ -407,14 +411,7 @@ describe("playbook confirm", () => {
     - consistency: 'automated - node -e "process.exit(0)"'`,
       ),
     );
-    const command = `'${process.execPath}' '${CLI_BUNDLE}' confirm p1.1 --cwd '${p.dir}'`;
-    const confirmed = spawnSync("script", ["-qec", command, "/dev/null"], {
-      input: "p1.1\n",
-      env: childEnv({ ...ENV, NO_COLOR: "1" }),
-      encoding: "utf8",
-      timeout: 20_000,
-    });
-    expect(confirmed.status).toBe(0);
+    expect(confirmInTerminal(p, "p1.1").status).toBe(0);
 
     const result = cli(p, ["verify", "p1.1"]);
 

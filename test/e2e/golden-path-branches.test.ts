@@ -67,30 +67,25 @@ describe("the Golden Path's failure branches", () => {
 
     await beginWork(world, MULTIPLY);
     expectRefused(
-      await world.agent(
+      await world.write(
         "agent",
         "code after a rejection",
-        {
-          tool: "Write",
-          input: { file_path: world.path("src/multiply.js"), content: "x" },
-        },
+        "src/multiply.js",
+        "x",
         "deny",
       ),
       "review",
     );
     // pm answers the finding in the plan (the playbook stays editable), then the reviewer looks again.
     expectDone(
-      await world.agent(
+      await world.edit(
         "pm",
         "pm fixes the finding",
-        {
-          tool: "Edit",
-          input: {
-            file_path: world.path(PLAYBOOK),
-            old_string: "which returns `a * b`,",
-            new_string: "which returns `a * b` (also for negative numbers),",
-          },
-        },
+        PLAYBOOK,
+        [
+          "which returns `a * b`,",
+          "which returns `a * b` (also for negative numbers),",
+        ],
         "allow",
       ),
     );
@@ -119,32 +114,23 @@ describe("the Golden Path's failure branches", () => {
 
     // The fix: reopen p1.2, change the README, prove it again, tick it, and ask the critic again.
     expectDone(
-      await world.agent(
+      await world.edit(
         "agent",
         "reopen p1.2",
-        {
-          tool: "Edit",
-          input: {
-            file_path: world.path(PLAYBOOK),
-            old_string: "- [x] **p1.2**",
-            new_string: "- [ ] **p1.2**",
-          },
-        },
+        PLAYBOOK,
+        ["- [x] **p1.2**", "- [ ] **p1.2**"],
         "allow",
       ),
     );
     expectDone(
-      await world.agent(
+      await world.edit(
         "agent",
         "add the example",
-        {
-          tool: "Edit",
-          input: {
-            file_path: world.path("README.md"),
-            old_string: "- `multiply(a, b)`\n",
-            new_string: "- `multiply(a, b)`: `multiply(6, 7)` is `42`\n",
-          },
-        },
+        "README.md",
+        [
+          "- `multiply(a, b)`\n",
+          "- `multiply(a, b)`: `multiply(6, 7)` is `42`\n",
+        ],
         "allow",
       ),
     );
@@ -186,10 +172,10 @@ describe("the Golden Path's failure branches", () => {
     );
 
     renameSync(`${remote}.away`, remote);
-    const resumed = await world.agent(
+    const resumed = await world.bash(
       "agent",
       "resume the archive",
-      { tool: "Bash", input: { command: "playbook archive --resume" } },
+      "playbook archive --resume",
       "allow",
     );
     expectDone(resumed);

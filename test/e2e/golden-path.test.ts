@@ -16,10 +16,8 @@ import {
 } from "../../demo/golden-path.ts";
 import { readTaskOutcome } from "../../demo/outcome.ts";
 import { DIVIDE, MULTIPLY } from "../../demo/tasks.ts";
-import {
-  startGitHubServer,
-  type GitHubServer,
-} from "../helpers/github-server.ts";
+import { useLocalGitHub } from "../../demo/local-github.ts";
+import type { GitHubServer } from "../helpers/github-server.ts";
 import {
   createWorld,
   expectDone,
@@ -66,38 +64,30 @@ describe("the Golden Path, step by step", () => {
 
     // Code stays shut until the review; the main agent cannot give it.
     expectRefused(
-      await world.agent(
+      await world.write(
         "agent",
         "write before review",
-        {
-          tool: "Write",
-          input: { file_path: world.path("src/multiply.js"), content: "x" },
-        },
+        "src/multiply.js",
+        "x",
         "deny",
       ),
       "review",
     );
     expectRefused(
-      await world.agent(
+      await world.bash(
         "agent",
         "self-approval",
-        { tool: "Bash", input: { command: "playbook review approve" } },
+        "playbook review approve",
         "deny",
       ),
       "reviewer subagent",
     );
     expectRefused(
-      await world.agent(
+      await world.edit(
         "agent",
         "typed approval",
-        {
-          tool: "Edit",
-          input: {
-            file_path: world.path(PLAYBOOK),
-            old_string: "reviewed: false",
-            new_string: "reviewed: true",
-          },
-        },
+        PLAYBOOK,
+        ["reviewed: false", "reviewed: true"],
         "deny",
       ),
     );
@@ -117,15 +107,10 @@ describe("the Golden Path, step by step", () => {
     expect(world.read(PLAYBOOK)).toContain("- [ ] **p1.1**");
     // The same forgery through the shell is refused too.
     expectRefused(
-      await world.agent(
+      await world.bash(
         "agent",
         "sed tick",
-        {
-          tool: "Bash",
-          input: {
-            command: `sed -i 's/- \\[ \\] \\*\\*p1.1/- [x] **p1.1/' ${PLAYBOOK}`,
-          },
-        },
+        `sed -i 's/- \\[ \\] \\*\\*p1.1/- [x] **p1.1/' ${PLAYBOOK}`,
         "deny",
       ),
     );
@@ -144,10 +129,10 @@ describe("the Golden Path, step by step", () => {
     expectDone(await tick(world, MULTIPLY, "p1.2", "allow"));
     expectRefused(await finishPhase(world, MULTIPLY, "deny"), "/crit");
     expectRefused(
-      await world.agent(
+      await world.bash(
         "agent",
         "critic verdict from the main agent",
-        { tool: "Bash", input: { command: "playbook crit record p1 PASS" } },
+        "playbook crit record p1 PASS",
         "deny",
       ),
       "critic",
@@ -197,32 +182,13 @@ describe("the Golden Path, step by step", () => {
       GH_TOKEN: undefined,
       NO_COLOR: "1",
     };
-    let server: GitHubServer | undefined;
-    const world = await createWorld({
-      env,
-      config: {
-        archive: {
-          provider: "github",
-          repository: "acme/calc",
-          checkWaitSeconds: 0,
-        },
-      },
-      prepare: async (project) => {
-        server = await startGitHubServer({
-          bare: project.remoteDir,
-          owner: "acme",
-          repo: "calc",
-          token,
-        });
-        servers.push(server);
-        env["GITHUB_TOKEN"] = token;
-        env["GITHUB_API_URL"] = server.url;
-      },
-    });
+    const local = useLocalGitHub(env, token);
+    const world = await createWorld({ env, ...local.options });
     await startSession(world);
     await runTask(world, MULTIPLY, TODAY, { demoBlocks: false });
     expectOnPath(world);
-    const github = server!;
+    const github = local.server()!;
+    servers.push(github);
     expect(github.violations).toEqual([]);
     const created = github.requests.filter(
       (r) => r.method === "POST" && r.path === "/repos/acme/calc/pulls",

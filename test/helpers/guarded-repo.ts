@@ -12,6 +12,7 @@ import {
 } from "../../src/core/records/content-hash.ts";
 import type { PlaybookRecord } from "../../src/core/records/record.ts";
 import { expect } from "vitest";
+import { readHookReply } from "../../demo/claude-code.ts";
 import { runHook } from "./run-hook.ts";
 import { SAMPLE_PLAYBOOK, SAMPLE_STATE } from "./sample-docs.ts";
 import { createTempProject, type TempProject } from "./temp-project.ts";
@@ -203,37 +204,7 @@ function view(
   stderr: string,
   status: number | null,
 ): HookReplyView {
-  const out: HookReplyView = {
-    decision: null,
-    reason: "",
-    context: "",
-    notice: "",
-    raw: stdout,
-    stderr,
-    status,
-  };
-  if (stdout.trim() === "") return out;
-  const reply = JSON.parse(stdout) as {
-    decision?: string;
-    reason?: string;
-    systemMessage?: string;
-    hookSpecificOutput?: {
-      permissionDecision?: string;
-      permissionDecisionReason?: string;
-      additionalContext?: string;
-    };
-  };
-  const specific = reply.hookSpecificOutput ?? {};
-  if (specific.permissionDecision === "deny") {
-    out.decision = "deny";
-    out.reason = specific.permissionDecisionReason ?? "";
-  } else if (reply.decision === "block") {
-    out.decision = "block";
-    out.reason = reply.reason ?? "";
-  }
-  out.context = specific.additionalContext ?? "";
-  out.notice = reply.systemMessage ?? "";
-  return out;
+  return { ...readHookReply(stdout), raw: stdout, stderr, status };
 }
 
 /** A refused PreToolUse whose reason says what to do next, names the kill switch and mentions each of `mentions`. */

@@ -1,5 +1,6 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { spawnText } from "../../demo/claude-code.ts";
 
 export const CLI_BUNDLE = fileURLToPath(
   new URL("../../dist/cli.mjs", import.meta.url),
@@ -70,24 +71,10 @@ export function runCliAsync(
   args: readonly string[],
   options: SpawnOptions = {},
 ): Promise<SpawnResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI_BUNDLE, ...args], {
-      cwd: options.cwd,
-      env: childEnv(options.env),
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout
-      .setEncoding("utf8")
-      .on("data", (chunk: string) => (stdout += chunk));
-    child.stderr
-      .setEncoding("utf8")
-      .on("data", (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-    child.on("error", reject);
-    child.on("close", (status) => {
-      clearTimeout(timer);
-      resolve({ stdout, stderr, status });
-    });
+  return spawnText(process.execPath, [CLI_BUNDLE, ...args], {
+    cwd: options.cwd ?? process.cwd(),
+    env: childEnv(options.env),
+    input: "",
+    timeoutMs: 60_000,
   });
 }
