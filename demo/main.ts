@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
-import pc from "picocolors";
+import { createColors } from "../src/cli/print/colors.ts";
 import { createGoldenPath, runTask, startSession } from "./golden-path.ts";
 import { useLocalGitHub } from "./local-github.ts";
 import { readTaskOutcome } from "./outcome.ts";
@@ -21,10 +21,7 @@ const { values } = parseArgs({
   },
 });
 const started = performance.now();
-const color =
-  !process.env["NO_COLOR"] &&
-  (process.stdout.isTTY || Boolean(process.env["FORCE_COLOR"]));
-const c = pc.createColors(color);
+const c = createColors();
 const out = (text: string) => process.stdout.write(text);
 const root = realpathSync(mkdtempSync(join(tmpdir(), "playbook-demo-")));
 const cli = join(import.meta.dirname, "..", "dist", "cli.mjs");

@@ -1,7 +1,5 @@
-import type pc from "picocolors";
+import type { Colors } from "../src/cli/print/colors.ts";
 import type { Actor, Step } from "./golden-path.ts";
-
-export type Colors = ReturnType<typeof pc.createColors>;
 
 const ACTOR_LABEL: Record<Actor, string> = {
   agent: "agent   ",
