@@ -1,4 +1,5 @@
 import { VALIDATION_NAMES, type ValidationName } from "../model/playbook.ts";
+import { findProofGaps, type ProofGap } from "../records/proof-state.ts";
 import { ALLOW, block } from "./facts.ts";
 import {
   findSubtask,
@@ -89,42 +90,27 @@ function missingProof(
     ? VALIDATION_NAMES
     : newlyPassed;
   const hash = edit.after.hashes.subtasks[subtask.id] ?? null;
-  const missing: string[] = [];
-  for (const name of names) {
-    const validation = subtask.validations[name];
-    if (!validation || validation.kind === "unspecified") {
-      missing.push(
-        `${name} has no validation kind (automated, manual or hybrid); the plan must say how it is proven`,
-      );
-      continue;
-    }
-    if (validation.kind !== "manual") {
-      const evidence = ctx.records.latest({
-        kind: "evidence",
-        playbook: edit.path,
-        target: subtask.id,
-        validation: name,
-      });
-      if (!evidence) missing.push(`${name}: no evidence record`);
-      else if (evidence.contentHash !== hash)
-        missing.push(
-          `${name}: the evidence is stale (the subtask changed after it was verified)`,
-        );
-      else if (evidence.verdict !== "PASS")
-        missing.push(`${name}: the last verification failed`);
-    }
-    if (validation.kind !== "automated") {
-      const confirmation = ctx.records.latest({
-        kind: "confirmation",
-        playbook: edit.path,
-        target: subtask.id,
-      });
-      if (!confirmation) missing.push(`${name}: no confirmation by the user`);
-      else if (confirmation.contentHash !== hash)
-        missing.push(
-          `${name}: the confirmation is stale (the subtask changed after it)`,
-        );
-    }
-  }
+  const missing = findProofGaps(
+    edit.path,
+    subtask,
+    hash,
+    ctx.records,
+    names,
+  ).map((gap) => describeGap(gap));
   return missing;
+}
+
+function describeGap(gap: ProofGap): string {
+  const name = gap.validation;
+  if (gap.needs === "kind")
+    return `${name} has no validation kind (automated, manual or hybrid); the plan must say how it is proven`;
+  if (gap.needs === "evidence")
+    return gap.why === "none"
+      ? `${name}: no evidence record`
+      : gap.why === "stale"
+        ? `${name}: the evidence is stale (the subtask changed after it was verified)`
+        : `${name}: the last verification failed`;
+  return gap.why === "none"
+    ? `${name}: no confirmation by the user`
+    : `${name}: the confirmation is stale (the subtask changed after it)`;
 }

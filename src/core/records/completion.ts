@@ -1,5 +1,5 @@
 import type { PlaybookSummary } from "../cache/summary.ts";
-import { VALIDATION_NAMES } from "../model/playbook.ts";
+import { criticState, findProofGaps } from "./proof-state.ts";
 import type { RecordSet } from "./record.ts";
 
 /**
@@ -19,56 +19,22 @@ export function findMissingProof(
     if (phase.status !== "done")
       missing.push(`${phase.id} is ${phase.status}, not done`);
     else {
-      const verdict = records.latest({
-        kind: "critic",
-        playbook: path,
-        target: phase.id,
-      });
-      if (!verdict || verdict.contentHash !== playbook.hashes.phases[phase.id])
-        missing.push(`${phase.id} has no current critic verdict`);
-      else if (verdict.verdict !== "PASS")
+      const critic = criticState(path, playbook, phase.id, records);
+      if (critic === "FAIL")
         missing.push(`${phase.id}: the critic's last verdict is FAIL`);
+      else if (critic !== "PASS")
+        missing.push(`${phase.id} has no current critic verdict`);
     }
     for (const subtask of phase.subtasks) {
       if (!subtask.checked) {
         missing.push(`${subtask.id} is not checked`);
         continue;
       }
-      const hash = playbook.hashes.subtasks[subtask.id];
-      for (const name of VALIDATION_NAMES) {
-        const validation = subtask.validations[name];
-        if (!validation || validation.kind === "unspecified") {
-          missing.push(`${subtask.id} ${name} has no validation kind`);
-          continue;
-        }
-        if (validation.kind !== "manual") {
-          const evidence = records.latest({
-            kind: "evidence",
-            playbook: path,
-            target: subtask.id,
-            validation: name,
-          });
-          if (
-            !evidence ||
-            evidence.contentHash !== hash ||
-            evidence.verdict !== "PASS"
-          )
-            missing.push(
-              `${subtask.id} ${name} has no current passing evidence`,
-            );
-        }
-        if (validation.kind !== "automated") {
-          const confirmation = records.latest({
-            kind: "confirmation",
-            playbook: path,
-            target: subtask.id,
-          });
-          if (!confirmation || confirmation.contentHash !== hash)
-            missing.push(
-              `${subtask.id} ${name} has no current confirmation by the user`,
-            );
-        }
-      }
+      const hash = playbook.hashes.subtasks[subtask.id] ?? null;
+      for (const gap of findProofGaps(path, subtask, hash, records))
+        missing.push(
+          `${subtask.id} ${gap.validation} ${gap.needs === "kind" ? "has no validation kind" : gap.needs === "evidence" ? "has no current passing evidence" : "has no current confirmation by the user"}`,
+        );
     }
   }
   for (const task of playbook.finalTasks)

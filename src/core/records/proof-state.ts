@@ -1,0 +1,99 @@
+import type { PlaybookSummary } from "../cache/summary.ts";
+import { VALIDATION_NAMES, type ValidationName } from "../model/playbook.ts";
+import type { RecordSet } from "./record.ts";
+
+type SubtaskSummary = PlaybookSummary["phases"][number]["subtasks"][number];
+
+/** Why a validation of a subtask is not proven: no kind to prove it by, or a record that is missing, stale or failed. */
+export type ProofGap =
+  | { validation: ValidationName; needs: "kind" }
+  | {
+      validation: ValidationName;
+      needs: "evidence" | "confirmation";
+      why: "none" | "stale" | "failed";
+    };
+
+/**
+ * What is missing for `subtask`'s validations (`names`, all three unless told) to count as proven (SPEC §6): a
+ * current PASS evidence record for each automated or hybrid one, a current confirmation by the user for each manual
+ * or hybrid one. `hash` is the subtask's content hash now; records of other content are stale. Empty: proven.
+ */
+export function findProofGaps(
+  path: string,
+  subtask: SubtaskSummary,
+  hash: string | null,
+  records: RecordSet,
+  names: readonly ValidationName[] = VALIDATION_NAMES,
+): ProofGap[] {
+  const gaps: ProofGap[] = [];
+  for (const name of names) {
+    const validation = subtask.validations[name];
+    if (!validation || validation.kind === "unspecified") {
+      gaps.push({ validation: name, needs: "kind" });
+      continue;
+    }
+    if (validation.kind !== "manual") {
+      const evidence = records.latest({
+        kind: "evidence",
+        playbook: path,
+        target: subtask.id,
+        validation: name,
+      });
+      const why = !evidence
+        ? "none"
+        : evidence.contentHash !== hash
+          ? "stale"
+          : evidence.verdict !== "PASS"
+            ? "failed"
+            : null;
+      if (why) gaps.push({ validation: name, needs: "evidence", why });
+    }
+    if (validation.kind !== "automated") {
+      const confirmation = records.latest({
+        kind: "confirmation",
+        playbook: path,
+        target: subtask.id,
+      });
+      const why = !confirmation
+        ? "none"
+        : confirmation.contentHash !== hash
+          ? "stale"
+          : null;
+      if (why) gaps.push({ validation: name, needs: "confirmation", why });
+    }
+  }
+  return gaps;
+}
+
+/** The critic's verdict on a phase as it is now: its current PASS or FAIL, `stale` when the phase changed since, or `none`. */
+export function criticState(
+  path: string,
+  playbook: PlaybookSummary,
+  phase: string,
+  records: RecordSet,
+): "PASS" | "FAIL" | "stale" | "none" {
+  const verdict = records.latest({
+    kind: "critic",
+    playbook: path,
+    target: phase,
+  });
+  if (!verdict) return "none";
+  if (verdict.contentHash !== playbook.hashes.phases[phase]) return "stale";
+  return verdict.verdict === "PASS" ? "PASS" : "FAIL";
+}
+
+/** The reviewer's verdict on the plan as it is now: `approved`, `rejected`, `stale` when the plan changed since, or `none`. */
+export function reviewState(
+  path: string,
+  playbook: PlaybookSummary,
+  records: RecordSet,
+): "approved" | "rejected" | "stale" | "none" {
+  const review = records.latest({
+    kind: "review",
+    playbook: path,
+    target: "playbook",
+  });
+  if (!review) return "none";
+  if (review.contentHash !== playbook.hashes.review) return "stale";
+  return review.verdict === "approve" ? "approved" : "rejected";
+}
