@@ -1,5 +1,18 @@
+import { readRecords } from "../adapters/record-store.ts";
+import {
+  readPostLoopLock,
+  readUnfinishedArchive,
+} from "../adapters/runtime-files.ts";
+import { summarizePlaybook } from "../core/cache/summary.ts";
+import type { PostLoopLock } from "../core/guards/types.ts";
 import type { Diagnostic } from "../core/model/diagnostic.ts";
 import type { PhaseStatus, Playbook } from "../core/model/playbook.ts";
+import {
+  criticState,
+  findProofGaps,
+  reviewState,
+} from "../core/records/proof-state.ts";
+import { createRecordSet } from "../core/records/record-set.ts";
 import { runLint } from "./run-lint.ts";
 
 export interface StatusReport {
@@ -9,6 +22,8 @@ export interface StatusReport {
   unreadableActive: string | null;
   branch: string | null;
   reviewed: boolean | null;
+  /** The reviewer's verdict on the plan as it is now (null without an active playbook). */
+  review: ReturnType<typeof reviewState> | null;
   summary: string | null;
   currentPhase: string | null;
   phases: {
@@ -17,24 +32,53 @@ export interface StatusReport {
     status: PhaseStatus;
     done: number;
     total: number;
+    /** The critic's verdict on the phase as it is now. */
+    critic: ReturnType<typeof criticState>;
+    /** Checked subtasks without current proof: claims `playbook check` would fail. */
+    unproven: string[];
   }[];
-  next: { id: string; phase: string; criterion: string }[];
+  /** Open subtasks whose dependencies are met; `proven` when every validation already has current proof. */
+  next: { id: string; phase: string; criterion: string; proven: boolean }[];
   finalTasks: { done: number; total: number };
+  /** The post-loop lock, when set. */
+  lock: Omit<PostLoopLock, "session"> | null;
+  /** An archive that stopped before finishing. */
+  unfinishedArchive: { playbook: string; branch: string } | null;
   diagnostics: Diagnostic[];
 }
 
 const NEXT_LIMIT = 5;
 
-/** Reads the project's state and active playbook and reports progress, the next open subtasks and diagnostics. */
+/**
+ * Reads the project's state and active playbook and reports progress, the records behind its claims, the next open
+ * subtasks, the post-loop lock, an unfinished archive and the diagnostics.
+ */
 export function runStatus(root: string): StatusReport {
   const lint = runLint(root);
   const state = lint.state?.state ?? null;
   const playbook = lint.active?.playbook ?? null;
+  const file = lint.active?.file ?? null;
+  const summary = playbook ? summarizePlaybook(playbook, []) : null;
+  const records = createRecordSet(file ? readRecords(root, file) : []);
+  const proven = (phase: string, id: string) => {
+    const subtask = summary?.phases
+      .find((p) => p.id === phase)
+      ?.subtasks.find((s) => s.id === id);
+    return (
+      !!summary &&
+      !!file &&
+      !!subtask &&
+      findProofGaps(file, subtask, summary.hashes.subtasks[id] ?? null, records)
+        .length === 0
+    );
+  };
+  const lock = readPostLoopLock(root);
   return {
-    active: lint.active?.file ?? null,
+    active: file,
     unreadableActive: lint.active ? null : (state?.playbook.active ?? null),
     branch: playbook?.meta.branch ?? state?.playbook.branch ?? null,
     reviewed: playbook ? playbook.meta.reviewed : null,
+    review: summary && file ? reviewState(file, summary, records) : null,
     summary: playbook?.goal.summary ?? null,
     currentPhase: state?.goal.phase ?? null,
     phases: (playbook?.phases ?? []).map((phase) => ({
@@ -43,18 +87,41 @@ export function runStatus(root: string): StatusReport {
       status: phase.status,
       done: phase.subtasks.filter((s) => s.checked).length,
       total: phase.subtasks.length,
+      critic:
+        summary && file
+          ? criticState(file, summary, phase.id, records)
+          : "none",
+      unproven: phase.subtasks
+        .filter((s) => s.checked && !proven(phase.id, s.id))
+        .map((s) => s.id),
     })),
-    next: playbook ? nextSubtasks(playbook) : [],
+    next: playbook
+      ? nextSubtasks(playbook).map((item) => ({
+          ...item,
+          proven: proven(item.phase, item.id),
+        }))
+      : [],
     finalTasks: {
       done: (playbook?.finalTasks ?? []).filter((t) => t.checked).length,
       total: (playbook?.finalTasks ?? []).length,
     },
+    lock: lock
+      ? {
+          status: lock.status,
+          playbook: lock.playbook,
+          pr: lock.pr,
+          at: lock.at,
+        }
+      : null,
+    unfinishedArchive: readUnfinishedArchive(root),
     diagnostics: lint.diagnostics,
   };
 }
 
 /** Open subtasks in phase order whose own dependencies are checked: what the agent can do now. */
-function nextSubtasks(playbook: Playbook): StatusReport["next"] {
+function nextSubtasks(
+  playbook: Playbook,
+): Omit<StatusReport["next"][number], "proven">[] {
   const checked = new Set(
     playbook.phases.flatMap((p) =>
       p.subtasks.filter((s) => s.checked).map((s) => s.id),
@@ -63,7 +130,7 @@ function nextSubtasks(playbook: Playbook): StatusReport["next"] {
   const donePhases = new Set(
     playbook.phases.filter((p) => p.status === "done").map((p) => p.id),
   );
-  const next: StatusReport["next"] = [];
+  const next: Omit<StatusReport["next"][number], "proven">[] = [];
   for (const phase of playbook.phases) {
     if (
       phase.status === "done" ||

@@ -1,4 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { writeRecord } from "../../src/adapters/record-store.ts";
+import type { PlaybookSummary } from "../../src/core/cache/summary.ts";
+import { summarizeDocument } from "../../src/core/parse/summarize-document.ts";
+import type { PlaybookRecord } from "../../src/core/records/record.ts";
 import { runCli } from "../helpers/run-cli.ts";
 import { stateDoc } from "../helpers/sample-docs.ts";
 import { createTempProject } from "../helpers/temp-project.ts";
@@ -113,11 +117,13 @@ describe("playbook status", () => {
     expect(result.stderr).toBe("");
     const lines = result.stdout.split("\n");
     expect(lines[0]).toBe(
-      "playbook  plan/playbook-report.md  (feat/report)  reviewed",
+      "playbook  plan/playbook-report.md  (feat/report)  reviewed, but no approval on record",
     );
     expect(lines).toContain("goal      The report command writes report.html");
     expect(lines).toContain("phase     p2");
-    expect(lines).toContain(`p1  Collect  ${"█".repeat(20)}      2/2  done`);
+    expect(lines).toContain(
+      `p1  Collect  ${"█".repeat(20)}      2/2  done  no critic PASS`,
+    );
     expect(lines).toContain(
       `p2  Render   ${"█".repeat(5)}${"░".repeat(15)}      1/4  in_progress`,
     );
@@ -133,7 +139,125 @@ describe("playbook status", () => {
       "  p2.2  report.html has one row per record",
       "  p2.4  report.css exists",
     ]);
+    expect(lines).toContain(
+      "unproven  p1.1, p1.2, p2.1 are checked without current proof: run `playbook verify <id>` (and `playbook confirm <id>` for manual checks)",
+    );
     expect(lines.at(-2)).toBe("no problems found");
+  });
+
+  it("shows the records behind the claims: the review, the critic, proven subtasks ready to tick", () => {
+    const project = reportProject();
+    const summary = summarizeDocument(
+      "playbook",
+      REPORT_PLAYBOOK,
+      "plan/playbook-report.md",
+    ) as PlaybookSummary;
+    const record = (
+      r: Omit<PlaybookRecord, "at" | "by" | "contentHash" | "detail">,
+      contentHash: string,
+    ) =>
+      writeRecord(project.dir, {
+        ...r,
+        by: "test",
+        contentHash,
+        at: "2026-11-23T08:00:00.000Z",
+        detail: {},
+      });
+    record(
+      {
+        kind: "review",
+        playbook: "plan/playbook-report.md",
+        target: "playbook",
+        verdict: "approve",
+      },
+      summary.hashes.review,
+    );
+    record(
+      {
+        kind: "critic",
+        playbook: "plan/playbook-report.md",
+        target: "p1",
+        verdict: "PASS",
+      },
+      summary.hashes.phases["p1"]!,
+    );
+    for (const id of ["p1.1", "p1.2", "p2.1", "p2.2"]) {
+      for (const validation of ["technical", "consistency"] as const)
+        record(
+          {
+            kind: "evidence",
+            playbook: "plan/playbook-report.md",
+            target: id,
+            validation,
+            verdict: "PASS",
+          },
+          summary.hashes.subtasks[id]!,
+        );
+      record(
+        {
+          kind: "confirmation",
+          playbook: "plan/playbook-report.md",
+          target: id,
+          verdict: "PASS",
+        },
+        summary.hashes.subtasks[id]!,
+      );
+    }
+
+    const result = runCli(["status"], { cwd: project.dir });
+    const json = JSON.parse(
+      runCli(["status", "--json"], { cwd: project.dir }).stdout,
+    ) as {
+      review: string;
+      phases: { critic: string }[];
+      next: { proven: boolean }[];
+    };
+
+    const lines = result.stdout.split("\n");
+    expect(lines[0]).toBe(
+      "playbook  plan/playbook-report.md  (feat/report)  reviewed",
+    );
+    expect(lines).toContain(
+      `p1  Collect  ${"█".repeat(20)}      2/2  done  critic PASS`,
+    );
+    expect(lines).toContain(
+      "  p2.2  report.html has one row per record  (proven: tick it)",
+    );
+    expect(result.stdout).not.toContain("unproven");
+    expect(json.review).toBe("approved");
+    expect(json.phases.map((p) => p.critic)).toEqual(["PASS", "none", "none"]);
+    expect(json.next.map((n) => n.proven)).toEqual([true, false]);
+  });
+
+  it("shows the post-loop lock and an unfinished archive with their next steps", () => {
+    const project = reportProject();
+    project.write(
+      ".claude/playbook/post-loop.json",
+      JSON.stringify({
+        status: "success",
+        playbook: "plan/archive/playbook-old.md",
+        pr: "https://github.com/acme/app/pull/7",
+        at: "2026-11-23T08:00:00.000Z",
+        session: "s1",
+      }),
+    );
+    project.write(
+      ".claude/playbook/archive-journal.json",
+      JSON.stringify({
+        status: "partial",
+        branch: "feat/report",
+        playbook: "plan/playbook-report.md",
+      }),
+    );
+
+    const lines = runCli(["status"], { cwd: project.dir }).stdout.split("\n");
+
+    expect(lines).toContain(
+      "lock      post-loop lock: plan/archive/playbook-old.md was archived (https://github.com/acme/app/pull/7), status success. Next: `playbook post-loop`",
+    );
+    expect(lines).toContain(
+      "archive   unfinished: plan/playbook-report.md on feat/report. Next: `playbook archive --resume`",
+    );
   });
 
   it("says whether the active playbook is reviewed", () => {
@@ -230,22 +354,55 @@ describe("playbook status", () => {
       unreadableActive: null,
       branch: "feat/report",
       reviewed: true,
+      review: "none",
       summary: "The report command writes report.html",
       currentPhase: "p2",
       phases: [
-        { id: "p1", name: "Collect", status: "done", done: 2, total: 2 },
-        { id: "p2", name: "Render", status: "in_progress", done: 1, total: 4 },
-        { id: "p3", name: "Publish", status: "pending", done: 0, total: 1 },
+        {
+          id: "p1",
+          name: "Collect",
+          status: "done",
+          done: 2,
+          total: 2,
+          critic: "none",
+          unproven: ["p1.1", "p1.2"],
+        },
+        {
+          id: "p2",
+          name: "Render",
+          status: "in_progress",
+          done: 1,
+          total: 4,
+          critic: "none",
+          unproven: ["p2.1"],
+        },
+        {
+          id: "p3",
+          name: "Publish",
+          status: "pending",
+          done: 0,
+          total: 1,
+          critic: "none",
+          unproven: [],
+        },
       ],
       next: [
         {
           id: "p2.2",
           phase: "p2",
           criterion: "report.html has one row per record",
+          proven: false,
         },
-        { id: "p2.4", phase: "p2", criterion: "report.css exists" },
+        {
+          id: "p2.4",
+          phase: "p2",
+          criterion: "report.css exists",
+          proven: false,
+        },
       ],
       finalTasks: { done: 1, total: 2 },
+      lock: null,
+      unfinishedArchive: null,
       diagnostics: [],
     });
   });
@@ -260,11 +417,14 @@ describe("playbook status", () => {
       unreadableActive: null,
       branch: "feat/report",
       reviewed: null,
+      review: null,
       summary: null,
       currentPhase: "p2",
       phases: [],
       next: [],
       finalTasks: { done: 0, total: 0 },
+      lock: null,
+      unfinishedArchive: null,
       diagnostics: [],
     });
   });

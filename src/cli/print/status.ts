@@ -26,9 +26,15 @@ export function formatStatus(unsafe: StatusReport, c: Colors): string[] {
       ),
     );
   } else {
-    const reviewed = report.reviewed
-      ? c.green("reviewed")
-      : c.yellow("not reviewed");
+    const reviewed = !report.reviewed
+      ? c.yellow("not reviewed")
+      : report.review === "approved"
+        ? c.green("reviewed")
+        : c.red(
+            report.review === "stale"
+              ? "reviewed, but the plan changed after the approval"
+              : "reviewed, but no approval on record",
+          );
     lines.push(
       `${c.bold("playbook")}  ${report.active}  ${c.dim(`(${report.branch ?? "no branch"})`)}  ${reviewed}`,
     );
@@ -54,8 +60,16 @@ export function formatStatus(unsafe: StatusReport, c: Colors): string[] {
           : phase.status === "in_progress"
             ? c.cyan(phase.status)
             : c.dim(phase.status);
+      const critic =
+        phase.critic === "PASS"
+          ? `  ${c.green("critic PASS")}`
+          : phase.critic === "FAIL"
+            ? `  ${c.red("critic FAIL")}`
+            : phase.status === "done"
+              ? `  ${c.red("no critic PASS")}`
+              : "";
       lines.push(
-        `${phase.id.padEnd(idWidth)}  ${name.padEnd(nameWidth)}  ${progressBar(phase.done, phase.total, c)}  ${`${phase.done}/${phase.total}`.padStart(7)}  ${status}`,
+        `${phase.id.padEnd(idWidth)}  ${name.padEnd(nameWidth)}  ${progressBar(phase.done, phase.total, c)}  ${`${phase.done}/${phase.total}`.padStart(7)}  ${status}${critic}`,
       );
     }
     if (report.finalTasks.total > 0) {
@@ -64,10 +78,31 @@ export function formatStatus(unsafe: StatusReport, c: Colors): string[] {
       );
     }
   }
+  const unproven = report.phases.flatMap((p) => p.unproven);
+  if (unproven.length > 0)
+    lines.push(
+      "",
+      `${c.bold("unproven")}  ${c.red(unproven.join(", "))} ${unproven.length === 1 ? "is" : "are"} checked without current proof: run \`playbook verify <id>\` (and \`playbook confirm <id>\` for manual checks)`,
+    );
   if (report.next.length > 0) {
     lines.push("", c.bold("next"));
     for (const item of report.next)
-      lines.push(`  ${item.id}  ${item.criterion}`);
+      lines.push(
+        `  ${item.id}  ${item.criterion}${item.proven ? `  ${c.green("(proven: tick it)")}` : ""}`,
+      );
+  }
+  if (report.lock) {
+    const lock = report.lock;
+    lines.push(
+      "",
+      `${c.bold("lock")}      post-loop lock: ${lock.playbook ?? "the last playbook"} was archived${lock.pr ? ` (${lock.pr})` : ""}, status ${lock.status}. Next: \`playbook post-loop\``,
+    );
+  }
+  if (report.unfinishedArchive) {
+    if (!report.lock) lines.push("");
+    lines.push(
+      `${c.bold("archive")}   unfinished: ${report.unfinishedArchive.playbook} on ${report.unfinishedArchive.branch}. Next: \`playbook archive --resume\``,
+    );
   }
   lines.push("");
   if (report.diagnostics.length === 0) lines.push(c.green("no problems found"));
