@@ -35,10 +35,10 @@ export const subtaskGuard: Guard = {
       for (const phase of edit.after.phases)
         for (const subtask of phase.subtasks) {
           const before = findSubtask(edit.before, subtask.id);
-          const missing = missingProof(ctx, edit, subtask, before);
-          if (missing.length > 0)
+          const gaps = missingProof(ctx, edit, subtask, before);
+          if (gaps.length > 0)
             return block(
-              `Blocked: ${describeTransition(subtask, before)} in \`${edit.path}\` needs proof that is missing: ${missing.join("; ")}. Next: run \`playbook verify ${subtask.id}\` (it runs the automated validations and records the evidence); manual checks need the user to run \`playbook confirm ${subtask.id}\` in a terminal. Then make this edit again.`,
+              `Blocked: ${describeTransition(subtask, before)} in \`${edit.path}\` needs proof that is missing: ${gaps.map(describeGap).join("; ")}. Next: ${nextForGaps(gaps, subtask.id)} Then make this edit again.`,
             );
         }
     }
@@ -78,7 +78,7 @@ function missingProof(
   edit: PlaybookEdit,
   subtask: SubtaskSummary,
   before: SubtaskSummary | null,
-): string[] {
+): ProofGap[] {
   const ticked = subtask.checked && !before?.checked;
   const newlyPassed = VALIDATION_NAMES.filter(
     (name) =>
@@ -90,14 +90,25 @@ function missingProof(
     ? VALIDATION_NAMES
     : newlyPassed;
   const hash = edit.after.hashes.subtasks[subtask.id] ?? null;
-  const missing = findProofGaps(
-    edit.path,
-    subtask,
-    hash,
-    ctx.records,
-    names,
-  ).map((gap) => describeGap(gap));
-  return missing;
+  return findProofGaps(edit.path, subtask, hash, ctx.records, names);
+}
+
+/** The steps that supply exactly the missing proof, in the order they are done. */
+function nextForGaps(gaps: readonly ProofGap[], id: string): string {
+  const steps: string[] = [];
+  if (gaps.some((g) => g.needs === "kind"))
+    steps.push(
+      "say in the playbook how each validation is proven (automated, manual or hybrid) and have the plan reviewed again",
+    );
+  if (gaps.some((g) => g.needs === "evidence"))
+    steps.push(
+      `run \`playbook verify ${id}\` (it runs the automated validations and records the evidence)`,
+    );
+  if (gaps.some((g) => g.needs === "confirmation"))
+    steps.push(
+      `ask the user to confirm the manual checks: the user runs \`playbook confirm ${id}\` in a terminal`,
+    );
+  return `${steps.join("; ")}.`;
 }
 
 function describeGap(gap: ProofGap): string {

@@ -476,6 +476,32 @@ const proofs = (book: string) => {
     recordFor(s, { kind: "confirmation", target: "p1.1", verdict: "PASS" }),
   ];
 };
+describe("subtask: the next step names only the proof that is missing", () => {
+  const reasonOf = (overrides: Partial<GuardContext>) => {
+    const decision = verdictOf(subtaskGuard, overrides);
+    return decision.kind === "block" ? decision.reason : "";
+  };
+  it("evidence recorded, confirmation missing: only `playbook confirm`", () => {
+    const reason = reasonOf({
+      records: createRecordSet(proofs(tick(REVIEWED, "p1.1")).slice(0, 2)),
+      changes: [playbookEdit(REVIEWED, tick(REVIEWED, "p1.1"))],
+    });
+    expect(reason).toContain("the user runs `playbook confirm p1.1`");
+    expect(reason).not.toContain("playbook verify");
+  });
+  it("an all-automated subtask: only `playbook verify`, no confirmation", () => {
+    const automated = REVIEWED.replace(
+      "completeness: manual - the error states match docs/design.png",
+      'completeness: "automated - npm test"',
+    );
+    const reason = reasonOf({
+      changes: [playbookEdit(automated, tick(automated, "p1.1"))],
+    });
+    expect(reason).toContain("run `playbook verify p1.1`");
+    expect(reason).not.toContain("playbook confirm");
+  });
+});
+
 table(subtaskGuard, [
   [
     "ticking with every proof",
