@@ -145,7 +145,7 @@ export async function createGoldenPath(
     const lines = !outcome.allowed
       ? splitReason(outcome.pre.reason)
       : [
-          ...(call.tool === "Bash" ? lastLines(outcome.output, 2) : []),
+          ...(call.tool === "Bash" ? lastLines(outcome.output, 4) : []),
           ...contextLines(outcome.pre.context),
           ...contextLines(outcome.post?.context ?? ""),
         ];
@@ -520,12 +520,15 @@ function splitReason(reason: string): string[] {
   return next > 0 ? [text.slice(0, next), text.slice(next + 1)] : [text];
 }
 
+/** Context as transcript lines; the archive's step list (`Steps: ✓ a; ✓ b`) gets a line per step. */
 function contextLines(text: string): string[] {
   return text
+    .replace(/ Steps: (?=[✓✗] )/, "\n")
+    .replace(/; (?=[✓✗] )/g, "\n")
     .split("\n")
     .map((line) => line.trim())
     .filter(Boolean)
-    .slice(0, 3);
+    .slice(0, 12);
 }
 
 function lastLines(text: string, count: number): string[] {
