@@ -279,7 +279,9 @@ describe("playbook init", () => {
         /^\.claude\/(agents|skills|commands)\//.test(f),
       ),
     ).toEqual([]);
-    expect(JSON.parse(files[".claude/settings.json"] ?? "{}")).toEqual({});
+    // init created settings.json and nothing else is in it: it goes, rather than stay behind as `{}`.
+    expect(files[".claude/settings.json"]).toBeUndefined();
+    expect(result.stdout).toMatch(/remove\s+\.claude\/settings\.json/);
     for (const path of [
       "state.md",
       ".claude/frameworks/playbook-review-criteria.md",
@@ -287,6 +289,17 @@ describe("playbook init", () => {
       "CLAUDE.md",
     ])
       expect(files[path], path).toBeDefined();
+  });
+
+  it("--plugin keeps a settings.json that holds the user's own settings, without our hooks", () => {
+    const p = project({
+      ".claude/settings.json": '{\n  "model": "opus"\n}\n',
+    });
+    expect(cli(p, "init", "--yes").status).toBe(0);
+    expect(cli(p, "init", "--yes", "--plugin").status).toBe(0);
+    expect(JSON.parse(p.read(".claude/settings.json"))).toEqual({
+      model: "opus",
+    });
   });
 
   it("refuses a settings.json it cannot read, with the line, and writes nothing", () => {

@@ -208,7 +208,24 @@ export async function planInit(
         hint: `Fix ${SETTINGS} (Claude Code cannot read it either), then run \`playbook init\` again. Nothing was changed.`,
       },
     );
-  if (settings) {
+  if (
+    settings &&
+    options.plugin &&
+    prior?.settings?.original === null &&
+    settings.text.replace(/\s/g, "") === "{}"
+  ) {
+    // init created the file for its hooks alone; with them gone it would stay behind as `{}`.
+    notes.push(...settings.notes);
+    steps.push({
+      path: SETTINGS,
+      action: "remove",
+      detail:
+        "created by playbook init for its hooks, which the plugin now brings",
+      writes: [],
+      removes: [SETTINGS],
+    });
+    settingsRecord = undefined;
+  } else if (settings) {
     notes.push(...settings.notes);
     steps.push(
       sharedStep(
