@@ -40,8 +40,12 @@ export function withScriptFiles(
     const script = queue.shift()!;
     for (const cwd of cwds) {
       const path = resolveScript(input, cwd, script);
-      if (seen.has(path)) continue;
-      seen.add(path);
+      // One package.json holds many scripts: each set of names is its own visit.
+      const key = script.packageScripts
+        ? `${path}#${script.packageScripts.join(",")}`
+        : path;
+      if (seen.has(key)) continue;
+      seen.add(key);
       const text = readHead(path);
       if (text !== null) fold(input, merged, queue, script, path, text);
     }
@@ -58,6 +62,18 @@ function fold(
   path: string,
   text: string,
 ): void {
+  if (script.packageScripts) {
+    for (const [name, body] of packageScriptBodies(text, script.packageScripts))
+      foldShell(
+        merged,
+        queue,
+        input.analyzeBash(body),
+        `${script.path} scripts.${name}`,
+        body,
+        script,
+      );
+    return;
+  }
   const interpreter = script.interpreter ?? shebangInterpreter(text);
   const inner = interpreter === null ? input.analyzeBash(text) : null;
   if (inner === null && !isHandWritten(path, text)) return;
@@ -70,8 +86,29 @@ function fold(
     });
     return;
   }
+  foldShell(merged, queue, inner, script.path, text, script);
+}
+
+/** Folds a shell script's commands, writes, inline code and the scripts it runs, each labelled with where it came from. */
+function foldShell(
+  merged: BashAnalysis,
+  queue: ScriptFile[],
+  inner: BashAnalysis,
+  label: string,
+  text: string,
+  script: ScriptFile,
+): void {
+  if (inner.error !== null) {
+    // Shell code we cannot parse is still checked for the guarded files it names.
+    merged.inlineCode.push({
+      interpreter: "sh",
+      code: text,
+      command: script.command,
+    });
+    return;
+  }
   // Messages then say where a command came from: `scripts/tick.sh: sed -i ... state.md`.
-  const where = (text: string) => `${script.path}: ${text}`;
+  const where = (text: string) => `${label}: ${text}`;
   merged.commands.push(
     ...inner.commands.map((c) => ({
       ...c,
@@ -88,6 +125,25 @@ function fold(
   queue.push(
     ...inner.scriptFiles.map((f) => ({ ...f, command: where(f.command) })),
   );
+}
+
+/** The scripts of a package.json that exist among `names`, in order; none when it is not a package.json we can read. */
+function packageScriptBodies(
+  text: string,
+  names: readonly string[],
+): [string, string][] {
+  let scripts: unknown;
+  try {
+    scripts = (JSON.parse(text) as { scripts?: unknown }).scripts;
+  } catch {
+    return [];
+  }
+  if (typeof scripts !== "object" || scripts === null) return [];
+  const table = scripts as Record<string, unknown>;
+  return names.flatMap((name) => {
+    const body = table[name];
+    return typeof body === "string" ? [[name, body] as [string, string]] : [];
+  });
 }
 
 /** Programs bigger than this are bundles or libraries, not a script the agent just wrote. */

@@ -242,6 +242,65 @@ describe("BYPASSES: scripts the line does not spell out", () => {
   });
 });
 
+describe("BYPASSES: package scripts a line runs by name", () => {
+  let repo: GuardedRepo;
+  beforeAll(() => {
+    repo = createGuardedRepo({
+      files: {
+        "package.json": JSON.stringify({
+          name: "app",
+          scripts: {
+            tick: "sed -i 's/- \\[ \\]/- [x]/' plan/playbook-login-form.md",
+            pretest: "echo ok",
+            test: "node --test",
+            prelint: "rm -f plan/playbook-login-form.md",
+            lint: "eslint .",
+            chain: "npm run tick",
+            start: "node server.js",
+          },
+        }),
+        "web/package.json": JSON.stringify({
+          scripts: {
+            build: "echo done > plan/playbook-login-form.md",
+            postinstall: "touch .claude/playbook/post-loop.json",
+          },
+        }),
+      },
+    });
+  });
+
+  // F20: `npm run X` runs whatever package.json says X is; the line itself names no file.
+  it.each([
+    ["npm run tick"],
+    ["npm run-script tick"],
+    ["npm run tick -- --silent"],
+    ["yarn tick"],
+    ["yarn run tick"],
+    ["pnpm tick"],
+    ["pnpm run tick"],
+    ["bun run tick"],
+    ["npm run lint"],
+    ["npm run chain"],
+    ["cd web && npm run build"],
+    ["npm --prefix web run build"],
+    ["cd web && npm ci"],
+    ["yarn --cwd web"],
+  ])("F20 package script: %s", (command) => {
+    expectDenied(repo.bash(command), "package.json");
+  });
+
+  it.each([
+    ["npm test"],
+    ["npm run test"],
+    ["npm start"],
+    ["yarn install"],
+    ["npm run missing"],
+    ["npm install"],
+  ])("F20 harmless or missing package script: %s", (command) => {
+    expectAllowed(repo.bash(command));
+  });
+});
+
 describe("BYPASS: lowering security through a missing state.md", () => {
   // F12: the lowering check needs a parsed `before`; with state.md gone (git rm, F8) a Write may set
   // `security: developer`. A missing state.md reads as strict everywhere else, so it should count as strict here.

@@ -2,6 +2,7 @@ import { classifyWrites } from "./classify-writes.ts";
 import { findInlineCode, interpretedScript } from "./inline-code.ts";
 import { MAX_COMMAND_LENGTH, MAX_NESTING } from "./limits.ts";
 import { nestedScripts } from "./nested-scripts.ts";
+import { packageScriptRun } from "./package-scripts.ts";
 import { parseShell } from "./parse-shell.ts";
 import type {
   Assignment,
@@ -149,6 +150,17 @@ function visit(parser: ShellParser, node: Node, found: Found): string | null {
   const program = interpretedScript(argv);
   if (program !== null)
     found.scriptFiles.push({ ...program, command: node.text });
+  const packageRun = packageScriptRun(argv);
+  if (packageRun !== null)
+    found.scriptFiles.push({
+      path:
+        packageRun.dir === null
+          ? "package.json"
+          : `${packageRun.dir.replace(/\/+$/, "")}/package.json`,
+      interpreter: null,
+      command: node.text,
+      packageScripts: packageRun.names,
+    });
   for (const script of scripts) {
     const error = analyzeSource(parser, script, node.depth + 1, found);
     if (error !== null) return error;

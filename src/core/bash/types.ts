@@ -52,6 +52,8 @@ export interface ScriptFile {
   /** The interpreter that runs it (`python3`, `node`), or null for a shell or whatever its `#!` line names. */
   interpreter: string | null;
   command: string;
+  /** For a package.json: the scripts the command runs from it (`npm run X`), read there and parsed as shell. */
+  packageScripts?: string[];
 }
 
 export interface BashAnalysis {

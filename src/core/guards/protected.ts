@@ -46,7 +46,9 @@ export const protectedGuard: Guard = {
       if (!rule) continue;
       const runtime = change.dynamic
         ? ` (\`${change.command ?? ""}\` names its target, \`${change.raw}\`, only when it runs, so it could change it)`
-        : "";
+        : change.command
+          ? ` (changed by \`${change.command}\`)`
+          : "";
       const where = `\`${change.path}\`${runtime} is listed as ${rule.level} (${rule.source}, pattern \`${rule.pattern}\`)`;
       if (rule.level === "HARD_BLOCK")
         return block(

@@ -139,7 +139,10 @@ describe("script files a line runs", () => {
     ["python3 -m pytest", []],
     ["node -e 'x'", []],
     ["cat > t.sh <<'EOF'\necho hi\nEOF\nbash t.sh", []],
-    ["npm test", []],
+    // package.json says what `npm test` runs: its scripts are read there.
+    ["npm test", [["package.json", null]]],
+    ["npm --prefix web run build", [["web/package.json", null]]],
+    ["npm view react", []],
   ] as const)("%s", (command, expected) => {
     const analysis = analyzeBash(command);
     expect(analysis.error).toBeNull();
