@@ -72,11 +72,30 @@ interface Chunk {
 const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;
 const HEADING = /^#{1,6}(?:[ \t]|$)/;
 
+/** CommonMark's HTML block kind 6: block-level tag names, which start a block even inside a paragraph. */
+const BLOCK_TAGS = new Set(
+  (
+    "address article aside base basefont blockquote body caption center col colgroup dd details dialog dir div dl " +
+    "dt fieldset figcaption figure footer form frame frameset h1 h2 h3 h4 h5 h6 head header hr html iframe legend " +
+    "li link main menu menuitem nav noframes ol optgroup option p param search section summary table tbody td " +
+    "tfoot th thead title tr track ul"
+  ).split(" "),
+);
+const ATTRIBUTE = String.raw`(?:\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:[^\s"'=<>\x60]+|'[^']*'|"[^"]*"))?)`;
+/** Kind 7: one complete open or closing tag, alone on its line. */
+const LONE_TAG = new RegExp(
+  String.raw`^(?:<[A-Za-z][A-Za-z0-9-]*${ATTRIBUTE}*\s*\/?>|<\/[A-Za-z][A-Za-z0-9-]*\s*>)\s*$`,
+);
+
 /**
  * Where an HTML block that starts on `text` ends (CommonMark's seven kinds): a pattern on a later (or the same)
- * line, or the next blank line. Inside one, a `#` line is HTML, not a heading, so no cut may fall there.
+ * line, or the next blank line. Inside one, a `#` line is HTML, not a heading, so no cut may fall there. Kind 7
+ * cannot interrupt a paragraph, so a lone tag after a non-blank line is `ambiguous`.
  */
-function htmlBlockEnd(text: string): RegExp | "blank" | null {
+function htmlBlockEnd(
+  text: string,
+  afterBlank: boolean,
+): RegExp | "blank" | "ambiguous" | null {
   if (!/^ {0,3}</.test(text)) return null;
   const rest = text.replace(/^ +/, "");
   if (/^<(pre|script|style|textarea)(\s|>|$)/i.test(rest))
@@ -85,7 +104,11 @@ function htmlBlockEnd(text: string): RegExp | "blank" | null {
   if (rest.startsWith("<?")) return /\?>/;
   if (rest.startsWith("<![CDATA[")) return /\]\]>/;
   if (/^<![A-Za-z]/.test(rest)) return />/;
-  if (/^<\/?[A-Za-z][A-Za-z0-9-]*(\s|\/?>|$)/.test(rest)) return "blank";
+  const tag = /^<\/?([A-Za-z][A-Za-z0-9-]*)(?:\s|\/?>|$)/.exec(rest)?.[1];
+  if (tag !== undefined && BLOCK_TAGS.has(tag.toLowerCase())) return "blank";
+  // micromark also takes a lone closing `</pre>` as kind 7. After a blank line it starts a block; after any other
+  // line it does unless that line left a paragraph open, which depends on containers.
+  if (LONE_TAG.test(rest)) return afterBlank ? "blank" : "ambiguous";
   return null;
 }
 
@@ -95,14 +118,21 @@ function splitAtHeadings(body: string): Chunk[] {
   let chunkLine = 1;
   let fence: string | null = null;
   let html: RegExp | "blank" | null = null;
+  let previousBlank = true;
+  // A lone tag after a non-blank line is HTML or paragraph text depending on containers this scan does not
+  // follow. Both readings end at the next blank line; until then no cut, and if a fence or an HTML block could
+  // open meanwhile, the two readings may never meet again: no more cuts at all.
+  let ambiguous = false;
+  let poisoned = false;
   let offset = 0;
   let line = 1;
   let inFrontmatter = body.startsWith("---\n") || body.startsWith("---\r\n");
-  while (offset < body.length) {
+  while (offset < body.length && !poisoned) {
     let next = body.indexOf("\n", offset);
     if (next === -1) next = body.length;
     else next += 1;
     const text = body.slice(offset, next).replace(/\r?\n$/, "");
+    const blank = /^[ \t]*$/.test(text);
     if (inFrontmatter) {
       if (line > 1 && /^(---|\.\.\.)\s*$/.test(text)) inFrontmatter = false;
     } else if (fence !== null) {
@@ -116,13 +146,17 @@ function splitAtHeadings(body: string): Chunk[] {
         fence = null;
       }
     } else if (html !== null) {
-      if (html === "blank" ? /^[ \t]*$/.test(text) : html.test(text))
-        html = null;
+      if (html === "blank" ? blank : html.test(text)) html = null;
+    } else if (ambiguous) {
+      if (blank) ambiguous = false;
+      else if (FENCE_OPEN.test(text) || isHtmlStart(text)) poisoned = true;
     } else {
       const open = FENCE_OPEN.exec(text);
-      const htmlEnd = htmlBlockEnd(text);
+      const htmlEnd = htmlBlockEnd(text, previousBlank);
       if (open) {
         fence = open[1] ?? "```";
+      } else if (htmlEnd === "ambiguous") {
+        ambiguous = true;
       } else if (htmlEnd !== null) {
         // A block that ends on its own first line (`<!-- note -->`) does not stay open.
         const closesHere =
@@ -141,6 +175,7 @@ function splitAtHeadings(body: string): Chunk[] {
         chunkLine = line;
       }
     }
+    previousBlank = blank;
     offset = next;
     line += 1;
   }
@@ -185,4 +220,10 @@ function pointAtEnd(body: string): {
     }
   }
   return { line, column: body.length - lastBreak, offset: body.length };
+}
+
+/** Whether `text` would open a fenced code or HTML block of a kind that does not end at a blank line. */
+function isHtmlStart(text: string): boolean {
+  const end = htmlBlockEnd(text, true);
+  return end !== null && end !== "blank" && end !== "ambiguous";
 }

@@ -101,6 +101,26 @@ const markdownish = fc
   .map(([lines, eol]) => lines.join(eol));
 
 describe("chunked markdown parsing", () => {
+  // Counterexamples fast-check found (PROPERTY_RUNS=30000 runs more): a lone tag after a paragraph line is text (an
+  // HTML block of kind 7 cannot interrupt a paragraph), so a fence after it is open and the heading below is code;
+  // whether a paragraph is open depends on list items and setext underlines.
+  it.each([
+    ["$\n</pre>\n```yaml\n\n## meta"],
+    ["text\n<span>\n~~~\n\n# heading"],
+    ["<span>a</span> b\n```\n\n# heading"],
+    ["***\n<custom>\n\n# heading"],
+    ["para\n<div>\n# inside html\n\n# heading"],
+    ["</pre>\n```\n\n# heading"],
+    ["</pre>\n## meta"],
+    ["$\n===\n</pre>\n## meta"],
+    ["  - x\n    ### indented\n</pre>\n## meta"],
+    ["- [x] **p1.2**:\n</pre>\n</pre>\n## meta"],
+  ])("regression: %j", (text) => {
+    expect(JSON.parse(JSON.stringify(parseMarkdown(text)))).toEqual(
+      JSON.parse(JSON.stringify(parseMarkdownWhole(text))),
+    );
+  });
+
   it("gives exactly the tree of a whole-document parse", () => {
     fc.assert(
       fc.property(markdownish, (text) => {
@@ -108,7 +128,7 @@ describe("chunked markdown parsing", () => {
           JSON.parse(JSON.stringify(parseMarkdownWhole(text))),
         );
       }),
-      { numRuns: 400 },
+      { numRuns: Number(process.env["PROPERTY_RUNS"] ?? 400) },
     );
   });
 });
