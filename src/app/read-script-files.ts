@@ -1,5 +1,7 @@
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, existsSync, openSync, readSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { commandName } from "../core/bash/command-name.ts";
+import { makefileRecipes } from "../core/bash/makefile-recipes.ts";
 import type { BashAnalysis, ScriptFile } from "../core/bash/types.ts";
 import { toAbsolute } from "../core/paths/repo-path.ts";
 import { cdFolders } from "./collect-bash-changes.ts";
@@ -39,11 +41,12 @@ export function withScriptFiles(
   while (queue.length > 0 && seen.size < MAX_SCRIPTS) {
     const script = queue.shift()!;
     for (const cwd of cwds) {
-      const path = resolveScript(input, cwd, script);
+      const path = script.makeDefaultFile
+        ? findMakefile(resolveScript(input, cwd, script))
+        : resolveScript(input, cwd, script);
       // One package.json holds many scripts: each set of names is its own visit.
-      const key = script.packageScripts
-        ? `${path}#${script.packageScripts.join(",")}`
-        : path;
+      const names = script.packageScripts ?? script.makeTargets;
+      const key = names ? `${path}#${names.join(",")}` : path;
       if (seen.has(key)) continue;
       seen.add(key);
       const text = readHead(path);
@@ -70,6 +73,23 @@ function fold(
         input.analyzeBash(body),
         `${script.path} scripts.${name}`,
         body,
+        script,
+      );
+    return;
+  }
+  if (script.makeTargets) {
+    // With `-C DIR` make runs each recipe line in DIR: analysed as `cd DIR && LINE`, its paths resolve there too.
+    const inDir = (line: string) =>
+      script.makeDir === undefined
+        ? line
+        : `cd '${script.makeDir.replace(/'/g, "'\\''")}' && ${line}`;
+    for (const recipe of makefileRecipes(text, script.makeTargets))
+      foldShell(
+        merged,
+        queue,
+        input.analyzeBash(inDir(recipe.line)),
+        `${script.path} target ${recipe.target}`,
+        recipe.line,
         script,
       );
     return;
@@ -158,6 +178,16 @@ function isHandWritten(path: string, text: string): boolean {
   return (
     text.length <= MAX_HAND_WRITTEN && !/(?:^|\/)node_modules\//.test(path)
   );
+}
+
+/** The file make reads when `-f` names none: GNUmakefile, makefile, then Makefile, in `Makefile`'s folder. */
+function findMakefile(makefile: string): string {
+  const folder = dirname(makefile);
+  for (const name of ["GNUmakefile", "makefile"]) {
+    const candidate = join(folder, name);
+    if (existsSync(candidate)) return candidate;
+  }
+  return makefile;
 }
 
 function resolveScript(

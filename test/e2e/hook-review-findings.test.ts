@@ -301,6 +301,63 @@ describe("BYPASSES: package scripts a line runs by name", () => {
   });
 });
 
+describe("BYPASSES: make targets a line runs by name", () => {
+  let repo: GuardedRepo;
+  beforeAll(() => {
+    repo = createGuardedRepo({
+      files: {
+        Makefile: [
+          "PLAYBOOK := plan/playbook-login-form.md",
+          "",
+          "all: build",
+          "",
+          "build:",
+          "\tnpm run build",
+          "",
+          "tick: prepare",
+          "\t@sed -i 's/- \\[ \\]/- [x]/' plan/playbook-login-form.md",
+          "",
+          "prepare:",
+          "\techo preparing",
+          "",
+          "clean-plan:",
+          "\t-rm -f plan/playbook-login-form.md",
+          "",
+          "release: tick",
+          "\techo released",
+          "",
+          "test:",
+          "\tnode --test",
+          "",
+        ].join("\n"),
+        "tools/Makefile":
+          "lower:\n\tsed -i s/strict/developer/ ../state.md\n",
+        "package.json": JSON.stringify({ scripts: { build: "tsc" } }),
+      },
+    });
+  });
+
+  // F21: `make X` runs the recipe the Makefile gives X (and its prerequisites); the line names no file.
+  it.each([
+    ["make tick"],
+    ["make clean-plan"],
+    ["make release"],
+    ["make -C tools lower"],
+    ["cd tools && make lower"],
+    ["make -f Makefile tick"],
+    ["make -j4 test tick"],
+  ])("F21 make target: %s", (command) => {
+    expectDenied(repo.bash(command), "Makefile");
+  });
+
+  it.each([["make"], ["make test"], ["make build"], ["make missing"]])(
+    "F21 harmless or missing make target: %s",
+    (command) => {
+      expectAllowed(repo.bash(command));
+    },
+  );
+});
+
 describe("BYPASS: lowering security through a missing state.md", () => {
   // F12: the lowering check needs a parsed `before`; with state.md gone (git rm, F8) a Write may set
   // `security: developer`. A missing state.md reads as strict everywhere else, so it should count as strict here.

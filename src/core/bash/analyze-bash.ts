@@ -1,6 +1,7 @@
 import { classifyWrites } from "./classify-writes.ts";
 import { findInlineCode, interpretedScript } from "./inline-code.ts";
 import { MAX_COMMAND_LENGTH, MAX_NESTING } from "./limits.ts";
+import { makeRun } from "./make-run.ts";
 import { nestedScripts } from "./nested-scripts.ts";
 import { packageScriptRun } from "./package-scripts.ts";
 import { parseShell } from "./parse-shell.ts";
@@ -150,6 +151,18 @@ function visit(parser: ShellParser, node: Node, found: Found): string | null {
   const program = interpretedScript(argv);
   if (program !== null)
     found.scriptFiles.push({ ...program, command: node.text });
+  const make = makeRun(argv);
+  if (make !== null) {
+    const folder = make.dir === null ? "" : `${make.dir.replace(/\/+$/, "")}/`;
+    found.scriptFiles.push({
+      path: `${folder}${make.file ?? "Makefile"}`,
+      interpreter: null,
+      command: node.text,
+      makeTargets: make.targets,
+      makeDefaultFile: make.file === null,
+      ...(make.dir === null ? {} : { makeDir: make.dir }),
+    });
+  }
   const packageRun = packageScriptRun(argv);
   if (packageRun !== null)
     found.scriptFiles.push({

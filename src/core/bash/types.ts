@@ -54,6 +54,12 @@ export interface ScriptFile {
   command: string;
   /** For a package.json: the scripts the command runs from it (`npm run X`), read there and parsed as shell. */
   packageScripts?: string[];
+  /** For a Makefile: the targets `make` builds from it (none: its default goal). */
+  makeTargets?: string[];
+  /** Whether make picks the file itself (GNUmakefile, makefile, Makefile in the path's folder). */
+  makeDefaultFile?: boolean;
+  /** `make -C DIR`: the recipes run in DIR. */
+  makeDir?: string;
 }
 
 export interface BashAnalysis {

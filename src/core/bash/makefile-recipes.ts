@@ -1,0 +1,75 @@
+/** A recipe line make would hand to the shell, with the target it belongs to. */
+export interface MakeRecipe {
+  target: string;
+  line: string;
+}
+
+interface Rule {
+  prerequisites: string[];
+  recipe: string[];
+}
+
+/** How many rules are followed through prerequisites, so a cycle or a huge tree cannot stall the hook. */
+const MAX_RULES = 64;
+
+/**
+ * The recipe lines `make TARGETS` would run from a Makefile's text (the first ordinary target when none is named),
+ * prerequisites first, as shell command lines: `@`, `-` and `+` prefixes dropped, `$$` as `$`, backslash-continued
+ * lines joined. Make's own variables stay as written (`$(X)` reads as a command substitution, which names no file).
+ * Includes, pattern rules and conditionals are not followed: a recipe that needs them is not found.
+ */
+export function makefileRecipes(
+  text: string,
+  targets: readonly string[],
+): MakeRecipe[] {
+  const rules = new Map<string, Rule>();
+  let first: string | null = null;
+  let current: Rule[] = [];
+  const lines = text.replace(/\\\r?\n/g, " ").split(/\r?\n/);
+  for (const line of lines) {
+    if (line.startsWith("\t")) {
+      for (const rule of current) rule.recipe.push(line.slice(1));
+      continue;
+    }
+    const rule = /^([^\s:#=][^:=#]*?)\s*::?(?!=)([^;#]*)(?:;(.*))?$/.exec(line);
+    if (!rule) {
+      if (line.trim() !== "" && !line.trimStart().startsWith("#")) current = [];
+      continue;
+    }
+    const names = rule[1]!.split(/\s+/).filter(Boolean);
+    const prerequisites = rule[2]!
+      .split("|")
+      .join(" ")
+      .split(/\s+/)
+      .filter(Boolean);
+    current = names.map((name) => {
+      const entry = rules.get(name) ?? { prerequisites: [], recipe: [] };
+      entry.prerequisites.push(...prerequisites);
+      rules.set(name, entry);
+      if (first === null && !name.startsWith(".") && !name.includes("%"))
+        first = name;
+      return entry;
+    });
+    if (rule[3] !== undefined && rule[3].trim() !== "")
+      for (const entry of current) entry.recipe.push(rule[3]);
+  }
+  const goals = targets.length > 0 ? targets : first === null ? [] : [first];
+  const out: MakeRecipe[] = [];
+  const seen = new Set<string>();
+  const visit = (target: string) => {
+    if (seen.has(target) || seen.size >= MAX_RULES) return;
+    seen.add(target);
+    const rule = rules.get(target);
+    if (!rule) return;
+    for (const prerequisite of rule.prerequisites) visit(prerequisite);
+    for (const line of rule.recipe) {
+      const command = line
+        .trim()
+        .replace(/^[@+-]+/, "")
+        .replace(/\$\$/g, "$");
+      if (command !== "") out.push({ target, line: command });
+    }
+  };
+  for (const goal of goals) visit(goal);
+  return out;
+}
