@@ -330,8 +330,7 @@ describe("BYPASSES: make targets a line runs by name", () => {
           "\tnode --test",
           "",
         ].join("\n"),
-        "tools/Makefile":
-          "lower:\n\tsed -i s/strict/developer/ ../state.md\n",
+        "tools/Makefile": "lower:\n\tsed -i s/strict/developer/ ../state.md\n",
         "package.json": JSON.stringify({ scripts: { build: "tsc" } }),
       },
     });
