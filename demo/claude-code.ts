@@ -213,15 +213,19 @@ export function createClaudeCode(options: ClaudeCodeOptions): ClaudeCode {
     if (pre.decision === "deny")
       return { call, pre, allowed: false, output: "", exitCode: 0, post: null };
     const done = await perform(call, options.project, env());
+    // A failed tool (an Edit that does not match, a command that exits non-zero) is reported as a failure.
     const post =
-      done.exitCode === 0 || call.tool === "Bash"
+      done.exitCode === 0
         ? await fire("PostToolUse", call.tool, {
             ...common,
             tool_response: done.response,
           })
         : await fire("PostToolUseFailure", call.tool, {
             ...common,
-            error: done.output,
+            error:
+              call.tool === "Bash"
+                ? `Exit code ${done.exitCode}\n${done.output}`
+                : done.output,
             is_interrupt: false,
           });
     return {
@@ -281,17 +285,16 @@ async function perform(
         output: "",
         response: { type: "text", file: { filePath: file } },
       };
-    case "Write":
+    case "Write": {
+      const existed = existsSync(file);
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, String(input["content"]));
       return {
         exitCode: 0,
         output: "",
-        response: {
-          type: existsSync(file) ? "update" : "create",
-          filePath: file,
-        },
+        response: { type: existed ? "update" : "create", filePath: file },
       };
+    }
     case "Edit": {
       const before = readFileSync(file, "utf8");
       const oldString = String(input["old_string"]);
