@@ -1,7 +1,10 @@
 import {
   applyEdits,
+  createScanner,
+  findNodeAtLocation,
   modify,
   parse,
+  parseTree,
   printParseErrorCode,
   type FormattingOptions,
   type JSONPath,
@@ -186,6 +189,22 @@ function createEditor(initial: string): Editor {
       return node;
     },
     set(path, value, insert = false) {
+      const removed =
+        value === undefined ? removeKeepingComments(editor.text, path) : null;
+      if (removed !== null) {
+        editor.text = removed;
+        return;
+      }
+      const added = addWithoutReformatting(
+        editor.text,
+        path,
+        value,
+        formatting,
+      );
+      if (added !== null) {
+        editor.text = added;
+        return;
+      }
       const edits = modify(editor.text, path, value, {
         formattingOptions: formatting,
         isArrayInsertion: insert,
@@ -232,6 +251,123 @@ function readSettings(
         problem: `"hooks.${event}" is not a list`,
       };
   return { ok: true, json };
+}
+
+/**
+ * `text` with `value` added after the last element of the non-empty array or object that holds `path` (an array's
+ * next index, or an object's missing key), without touching what is already there: jsonc-parser's formatter would
+ * re-indent the whole line the edit starts on, rewriting the user's own entries. A one-line container stays one
+ * line; otherwise the new element gets the last element's indentation. Null when the container is missing or empty,
+ * or the key exists (the ordinary edit is fine there).
+ */
+function addWithoutReformatting(
+  text: string,
+  path: JSONPath,
+  value: unknown,
+  formatting: FormattingOptions,
+): string | null {
+  const tree = parseTree(text);
+  if (!tree || value === undefined || path.length === 0) return null;
+  // A missing parent (`hooks` in a file without it) is added whole, at the deepest level that exists.
+  let at = path.length - 1;
+  let container = findNodeAtLocation(tree, path.slice(0, at));
+  while (!container && at > 0) {
+    const missing = path[at];
+    if (typeof missing !== "string") return null;
+    value = { [missing]: value };
+    at -= 1;
+    container = findNodeAtLocation(tree, path.slice(0, at));
+  }
+  const key = path[at];
+  if (!container) return null;
+  if (container.type === "object") {
+    if (typeof key !== "string" || findNodeAtLocation(container, [key]))
+      return null;
+  } else if (container.type !== "array" || typeof key !== "number") return null;
+  const last = container.children?.at(-1);
+  if (!last) return null;
+  const end = last.offset + last.length;
+  // A trailing comma (which JSONC tolerates) would make ours a second one.
+  if (/^\s*,/.test(text.slice(end))) return null;
+  const oneLine = !text.slice(container.offset, end).includes("\n");
+  const lineStart = text.lastIndexOf("\n", last.offset) + 1;
+  const indent = /^[ \t]*/.exec(text.slice(lineStart, last.offset))?.[0] ?? "";
+  const unit = formatting.insertSpaces
+    ? " ".repeat(formatting.tabSize ?? 2)
+    : "\t";
+  const eol = formatting.eol ?? "\n";
+  const name = typeof key === "string" ? `${JSON.stringify(key)}: ` : "";
+  const body = JSON.stringify(value, null, unit)
+    .split("\n")
+    .join(`${eol}${indent}`);
+  if (oneLine)
+    return `${text.slice(0, end)}, ${name}${JSON.stringify(value)}${text.slice(end)}`;
+  // A comment after the last element stays with it: the new element starts on the next line.
+  const lineEnd = text.indexOf("\n", end);
+  const rest = text.slice(end, lineEnd === -1 ? text.length : lineEnd);
+  const after = /^\s*(?:\/\/.*|\/\*.*\*\/\s*)$/.test(rest)
+    ? end + rest.length
+    : end;
+  return `${text.slice(0, end)},${text.slice(end, after)}${eol}${indent}${name}${body}${text.slice(after)}`;
+}
+
+/**
+ * `text` without the member at `path` (a key of an object, an element of an array) and the comma that separates it
+ * from a neighbour: the member's own lines go whole, while comments on other members' lines stay (jsonc-parser
+ * deletes from the previous member's comma on, a comment after it included). Null for an only member or an
+ * unusual layout (the ordinary edit is fine there).
+ */
+function removeKeepingComments(text: string, path: JSONPath): string | null {
+  const tree = parseTree(text);
+  const node = tree ? findNodeAtLocation(tree, path) : undefined;
+  const member = node?.parent?.type === "property" ? node.parent : node;
+  const siblings = member?.parent?.children ?? [];
+  const index = member ? siblings.indexOf(member) : -1;
+  if (!member || index < 0 || siblings.length < 2) return null;
+  const commaAfter = (offset: number) => {
+    // The first token after `offset`, comments and whitespace skipped.
+    const scanner = createScanner(text, true);
+    scanner.setPosition(offset);
+    scanner.scan();
+    const at = scanner.getTokenOffset();
+    return text[at] === "," ? at : -1;
+  };
+  const memberEnd = member.offset + member.length;
+  const next = siblings[index + 1];
+  let start: number;
+  let end: number;
+  let comma: number;
+  if (next) {
+    comma = commaAfter(memberEnd);
+    start = member.offset;
+    end = comma + 1;
+  } else {
+    const previous = siblings[index - 1]!;
+    comma = commaAfter(previous.offset + previous.length);
+    start = member.offset;
+    end = memberEnd;
+  }
+  if (comma < 0) return null;
+  const lineStart = text.lastIndexOf("\n", start - 1) + 1;
+  const lineEnd = text.indexOf("\n", end);
+  // The member's own lines go whole when nothing else shares them.
+  if (
+    lineStart > (next ? -1 : comma) &&
+    /^[ \t]*$/.test(text.slice(lineStart, start)) &&
+    lineEnd !== -1 &&
+    /^[ \t]*\r?$/.test(text.slice(end, lineEnd))
+  ) {
+    start = lineStart;
+    end = lineEnd + 1;
+  } else if (next) {
+    // On a shared line, the space after the comma goes too: `[ours, mine]` becomes `[mine]`.
+    end += /^[ \t]*/.exec(text.slice(end))?.[0].length ?? 0;
+  } else if (/^[ \t]*$/.test(text.slice(comma + 1, start))) {
+    start = comma + 1;
+  }
+  return next
+    ? text.slice(0, start) + text.slice(end)
+    : text.slice(0, comma) + text.slice(comma + 1, start) + text.slice(end);
 }
 
 function detectFormatting(text: string): FormattingOptions {

@@ -64,6 +64,45 @@ describe("planSettingsMerge", () => {
     expect(notes[0]).toMatch(/^kept your statusLine/);
   });
 
+  it("leaves the user's own hook entries byte for byte, in a one-line or a multi-line array", () => {
+    const entry =
+      '{ "matcher": "Bash", "hooks": [{ "type": "command", "command": "./audit.sh" }] }';
+    const { text } = merged(USER_SETTINGS);
+    expect(text).toContain(`      ${entry},\n`);
+    const oneLine = `{\n  "hooks": {\n    "PreToolUse": [${entry}]\n  }\n}\n`;
+    const inline = merged(oneLine).text;
+    expect(inline).toContain(`[${entry}, {`);
+    expect(handlersOf(inline, "PreToolUse")).toHaveLength(2);
+    expect(merged(inline).changed).toBe(false);
+  });
+
+  it.each([
+    ["the team's settings", USER_SETTINGS],
+    [
+      "a one-line hooks array",
+      '{\n  "hooks": {\n    "Stop": [{ "hooks": [{ "type": "command", "command": "./done.sh" }] }]\n  }\n}\n',
+    ],
+    [
+      "comments after keys",
+      '{\n  "model": "opus", // mine\n  "env": { "A": "1" } // also mine\n}\n',
+    ],
+    ["tab indentation", '{\n\t"model": "opus"\n}\n'],
+    ["CRLF line ends", '{\r\n  "model": "opus"\r\n}\r\n'],
+  ])("merge then removal gives back %s byte for byte", (_name, text) => {
+    const added = merged(text).text;
+    const removed = planSettingsRemoval(added, [HOOK]);
+    expect(removed).toMatchObject({ ok: true, text });
+  });
+
+  it("keeps a comment after the user's last key on that key's line", () => {
+    const { text } = merged('{\n  "model": "opus" // my model\n}\n');
+    expect(text).toContain('  "model": "opus", // my model\n  "hooks": {');
+    expect(planSettingsRemoval(text, [HOOK])).toMatchObject({
+      ok: true,
+      text: '{\n  "model": "opus" // my model\n}\n',
+    });
+  });
+
   it("never duplicates its hooks, however often it runs", () => {
     const once = merged(USER_SETTINGS).text;
     const twice = merged(once);
