@@ -320,6 +320,9 @@ describe("BYPASSES: make targets a line runs by name", () => {
           "prepare:",
           "\techo preparing",
           "",
+          "tick-var:",
+          "\tsed -i 's/- \\[ \\]/- [x]/' $(PLAYBOOK)",
+          "",
           "clean-plan:",
           "\t-rm -f plan/playbook-login-form.md",
           "",
@@ -340,6 +343,7 @@ describe("BYPASSES: make targets a line runs by name", () => {
   it.each([
     ["make tick"],
     ["make clean-plan"],
+    ["make tick-var"],
     ["make release"],
     ["make -C tools lower"],
     ["cd tools && make lower"],

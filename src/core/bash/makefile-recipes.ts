@@ -26,7 +26,24 @@ export function makefileRecipes(
   let first: string | null = null;
   let current: Rule[] = [];
   const lines = text.replace(/\\\r?\n/g, " ").split(/\r?\n/);
+  const variables = new Map<string, string>();
   for (const line of lines) {
+    const assignment =
+      /^(?:export\s+|override\s+)?([A-Za-z_][\w.-]*)\s*(:{1,3}=|\?=|\+=|!=|=)\s*(.*)$/.exec(
+        line,
+      );
+    if (assignment && !line.startsWith("\t")) {
+      const name = assignment[1]!;
+      const op = assignment[2]!;
+      const value = assignment[3]!;
+      const before = variables.get(name);
+      if (op === "+=")
+        variables.set(name, before ? `${before} ${value}` : value);
+      else if (op !== "?=" || before === undefined)
+        variables.set(name, op === "!=" ? "" : value);
+      current = [];
+      continue;
+    }
     if (line.startsWith("\t")) {
       for (const rule of current) rule.recipe.push(line.slice(1));
       continue;
@@ -63,7 +80,7 @@ export function makefileRecipes(
     if (!rule) return;
     for (const prerequisite of rule.prerequisites) visit(prerequisite);
     for (const line of rule.recipe) {
-      const command = line
+      const command = expand(line, variables)
         .trim()
         .replace(/^[@+-]+/, "")
         .replace(/\$\$/g, "$");
@@ -72,4 +89,22 @@ export function makefileRecipes(
   };
   for (const goal of goals) visit(goal);
   return out;
+}
+
+/**
+ * `$(NAME)` and `${NAME}` replaced by the Makefile's own value for NAME, a few levels deep (values may name other
+ * variables); unknown names and `$$` stay as written.
+ */
+function expand(line: string, variables: ReadonlyMap<string, string>): string {
+  let text = line;
+  for (let depth = 0; depth < 8; depth++) {
+    const next = text.replace(
+      /(?<!\$)\$(?:\(([A-Za-z_][\w.-]*)\)|\{([A-Za-z_][\w.-]*)\})/g,
+      (whole, paren?: string, brace?: string) =>
+        variables.get(paren ?? brace ?? "") ?? whole,
+    );
+    if (next === text) break;
+    text = next;
+  }
+  return text;
 }

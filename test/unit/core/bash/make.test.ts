@@ -68,6 +68,23 @@ describe("makefileRecipes", () => {
     ]);
   });
 
+  it("expands the Makefile's own variables in a recipe, as make does before the shell sees it", () => {
+    const text = [
+      "DIR := plan",
+      "BOOK = $(DIR)/playbook-x.md",
+      "FLAGS ?= -i",
+      "FLAGS += -e s/a/b/",
+      "edit:",
+      "\tsed $(FLAGS) ${BOOK} $(UNKNOWN)",
+    ].join("\n");
+    expect(makefileRecipes(text, ["edit"])).toEqual([
+      {
+        target: "edit",
+        line: "sed -i -e s/a/b/ plan/playbook-x.md $(UNKNOWN)",
+      },
+    ]);
+  });
+
   it("finds nothing for an unknown target or a pattern rule", () => {
     expect(makefileRecipes(MAKEFILE, ["missing", "x.o"])).toEqual([]);
   });
