@@ -1,7 +1,13 @@
 // `npm run demo`: the Golden Path end to end on a sample project, through the real CLI and hook bundle.
 // `--github` archives through the local GitHub-compatible server instead of a local merge; `--keep` keeps the project;
 // `--summary <file>` writes the numbers as JSON (the benchmark reads them).
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -34,6 +40,10 @@ const env: Record<string, string | undefined> = {
 const github = values.github ? useLocalGitHub(env, TOKEN) : null;
 let exitCode = 1;
 try {
+  if (!existsSync(cli))
+    throw new Error(
+      `${cli} is missing: the CLI is not built. Run \`npm run build\` first`,
+    );
   out(
     `${c.bold("playbook demo")}: the Golden Path on a sample project, replayed through the real hooks\n${c.dim(`project ${join(root, "calc")}, remote ${join(root, "calc.git")}, archive provider ${values.github ? "github (local server)" : "local"}`)}\n`,
   );
@@ -121,6 +131,12 @@ try {
         provider: values.github ? "github" : "local",
       }),
     );
+} catch (error) {
+  // Not a verdict that left the path: the demo itself could not run (git missing, no build, a full disk).
+  process.stderr.write(
+    `The demo could not run: ${error instanceof Error ? error.message : String(error)}\nNext: run \`npm run demo\`, which builds first; if it fails again, check \`git --version\`.\n`,
+  );
+  exitCode = 1;
 } finally {
   const githubServer = github?.server() ?? null;
   if (githubServer) {
