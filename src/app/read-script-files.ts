@@ -1,6 +1,13 @@
-import { closeSync, existsSync, openSync, readSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  openSync,
+  readdirSync,
+  readSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import { commandName } from "../core/bash/command-name.ts";
+import { justfileRecipes } from "../core/bash/justfile-recipes.ts";
 import { makefileRecipes } from "../core/bash/makefile-recipes.ts";
 import type { BashAnalysis, ScriptFile } from "../core/bash/types.ts";
 import { toAbsolute } from "../core/paths/repo-path.ts";
@@ -43,9 +50,12 @@ export function withScriptFiles(
     for (const cwd of cwds) {
       const path = script.makeDefaultFile
         ? findMakefile(resolveScript(input, cwd, script))
-        : resolveScript(input, cwd, script);
+        : script.justDefaultFile
+          ? findJustfile(resolveScript(input, cwd, script))
+          : resolveScript(input, cwd, script);
       // One package.json holds many scripts: each set of names is its own visit.
-      const names = script.packageScripts ?? script.makeTargets;
+      const names =
+        script.packageScripts ?? script.makeTargets ?? script.justWords;
       const key = names ? `${path}#${names.join(",")}` : path;
       if (seen.has(key)) continue;
       seen.add(key);
@@ -92,6 +102,29 @@ function fold(
         recipe.line,
         script,
       );
+    return;
+  }
+  if (script.justWords) {
+    // just runs recipes in the justfile's folder.
+    const inFolder = `cd '${dirname(path).replace(/'/g, "'\\''")}' && `;
+    for (const recipe of justfileRecipes(text, script.justWords)) {
+      const label = `${script.path} recipe ${recipe.recipe}`;
+      if (recipe.interpreter !== null)
+        merged.inlineCode.push({
+          interpreter: recipe.interpreter,
+          code: recipe.text,
+          command: `${label}: ${script.command}`,
+        });
+      else
+        foldShell(
+          merged,
+          queue,
+          input.analyzeBash(inFolder + recipe.text),
+          label,
+          recipe.text,
+          script,
+        );
+    }
     return;
   }
   const interpreter = script.interpreter ?? shebangInterpreter(text);
@@ -188,6 +221,25 @@ function findMakefile(makefile: string): string {
     if (existsSync(candidate)) return candidate;
   }
   return makefile;
+}
+
+/** The justfile just reads when `-f` names none: `justfile` in any case (or `.justfile`), here or in a parent folder. */
+function findJustfile(justfile: string): string {
+  let folder = dirname(justfile);
+  for (let depth = 0; depth < 32; depth++) {
+    let names: string[] = [];
+    try {
+      names = readdirSync(folder);
+    } catch {
+      // An unreadable folder has no justfile we could read.
+    }
+    const found = names.find((n) => /^\.?justfile$/i.test(n));
+    if (found) return join(folder, found);
+    const parent = dirname(folder);
+    if (parent === folder) break;
+    folder = parent;
+  }
+  return justfile;
 }
 
 function resolveScript(

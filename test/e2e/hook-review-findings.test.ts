@@ -361,6 +361,56 @@ describe("BYPASSES: make targets a line runs by name", () => {
   );
 });
 
+describe("BYPASSES: just recipes a line runs by name", () => {
+  let repo: GuardedRepo;
+  beforeAll(() => {
+    repo = createGuardedRepo({
+      files: {
+        justfile: [
+          'book := "plan/playbook-login-form.md"',
+          "alias t := tick",
+          "",
+          "default: test",
+          "",
+          "test:",
+          "    node --test",
+          "",
+          "tick: test",
+          "    @sed -i 's/- \\[ \\]/- [x]/' {{book}}",
+          "",
+          "release: tick",
+          "    echo released",
+          "",
+          "lower:",
+          "    #!/usr/bin/env python3",
+          "    open('state.md', 'w').write('')",
+          "",
+        ].join("\n"),
+        "tools/sub/.keep": "",
+      },
+    });
+  });
+
+  // F22: `just X` runs what the justfile says X is.
+  it.each([
+    ["just tick"],
+    ["just t"],
+    ["just release"],
+    ["just lower"],
+    ["cd tools/sub && just tick"],
+    ["just --justfile justfile tick"],
+  ])("F22 just recipe: %s", (command) => {
+    expectDenied(repo.bash(command), "justfile");
+  });
+
+  it.each([["just"], ["just test"], ["just --list"], ["just missing"]])(
+    "F22 harmless or listing just command: %s",
+    (command) => {
+      expectAllowed(repo.bash(command));
+    },
+  );
+});
+
 describe("BYPASS: lowering security through a missing state.md", () => {
   // F12: the lowering check needs a parsed `before`; with state.md gone (git rm, F8) a Write may set
   // `security: developer`. A missing state.md reads as strict everywhere else, so it should count as strict here.

@@ -1,6 +1,7 @@
 import { classifyWrites } from "./classify-writes.ts";
 import { findInlineCode, interpretedScript } from "./inline-code.ts";
 import { MAX_COMMAND_LENGTH, MAX_NESTING } from "./limits.ts";
+import { justRun } from "./just-run.ts";
 import { makeRun } from "./make-run.ts";
 import { nestedScripts } from "./nested-scripts.ts";
 import { packageScriptRun } from "./package-scripts.ts";
@@ -163,6 +164,15 @@ function visit(parser: ShellParser, node: Node, found: Found): string | null {
       ...(make.dir === null ? {} : { makeDir: make.dir }),
     });
   }
+  const just = justRun(argv);
+  if (just !== null)
+    found.scriptFiles.push({
+      path: `${just.dir === null ? "" : `${just.dir.replace(/\/+$/, "")}/`}${just.file ?? "justfile"}`,
+      interpreter: null,
+      command: node.text,
+      justWords: just.words,
+      justDefaultFile: just.file === null,
+    });
   const packageRun = packageScriptRun(argv);
   if (packageRun !== null)
     found.scriptFiles.push({

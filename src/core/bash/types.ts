@@ -60,6 +60,10 @@ export interface ScriptFile {
   makeDefaultFile?: boolean;
   /** `make -C DIR`: the recipes run in DIR. */
   makeDir?: string;
+  /** For a justfile: the words after `just` (recipes and their arguments; none: the first recipe). */
+  justWords?: string[];
+  /** Whether just looks the file up itself (`justfile` in any case, here or in a parent folder). */
+  justDefaultFile?: boolean;
 }
 
 export interface BashAnalysis {
