@@ -1,3 +1,5 @@
+import { dependencyOrder } from "./dependency-order.ts";
+
 /** A recipe line just would run, or a recipe's whole body when a `#!` line makes it a program. */
 export interface JustRecipe {
   recipe: string;
@@ -68,13 +70,13 @@ export function justfileRecipes(
   const goals =
     named.length > 0 ? named : words.length === 0 && first ? [first] : [];
   const out: JustRecipe[] = [];
-  const seen = new Set<string>();
-  const visit = (name: string) => {
-    if (seen.has(name) || seen.size >= MAX_RECIPES) return;
-    seen.add(name);
-    const recipe = recipes.get(name);
-    if (!recipe) return;
-    for (const dependency of recipe.dependencies) visit(resolve(dependency));
+  const order = dependencyOrder(
+    goals,
+    (name) => recipes.get(name)?.dependencies.map(resolve),
+    MAX_RECIPES,
+  );
+  for (const name of order) {
+    const recipe = recipes.get(name)!;
     const body = dedent(recipe.body).map((line) =>
       interpolate(line, variables),
     );
@@ -89,15 +91,14 @@ export function justfileRecipes(
           ? null
           : interpreter,
       });
-      return;
+      continue;
     }
     for (const line of body) {
       const command = line.trim().replace(/^[@-]+/, "");
       if (command !== "" && !command.startsWith("#"))
         out.push({ recipe: name, text: command, interpreter: null });
     }
-  };
-  for (const goal of goals) visit(goal);
+  }
   return out;
 }
 

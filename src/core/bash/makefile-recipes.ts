@@ -1,3 +1,5 @@
+import { dependencyOrder } from "./dependency-order.ts";
+
 /** A recipe line make would hand to the shell, with the target it belongs to. */
 export interface MakeRecipe {
   target: string;
@@ -72,22 +74,19 @@ export function makefileRecipes(
   }
   const goals = targets.length > 0 ? targets : first === null ? [] : [first];
   const out: MakeRecipe[] = [];
-  const seen = new Set<string>();
-  const visit = (target: string) => {
-    if (seen.has(target) || seen.size >= MAX_RULES) return;
-    seen.add(target);
-    const rule = rules.get(target);
-    if (!rule) return;
-    for (const prerequisite of rule.prerequisites) visit(prerequisite);
-    for (const line of rule.recipe) {
+  const order = dependencyOrder(
+    goals,
+    (name) => rules.get(name)?.prerequisites,
+    MAX_RULES,
+  );
+  for (const target of order)
+    for (const line of rules.get(target)?.recipe ?? []) {
       const command = expand(line, variables)
         .trim()
         .replace(/^[@+-]+/, "")
         .replace(/\$\$/g, "$");
       if (command !== "") out.push({ target, line: command });
     }
-  };
-  for (const goal of goals) visit(goal);
   return out;
 }
 
