@@ -81,6 +81,24 @@ export interface ClaudeCode {
   readonly answers: readonly HookAnswer[];
 }
 
+/**
+ * The environment without what a surrounding session set: the kill switch, another project's directory and
+ * session. The demo runs its own session, in its own project, from wherever it is started.
+ */
+export function withoutSessionVariables(
+  env: NodeJS.ProcessEnv,
+): NodeJS.ProcessEnv {
+  const out = { ...env };
+  for (const name of [
+    "PLAYBOOK_DISABLE",
+    "CLAUDECODE",
+    "CLAUDE_PROJECT_DIR",
+    "CLAUDE_CODE_SESSION_ID",
+  ])
+    delete out[name];
+  return out;
+}
+
 /** Writes `dir/playbook`, a shell script that runs the CLI at `cliPath`: a global install, as the agent's shell sees it. */
 export function writePlaybookShim(dir: string, cliPath: string): void {
   mkdirSync(dir, { recursive: true });
@@ -104,7 +122,7 @@ export function createClaudeCode(options: ClaudeCodeOptions): ClaudeCode {
   const transcript = join(options.project, ".claude", "transcript.jsonl");
   const env = (): NodeJS.ProcessEnv => {
     const out: NodeJS.ProcessEnv = {
-      ...process.env,
+      ...withoutSessionVariables(process.env),
       CLAUDECODE: "1",
       CLAUDE_PROJECT_DIR: options.project,
       CLAUDE_CODE_SESSION_ID: sessionId,

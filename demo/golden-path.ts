@@ -3,6 +3,7 @@ import { join } from "node:path";
 import {
   createClaudeCode,
   spawnText,
+  withoutSessionVariables,
   writePlaybookShim,
   type ClaudeCode,
   type HookAnswer,
@@ -544,9 +545,7 @@ function runNode(
   cwd: string,
   overrides: Record<string, string | undefined>,
 ): Promise<TerminalResult> {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  delete env["CLAUDECODE"];
-  delete env["CLAUDE_PROJECT_DIR"];
+  const env = withoutSessionVariables(process.env);
   for (const [name, value] of Object.entries(overrides))
     if (value === undefined) delete env[name];
     else env[name] = value;

@@ -10,7 +10,13 @@ const tsx = join(root, "node_modules/.bin/tsx");
 function demo(...args: string[]) {
   return spawnSync(tsx, [join(root, "demo/main.ts"), ...args], {
     encoding: "utf8",
-    env: childEnv({ NO_COLOR: "1" }),
+    // As from a terminal inside a Claude Code session whose user turned playbook off: the demo's own hooks still run.
+    env: childEnv({
+      NO_COLOR: "1",
+      CLAUDECODE: "1",
+      PLAYBOOK_DISABLE: "1",
+      CLAUDE_PROJECT_DIR: root,
+    }),
     timeout: 120_000,
   });
 }
