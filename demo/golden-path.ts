@@ -1,47 +1,83 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  createClaudeCode,
-  spawnText,
-  withoutSessionVariables,
-  writePlaybookShim,
-  type ClaudeCode,
-  type HookAnswer,
-  type ToolCall,
-  type ToolOutcome,
-} from "./claude-code.ts";
+  hookRunsOf,
+  runClaude,
+  type ClaudeSession,
+  type HookRun,
+  type PermissionMode,
+} from "../test/helpers/claude-session.ts";
+import {
+  startModelServer,
+  type LoggedRequest,
+  type ScriptedToolUse,
+  type ScriptedTurn,
+} from "../test/helpers/model-server.ts";
+import {
+  contextsOf,
+  readModelReply,
+  type ModelReply,
+} from "../test/helpers/model-view.ts";
+import { spawnText } from "../test/helpers/spawn-text.ts";
+import { installPlaybook } from "./install-playbook.ts";
 import { createSampleProject, type SampleProject } from "./sample-project.ts";
-import type { SampleTask } from "./tasks.ts";
 
 /** Who acts in a step: the main agent, a subagent, the person at the terminal, or Claude Code itself. */
 export type Actor =
   "agent" | "pm" | "reviewer" | "critic" | "user" | "claude-code";
 
-/** One line of the transcript: what was tried, what the hooks said, and whether that is what the path expects. */
+/** The actors the scripted model plays: the session's own agent and the subagents it starts. */
+export type ModelActor = Exclude<Actor, "user" | "claude-code">;
+
+/**
+ * What happened to a move: a tool call was allowed (and ran), denied by a hook, or failed in Claude Code or in the
+ * tool; a closing text was let stop, or blocked by a Stop hook with the next step. `ok`/`fail` are for the user's
+ * commands and Claude Code's events; `missing` for a move Claude Code never asked the model for.
+ */
+export type Verdict =
+  "allow" | "deny" | "fail" | "stop" | "block" | "ok" | "missing";
+
+/** One move of the scripted model: a tool call or a text that ends its turn, and the verdict the path expects. */
+export interface Move {
+  actor: ModelActor;
+  title: string;
+  expect: Exclude<Verdict, "ok" | "missing">;
+  tool?: ScriptedToolUse;
+  text?: string;
+  /** A heading printed before this move (the demo's stages). */
+  stage?: string;
+  /** Runs when Claude Code asks for this move, before it gets it (a test changes the world here). */
+  before?: () => void;
+  /** Left out of the transcript when it goes as expected (the Reads Claude Code wants before an Edit). */
+  quiet?: boolean;
+}
+
+/** One line of the transcript: what was tried, what the model was told, and whether the path expected it. */
 export interface Step {
   actor: Actor;
   title: string;
-  /** `allow` / `deny` for tool calls; `ok` / `fail` for commands and events. */
-  verdict: "allow" | "deny" | "block" | "ok" | "fail";
-  /** Whether the verdict is the one the Golden Path expects here. */
+  verdict: Verdict;
   expected: boolean;
-  /** What the user or the model read: the block reason, the context, the command's output (trimmed). */
+  /** What the model or the user read: the block reason, the hook context, the command's output (trimmed). */
   lines: string[];
+  stage?: string;
+  /** For a move: what the model was told after it (null for the last move of a session or a subagent). */
+  reply?: ModelReply | null;
 }
 
 export interface GoldenPathOptions {
-  /** The folder everything is created in (the sample project, its bare remote, the `playbook` shim). */
+  /** The folder everything is created in: the sample project, its bare remote, Claude Code's home. */
   root: string;
-  /** The built CLI (`dist/cli.mjs`). */
-  cli: string;
-  /** Environment for the hooks, the agent's shell and the user's terminal (`undefined` removes a variable). */
+  /** Environment for Claude Code, its hooks and the user's terminal (`undefined` removes a variable). */
   env?: Record<string, string | undefined>;
-  /** Called with every step as it happens. */
+  /** Called with every step as soon as its outcome is known. */
   onStep?: (step: Step) => void;
   /** Written into `.claude/playbook.json` after init, as the user would. */
   config?: Record<string, unknown>;
   /** Runs once the sample project and its remote exist, before init (the demo starts the local GitHub here). */
   prepare?: (project: SampleProject) => Promise<void>;
+  /** Install playbook's files without hooks, agents, skills or commands: the plugin brings those (`init --plugin`). */
+  plugin?: boolean;
 }
 
 export interface TerminalResult {
@@ -50,82 +86,79 @@ export interface TerminalResult {
   stderr: string;
 }
 
+export interface SessionOptions {
+  prompt: string;
+  moves: Move[];
+  /** Continue the world's previous session (`claude --resume`), as the user's next message. */
+  resume?: boolean;
+  permissionMode?: PermissionMode;
+  allowedTools?: string[];
+  /** Start the session as this agent (`claude --agent`). */
+  agent?: string;
+  /** Load playbook as a plugin from this folder (`claude --plugin-dir`). */
+  pluginDir?: string;
+  /** Text the UserPromptSubmit context must hold for the prompt step to be as expected. */
+  promptContext?: string;
+  env?: Record<string, string | undefined>;
+}
+
+/** A finished session: Claude Code's own stream, every request the model got, the steps and the hook runs. */
+export interface SessionOutcome {
+  session: ClaudeSession;
+  requests: LoggedRequest[];
+  steps: Step[];
+  hooks: HookRun[];
+}
+
 export interface GoldenPath {
   project: SampleProject;
-  claude: ClaudeCode;
+  /** Claude Code's throwaway home (HOME and CLAUDE_CONFIG_DIR), kept across the sessions of this world. */
+  home: string;
+  /** The installed CLI: `node_modules/playbook-kit/dist/cli.mjs` of the sample project. */
+  cli: string;
   steps: Step[];
+  hooks: HookRun[];
+  sessions: SessionOutcome[];
   path(relative: string): string;
   read(relative: string): string;
-  /** The person at the terminal runs `playbook ...args` (no `CLAUDECODE`, as outside Claude Code). */
+  /** The person at the terminal runs `playbook ...args` (outside Claude Code). */
   user(title: string, args: string[]): Promise<TerminalResult>;
-  /** A tool call by the main agent or a subagent; `expect` is the verdict the Golden Path expects. */
-  agent(
-    actor: Actor,
-    title: string,
-    call: Omit<ToolCall, "agent">,
-    expect: "allow" | "deny",
-  ): Promise<ToolOutcome>;
-  /** Shorthands for `agent` with one tool: a shell command, a whole file, one replacement in a file. */
-  bash(
-    actor: Actor,
-    title: string,
-    command: string,
-    expect: "allow" | "deny",
-  ): Promise<ToolOutcome>;
-  write(
-    actor: Actor,
-    title: string,
-    file: string,
-    content: string,
-    expect: "allow" | "deny",
-  ): Promise<ToolOutcome>;
-  edit(
-    actor: Actor,
-    title: string,
-    file: string,
-    change: [oldString: string, newString: string],
-    expect: "allow" | "deny",
-  ): Promise<ToolOutcome>;
-  /** A session event, with whether its answer is the one expected. */
-  event(
-    title: string,
-    name: string,
-    fields: Record<string, unknown>,
-    expect: (answer: HookAnswer) => boolean,
-    show?: (answer: HookAnswer) => string[],
-  ): Promise<HookAnswer>;
+  /** The user starts Claude Code (or resumes it) with a prompt; the scripted model makes the moves. */
+  session(options: SessionOptions): Promise<SessionOutcome>;
+  /** The status line Claude Code shows, from the command `init` wrote into `.claude/settings.json`. */
+  statusLine(): Promise<string>;
 }
 
 /**
- * The world of the demo and the end-to-end tests: the sample project with its bare remote, playbook installed by
- * `playbook init --yes` and committed by the user, and a Claude Code stand-in wired by the settings init wrote.
+ * The world of the demo and the end-to-end tests: the sample project with its bare remote, playbook installed from
+ * the packed tarball and set up by `playbook init --yes`, committed on main by the user; sessions of the real Claude
+ * Code CLI against a scripted model.
  */
 export async function createGoldenPath(
   options: GoldenPathOptions,
 ): Promise<GoldenPath> {
   const project = createSampleProject(options.root);
   await options.prepare?.(project);
-  const binDir = join(options.root, "bin");
-  writePlaybookShim(binDir, options.cli);
+  const cli = installPlaybook(project.dir);
+  const home = join(options.root, "claude-home");
+  mkdirSync(join(home, ".claude"), { recursive: true });
   const steps: Step[] = [];
+  const hooks: HookRun[] = [];
+  const sessions: SessionOutcome[] = [];
   const report = (step: Step) => {
     steps.push(step);
     options.onStep?.(step);
   };
-  const claude = createClaudeCode({
-    project: project.dir,
-    binDir,
-    env: options.env ?? {},
-  });
   const path = (relative: string) => join(project.dir, relative);
   const read = (relative: string) => readFileSync(path(relative), "utf8");
 
   const user: GoldenPath["user"] = async (title, args) => {
-    const result = await runNode(
-      [options.cli, ...args],
-      project.dir,
-      options.env ?? {},
-    );
+    const result = await spawnText(process.execPath, [cli, ...args], {
+      cwd: project.dir,
+      env: terminalEnv(options.env ?? {}),
+      input: "",
+      timeoutMs: 120_000,
+    });
     report({
       actor: "user",
       title: `${title}: playbook ${args.join(" ")}`,
@@ -136,85 +169,56 @@ export async function createGoldenPath(
     return result;
   };
 
-  const agent: GoldenPath["agent"] = async (actor, title, call, expect) => {
-    const outcome = await claude.tool({
-      ...call,
-      ...(actor === "agent" ? {} : { agent: actor }),
+  const session: GoldenPath["session"] = async (run) => {
+    const outcome = await runSession({
+      run,
+      project: project.dir,
+      home,
+      resume: run.resume ? sessions.at(-1)?.session.sessionId : undefined,
+      env: { ...options.env, ...run.env },
+      report,
     });
-    const failedCommand = outcome.allowed && outcome.exitCode !== 0;
-    const verdict = outcome.allowed ? "allow" : "deny";
-    const lines = !outcome.allowed
-      ? splitReason(outcome.pre.reason)
-      : [
-          ...(call.tool === "Bash" ? lastLines(outcome.output, 4) : []),
-          ...contextLines(outcome.pre.context),
-          ...contextLines(outcome.post?.context ?? ""),
-        ];
-    report({
-      actor,
-      title,
-      verdict,
-      expected: verdict === expect && !failedCommand,
-      lines,
-    });
+    sessions.push(outcome);
+    hooks.push(...outcome.hooks);
     return outcome;
   };
 
-  const event: GoldenPath["event"] = async (
-    title,
-    name,
-    fields,
-    expect,
-    show,
-  ) => {
-    const answer = await claude.event(name, fields);
-    const ok = expect(answer);
-    report({
-      actor: "claude-code",
-      title,
-      verdict: !ok ? "fail" : answer.decision === "block" ? "block" : "ok",
-      expected: ok,
-      lines: show
-        ? show(answer)
-        : contextLines(answer.reason || answer.context),
+  const statusLine: GoldenPath["statusLine"] = async () => {
+    const settings = JSON.parse(read(".claude/settings.json")) as {
+      statusLine?: { command?: string };
+    };
+    const command = settings.statusLine?.command;
+    if (command === undefined) return "";
+    const result = await spawnText("sh", ["-c", command], {
+      cwd: project.dir,
+      env: { ...terminalEnv(options.env ?? {}), CLAUDE_PROJECT_DIR: project.dir },
+      input: JSON.stringify({
+        session_id: sessions.at(-1)?.session.sessionId ?? "",
+        cwd: project.dir,
+        workspace: { current_dir: project.dir, project_dir: project.dir },
+      }),
+      timeoutMs: 10_000,
     });
-    return answer;
+    return result.stdout.trim();
   };
 
   const world: GoldenPath = {
     project,
-    claude,
+    home,
+    cli,
     steps,
+    hooks,
+    sessions,
     path,
     read,
     user,
-    agent,
-    event,
-    bash: (actor, title, command, expect) =>
-      agent(actor, title, { tool: "Bash", input: { command } }, expect),
-    write: (actor, title, file, content, expect) =>
-      agent(
-        actor,
-        title,
-        { tool: "Write", input: { file_path: path(file), content } },
-        expect,
-      ),
-    edit: (actor, title, file, [oldString, newString], expect) =>
-      agent(
-        actor,
-        title,
-        {
-          tool: "Edit",
-          input: {
-            file_path: path(file),
-            old_string: oldString,
-            new_string: newString,
-          },
-        },
-        expect,
-      ),
+    session,
+    statusLine,
   };
-  await user("install playbook into calc", ["init", "--yes"]);
+  await user(
+    "install playbook into calc",
+    options.plugin ? ["init", "--yes", "--plugin"] : ["init", "--yes"],
+  );
   if (options.config)
     writeFileSync(
       path(".claude/playbook.json"),
@@ -226,295 +230,256 @@ export async function createGoldenPath(
   return world;
 }
 
-/** The session begins: Claude Code starts in the project and the hooks inject where the work stands. */
-export async function startSession(
-  world: GoldenPath,
-  source: "startup" | "compact" | "resume" = "startup",
-): Promise<HookAnswer> {
-  return world.event(
-    `session ${source}: SessionStart`,
-    "SessionStart",
-    { source, model: "claude-sonnet-4-5" },
-    (answer) => answer.context.includes("playbook"),
-    (answer) => answer.context.split("\n").slice(0, 4),
+/**
+ * One session of the real Claude Code CLI: a scripted model server built from the moves (the main agent's queue and
+ * one per subagent, told apart by the first line of the agent's definition), the CLI run headless against it, and a
+ * step per move, reported as soon as what the model was told after it is known.
+ */
+async function runSession(input: {
+  run: SessionOptions;
+  project: string;
+  home: string;
+  resume: string | undefined;
+  env: Record<string, string | undefined>;
+  report: (step: Step) => void;
+}): Promise<SessionOutcome> {
+  const { run, project } = input;
+  const queues = new Map<ModelActor, Move[]>();
+  for (const move of run.moves)
+    queues.set(move.actor, [...(queues.get(move.actor) ?? []), move]);
+  const turnOf = (move: Move): ScriptedTurn => {
+    const turn = move.tool
+      ? { tools: [move.tool] }
+      : { text: move.text ?? "Done." };
+    return move.before
+      ? () => {
+          move.before?.();
+          return turn;
+        }
+      : turn;
+  };
+  const subagents = [...queues.keys()].filter((actor) => actor !== "agent");
+  let onRequest = () => undefined as void;
+  const server = await startModelServer(
+    {
+    main: (queues.get("agent") ?? []).map(turnOf),
+    agents: Object.fromEntries(
+      subagents.map((actor) => [
+        actor,
+        {
+          marker: agentMarker(project, run.pluginDir, actor),
+          turns: (queues.get(actor) ?? []).map(turnOf),
+        },
+      ]),
+    ),
+    },
+    { onRequest: () => onRequest() },
   );
+
+  // The moves in the order Claude Code asked for them; each becomes a step once its outcome is known.
+  const played: { move: Move; request: number }[] = [];
+  const steps: Step[] = [];
+  let shown = 0;
+  let promptShown = false;
+  const showPrompt = (request: LoggedRequest | undefined) => {
+    if (promptShown || request === undefined) return;
+    promptShown = true;
+    for (const step of promptSteps(run, request)) {
+      steps.push(step);
+      input.report(step);
+    }
+  };
+  const resolveReady = (final: boolean) => {
+    for (const entry of played.slice(shown)) {
+      const step = toStep(entry.move, entry.request, server.requests, final);
+      if (step === null) return;
+      shown++;
+      if (entry.move.quiet && step.expected) continue;
+      steps.push(step);
+      input.report(step);
+    }
+  };
+  const seen = new Set<string>();
+  onRequest = () => {
+    const requests = server.requests;
+    showPrompt(requests.find((r) => r.agent === "main"));
+    requests.forEach((request, index) => {
+      if (request.turn === null || request.agent === "other") return;
+      const key = `${request.agent}#${request.turn}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      const actor: ModelActor =
+        request.agent === "main" ? "agent" : (request.agent as ModelActor);
+      const move = queues.get(actor)?.[request.turn];
+      if (move) played.push({ move, request: index });
+    });
+    resolveReady(false);
+  };
+  let session: ClaudeSession;
+  try {
+    session = await runClaude({
+      cwd: project,
+      modelUrl: server.url,
+      prompt: run.prompt,
+      home: input.home,
+      path: [],
+      env: input.env,
+      ...(run.permissionMode ? { permissionMode: run.permissionMode } : {}),
+      ...(run.allowedTools ? { allowedTools: run.allowedTools } : {}),
+      ...(input.resume ? { resume: input.resume } : {}),
+      ...(run.agent ? { agent: run.agent } : {}),
+      ...(run.pluginDir ? { pluginDir: run.pluginDir } : {}),
+    });
+  } finally {
+    await server.close();
+  }
+  onRequest();
+  resolveReady(true);
+  const playedMoves = new Set(played.map((entry) => entry.move));
+  for (const move of run.moves.filter((m) => !playedMoves.has(m))) {
+    const step: Step = {
+      actor: move.actor,
+      title: move.title,
+      verdict: "missing",
+      expected: false,
+      lines: [
+        session.exitCode === 0
+          ? "Claude Code never asked the model for this move."
+          : `Claude Code ended first (exit ${String(session.exitCode)}): ${lastLines(session.stderr, 1).join("")}`,
+      ],
+      ...(move.stage ? { stage: move.stage } : {}),
+    };
+    steps.push(step);
+    input.report(step);
+  }
+  return {
+    session,
+    requests: server.requests,
+    steps,
+    hooks: hookRunsOf(session),
+  };
 }
 
-/** The user asks for the task; with no playbook the prompt is pointed at playbook-init and code edits are refused. */
-export async function requestTask(
-  world: GoldenPath,
-  task: SampleTask,
-): Promise<void> {
-  await world.event(
-    `the user types: "${task.prompt}"`,
-    "UserPromptSubmit",
-    { prompt: task.prompt, permission_mode: "default" },
-    (answer) => answer.context.includes("Skill(playbook-init)"),
-  );
-  const [first] = task.work["p1.1"] ?? [];
-  if (first?.tool === "Write")
-    await world.write(
-      "agent",
-      `the agent starts coding at once: Write ${first.path}`,
-      first.path,
-      first.content,
-      "deny",
-    );
-}
-
-/** playbook-init hands the task to pm: `playbook new`, the playbook written in full, `playbook lint` clean. */
-export async function planTask(
-  world: GoldenPath,
-  task: SampleTask,
-  date: string,
-): Promise<void> {
-  await world.bash(
-    "pm",
-    `pm starts the playbook: playbook new ${task.name}`,
-    `playbook new ${task.name}`,
-    "allow",
-  );
-  await world.write(
-    "pm",
-    `pm writes plan/playbook-${task.name}.md from the understanding check`,
-    `plan/playbook-${task.name}.md`,
-    task.playbook(date),
-    "allow",
-  );
-  await world.bash(
-    "pm",
-    "pm checks it: playbook lint",
-    "playbook lint",
-    "allow",
-  );
-}
-
-/** The review: the main agent may not approve its own plan; the reviewer subagent records its verdict. */
-export async function reviewTask(
-  world: GoldenPath,
-  verdict: "approve" | "reject",
-  notes = "The plan is testable and in scope.",
-): Promise<ToolOutcome> {
-  return world.bash(
-    "reviewer",
-    `the reviewer ${verdict === "approve" ? "approves" : "rejects"} the plan: playbook review ${verdict}`,
-    `playbook review ${verdict} --notes ${shellQuote(notes)}`,
-    "allow",
-  );
-}
-
-/** Before its first change the agent reads CLAUDE.md, state.md and the playbook, then starts phase p1. */
-export async function beginWork(
-  world: GoldenPath,
-  task: SampleTask,
-): Promise<void> {
-  for (const file of ["CLAUDE.md", "state.md", `plan/playbook-${task.name}.md`])
-    await world.agent(
-      "agent",
-      `the agent reads ${file}`,
-      { tool: "Read", input: { file_path: world.path(file) } },
-      "allow",
-    );
-  await world.edit(
-    "agent",
-    "it sets phase p1 in_progress",
-    `plan/playbook-${task.name}.md`,
-    ["**status**: pending", "**status**: in_progress"],
-    "allow",
-  );
-}
-
-/** The agent does a subtask's work, one tool call per change. */
-export async function doWork(
-  world: GoldenPath,
-  task: SampleTask,
-  subtask: string,
-): Promise<void> {
-  for (const item of task.work[subtask] ?? [])
-    await (item.tool === "Write"
-      ? world.write(
-          "agent",
-          `it writes ${item.path}`,
-          item.path,
-          item.content,
-          "allow",
-        )
-      : world.edit(
-          "agent",
-          `it edits ${item.path}`,
-          item.path,
-          [item.old, item.new],
-          "allow",
-        ));
-}
-
-/** The agent runs the subtask's validations through `playbook verify`, which records the evidence. */
-export async function verifySubtask(
-  world: GoldenPath,
-  subtask: string,
-): Promise<ToolOutcome> {
-  return world.bash(
-    "agent",
-    `it proves ${subtask}: playbook verify ${subtask}`,
-    `playbook verify ${subtask}`,
-    "allow",
-  );
-}
-
-/** The agent ticks a box in the playbook; `expect` says whether the proof for it exists. */
-export async function tick(
-  world: GoldenPath,
-  task: SampleTask,
-  id: string,
-  expect: "allow" | "deny",
-  title = `it ticks ${id}`,
-): Promise<ToolOutcome> {
-  return world.edit(
-    "agent",
-    title,
-    `plan/playbook-${task.name}.md`,
-    [`- [ ] **${id}**`, `- [x] **${id}**`],
-    expect,
-  );
-}
-
-/** The critic subagent records its verdict on a finished phase. */
-export async function critPhase(
-  world: GoldenPath,
-  phase: string,
-  verdict: "PASS" | "FAIL",
-  evidence: string,
-): Promise<ToolOutcome> {
-  return world.bash(
-    "critic",
-    `the critic judges ${phase}: playbook crit record ${phase} ${verdict}`,
-    `playbook crit record ${phase} ${verdict} --evidence ${shellQuote(evidence)}`,
-    "allow",
-  );
-}
-
-/** The agent marks the phase done; `expect` says whether the critic's PASS backs it. */
-export async function finishPhase(
-  world: GoldenPath,
-  task: SampleTask,
-  expect: "allow" | "deny",
-): Promise<ToolOutcome> {
-  return world.edit(
-    "agent",
-    "it marks phase p1 done",
-    `plan/playbook-${task.name}.md`,
-    ["**status**: in_progress", "**status**: done"],
-    expect,
-  );
-}
-
-/** The agent ends its turn with work left: the Stop hook keeps it going with the next step. */
-export async function stopWithWorkOpen(world: GoldenPath): Promise<HookAnswer> {
-  return world.event(
-    "the agent ends its turn halfway: Stop",
-    "Stop",
-    { stop_hook_active: false, last_assistant_message: "p1.1 is done." },
-    (answer) => answer.decision === "block" && answer.reason.includes("Next"),
-    (answer) => [answer.reason.split(" (continuation")[0] ?? ""],
-  );
-}
-
-/** After the archive: the lock holds the agent until `playbook post-loop`, which the post-loop skill runs. */
-export async function postLoop(world: GoldenPath): Promise<void> {
-  await world.write(
-    "agent",
-    "it keeps coding after the archive: Write src/extra.js",
-    "src/extra.js",
-    "export {};\n",
-    "deny",
-  );
-  await world.event(
-    "the agent stops: Stop",
-    "Stop",
-    { stop_hook_active: false, last_assistant_message: "The task is merged." },
-    (answer) => answer.decision === null,
-    () => ["it may stop: the lock is set, nothing more to do on this task"],
-  );
-  await world.bash(
-    "agent",
-    "Skill(post-loop) lifts the lock: playbook post-loop",
-    "playbook post-loop",
-    "allow",
-  );
+/** The session start and the prompt, as the model first read them: SessionStart and UserPromptSubmit context. */
+function promptSteps(run: SessionOptions, first: LoggedRequest): Step[] {
+  const contexts = contextsOf(first);
+  const of = (event: string) =>
+    contexts
+      .filter((c) => c.event === event)
+      .map((c) => c.text)
+      .join("\n");
+  const start = of("SessionStart");
+  const prompt = of("UserPromptSubmit");
+  const promptOk =
+    run.promptContext === undefined || prompt.includes(run.promptContext);
+  return [
+    {
+      actor: "claude-code",
+      title: `the session ${run.resume ? "resumes" : "starts"}: SessionStart tells the model where the work stands`,
+      verdict: start !== "" ? "ok" : "fail",
+      expected: start !== "",
+      lines: contextLines(start).slice(0, 3),
+    },
+    {
+      actor: "claude-code",
+      title: `the user types: "${run.prompt}"`,
+      verdict: promptOk ? "ok" : "fail",
+      expected: promptOk,
+      lines: contextLines(prompt),
+    },
+  ];
 }
 
 /**
- * The whole Golden Path for one task, from the prompt to the lifted lock, as the demo shows it. The archive runs in
- * the PostToolUse hook of the edit that ticks the last box.
+ * The step of a move played in `requests[index]`, or null while its outcome is unknown. A delegation is known to be
+ * allowed as soon as its subagent asks the model; any move is settled once the session is over.
  */
-export async function runTask(
-  world: GoldenPath,
-  task: SampleTask,
-  date: string,
-  options: { demoBlocks?: boolean; onStage?: (title: string) => void } = {},
-): Promise<void> {
-  const demoBlocks = options.demoBlocks ?? true;
-  const stage = options.onStage ?? (() => undefined);
-  stage("1. The request: no playbook yet, so no code");
-  await requestTask(world, task);
-  stage("2-3. Plan: playbook-init hands the task to pm");
-  await planTask(world, task, date);
-  stage("4. Review: only the reviewer's verdict counts");
-  if (demoBlocks) {
-    await world.bash(
-      "agent",
-      "the main agent approves its own plan: playbook review approve",
-      "playbook review approve",
-      "deny",
-    );
+function toStep(
+  move: Move,
+  index: number,
+  requests: readonly LoggedRequest[],
+  final: boolean,
+): Step | null {
+  const reply = readModelReply(requests, index, move.tool ? undefined : move.text);
+  const base = {
+    actor: move.actor,
+    title: move.title,
+    ...(move.stage ? { stage: move.stage } : {}),
+    reply,
+  };
+  const delegated =
+    move.tool?.name === "Agent" &&
+    requests
+      .slice(index + 1)
+      .some((r) => r.agent !== "main" && r.agent !== "other");
+  if (reply === null && !final && !delegated) return null;
+  let verdict: Verdict;
+  let lines: string[] = [];
+  if (move.tool) {
+    const result = reply?.result ?? null;
+    if (result === null) verdict = delegated ? "allow" : "missing";
+    else if (result.isError && isHookDenial(result.text)) {
+      verdict = "deny";
+      lines = reasonLines(result.text);
+    } else if (result.isError) {
+      verdict = "fail";
+      lines = lastLines(result.text, 3);
+    } else {
+      verdict = "allow";
+      if (move.tool.name === "Bash") lines = lastLines(result.text, 4);
+    }
+  } else {
+    verdict = reply?.feedback ? "block" : "stop";
+    if (reply?.feedback)
+      lines = [reply.feedback.split(" (continuation")[0] ?? ""];
   }
-  await reviewTask(world, "approve");
-  stage("5. Work with proof: every tick needs a current record");
-  await beginWork(world, task);
-  await doWork(world, task, "p1.1");
-  if (demoBlocks)
-    await tick(
-      world,
-      task,
-      "p1.1",
-      "deny",
-      "it ticks p1.1 without proof (a forged checkbox)",
-    );
-  await verifySubtask(world, "p1.1");
-  await tick(world, task, "p1.1", "allow");
-  if (demoBlocks) await stopWithWorkOpen(world);
-  await doWork(world, task, "p1.2");
-  await verifySubtask(world, "p1.2");
-  await tick(world, task, "p1.2", "allow");
-  stage("6. Critic: a phase is done only with the critic's PASS");
-  if (demoBlocks) await finishPhase(world, task, "deny");
-  await critPhase(
-    world,
-    "p1",
-    "PASS",
-    "npm test passes; README and CHANGELOG list the function",
-  );
-  await finishPhase(world, task, "allow");
-  stage("7. Archive: ticking the last box hands the work over");
-  await tick(
-    world,
-    task,
-    "ft1",
-    "allow",
-    "it ticks the last box, ft1: the archive starts",
-  );
-  stage("8. Post-loop: the lock holds until the next task is picked");
-  await postLoop(world);
+  for (const context of reply?.contexts ?? [])
+    if (context.event.startsWith("Post")) lines.push(...contextLines(context.text));
+  return { ...base, verdict, expected: verdict === move.expect, lines };
 }
 
-function shellQuote(text: string): string {
-  return `'${text.replaceAll("'", `'\\''`)}'`;
+/** A refusal by playbook's hook: every one of its block messages names the kill switch. */
+function isHookDenial(text: string): boolean {
+  return text.includes("PLAYBOOK_DISABLE=1");
 }
 
-/** The block reason as the model reads it, without the kill-switch sentence every block ends with: what, then `Next:`. */
-function splitReason(reason: string): string[] {
-  const kill = reason.indexOf(" Kill switch:");
-  const text = (kill > 0 ? reason.slice(0, kill) : reason)
+/** The first non-empty line of the agent's definition body: in the subagent's system prompt and no other. */
+function agentMarker(
+  project: string,
+  pluginDir: string | undefined,
+  actor: string,
+): string {
+  const file = pluginDir
+    ? join(pluginDir, "agents", `${actor}.md`)
+    : join(project, ".claude", "agents", `${actor}.md`);
+  const body = readFileSync(file, "utf8").replace(/^---\n[\s\S]*?\n---\n/, "");
+  return body.split("\n").find((line) => line.trim() !== "")?.trim() ?? actor;
+}
+
+/** The environment of the person's terminal: not inside any Claude Code session, playbook not switched off. */
+export function terminalEnv(
+  overrides: Record<string, string | undefined>,
+): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of [
+    "PLAYBOOK_DISABLE",
+    "CLAUDECODE",
+    "CLAUDE_PROJECT_DIR",
+    "CLAUDE_CODE_SESSION_ID",
+    "CLAUDE_CODE_ENTRYPOINT",
+  ])
+    delete env[name];
+  for (const [name, value] of Object.entries(overrides))
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  return env;
+}
+
+/** The block reason as the model reads it, without Claude Code's label and the kill-switch sentence: what, then `Next:`. */
+function reasonLines(reason: string): string[] {
+  const unlabelled = reason.replace(/^PreToolUse:\S+ hook error:\s*/, "");
+  const kill = unlabelled.indexOf(" Kill switch:");
+  const text = (kill > 0 ? unlabelled.slice(0, kill) : unlabelled)
     .replace(/\s+/g, " ")
     .trim();
   const next = text.indexOf(" Next: ");
@@ -532,27 +497,11 @@ function contextLines(text: string): string[] {
     .slice(0, 12);
 }
 
+/** The last `count` lines of a command's output, without npm's warnings about the machine's own npm config. */
 function lastLines(text: string, count: number): string[] {
   return text
     .split("\n")
     .map((line) => line.trimEnd())
-    .filter((line) => line.trim() !== "")
+    .filter((line) => line.trim() !== "" && !line.startsWith("npm warn "))
     .slice(-count);
-}
-
-function runNode(
-  args: string[],
-  cwd: string,
-  overrides: Record<string, string | undefined>,
-): Promise<TerminalResult> {
-  const env = withoutSessionVariables(process.env);
-  for (const [name, value] of Object.entries(overrides))
-    if (value === undefined) delete env[name];
-    else env[name] = value;
-  return spawnText(process.execPath, args, {
-    cwd,
-    env,
-    input: "",
-    timeoutMs: 120_000,
-  });
 }

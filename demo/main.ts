@@ -1,4 +1,5 @@
-// `npm run demo`: the Golden Path end to end on a sample project, through the real CLI and hook bundle.
+// `npm run demo`: the Golden Path end to end on a sample project, driven by the real Claude Code CLI (pinned,
+// headless) against a scripted model, in a project where `playbook init` installed playbook from the packed tarball.
 // `--github` archives through the local GitHub-compatible server instead of a local merge; `--keep` keeps the project;
 // `--summary <file>` writes the numbers as JSON (the benchmark reads them).
 import {
@@ -12,10 +13,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
+import { ensureClaudeCode } from "../scripts/claude-code.ts";
 import { createColors } from "../src/cli/print/colors.ts";
-import { createGoldenPath, runTask, startSession } from "./golden-path.ts";
+import { createGoldenPath } from "./golden-path.ts";
 import { useLocalGitHub } from "./local-github.ts";
 import { readTaskOutcome } from "./outcome.ts";
+import { runTask } from "./run-task.ts";
 import { MULTIPLY } from "./tasks.ts";
 import { formatHeading, formatStep } from "./transcript.ts";
 
@@ -31,6 +34,7 @@ const c = createColors();
 const out = (text: string) => process.stdout.write(text);
 const root = realpathSync(mkdtempSync(join(tmpdir(), "playbook-demo-")));
 const cli = join(import.meta.dirname, "..", "dist", "cli.mjs");
+let stage = "";
 const TOKEN = "ghp_demo0000000000000000000000000000000000";
 const env: Record<string, string | undefined> = {
   GITHUB_TOKEN: undefined,
@@ -44,22 +48,25 @@ try {
     throw new Error(
       `${cli} is missing: the CLI is not built. Run \`npm run build\` first`,
     );
+  const claude = ensureClaudeCode();
   out(
-    `${c.bold("playbook demo")}: the Golden Path on a sample project, replayed through the real hooks\n${c.dim(`project ${join(root, "calc")}, remote ${join(root, "calc.git")}, archive provider ${values.github ? "github (local server)" : "local"}`)}\n`,
+    `${c.bold("playbook demo")}: the Golden Path on a sample project, driven by the real Claude Code against a scripted model\n${c.dim(`project ${join(root, "calc")}, remote ${join(root, "calc.git")}, archive provider ${values.github ? "github (local server)" : "local"}`)}\n${c.dim(`Claude Code ${claude}`)}\n`,
   );
-  out(formatHeading("0. Setup: a Node project on main, playbook installed", c));
+  out(formatHeading("0. Setup: a Node project on main, playbook installed from its tarball", c));
   const world = await createGoldenPath({
     root,
-    cli,
     env,
-    onStep: (step) => out(formatStep(step, c)),
+    onStep: (step) => {
+      if (step.stage && step.stage !== stage) {
+        stage = step.stage;
+        out(formatHeading(stage, c));
+      }
+      out(formatStep(step, c));
+    },
     ...github?.options,
   });
-  await startSession(world);
-  await runTask(world, MULTIPLY, new Date().toISOString().slice(0, 10), {
-    onStage: (title) => out(formatHeading(title, c)),
-  });
-  const line = await world.claude.statusLine();
+  await runTask(world, MULTIPLY, new Date().toISOString().slice(0, 10));
+  const line = await world.statusLine();
   const outcome = readTaskOutcome(world, [
     "src/multiply.js",
     "plan/archive/playbook-multiply.md",
@@ -71,8 +78,8 @@ try {
           r.method === "POST" && r.path.endsWith("/pulls") && r.status === 201,
       ).length
     : 0;
-  const hooks = world.claude.answers;
-  const hookMs = hooks.reduce((sum, answer) => sum + answer.ms, 0);
+  const hooks = world.hooks;
+  const hookMs = hooks.reduce((sum, run) => sum + run.ms, 0);
   const unexpected = world.steps.filter((step) => !step.expected);
   const denies = world.steps.filter((step) => step.verdict === "deny").length;
   const merged =
@@ -125,7 +132,7 @@ try {
         wallMs,
         hookRuns: hooks.length,
         hookMs,
-        slowestHookMs: Math.max(...hooks.map((answer) => answer.ms)),
+        slowestHookMs: Math.max(...hooks.map((run) => run.ms)),
         steps: world.steps.length,
         unexpected: unexpected.length,
         provider: values.github ? "github" : "local",
@@ -133,8 +140,11 @@ try {
     );
 } catch (error) {
   // Not a verdict that left the path: the demo itself could not run (git missing, no build, a full disk).
+  const message = error instanceof Error ? error.message : String(error);
   process.stderr.write(
-    `The demo could not run: ${error instanceof Error ? error.message : String(error)}\nNext: run \`npm run demo\`, which builds first; if it fails again, check \`git --version\`.\n`,
+    message.includes("Next:")
+      ? `The demo could not run: ${message}\n`
+      : `The demo could not run: ${message}\nNext: run \`npm run demo\`, which builds first; if it fails again, check \`git --version\`.\n`,
   );
   exitCode = 1;
 } finally {

@@ -12,16 +12,15 @@ const ACTOR_LABEL: Record<Actor, string> = {
 
 /** One step as a transcript line: verdict, actor, what happened, then what the hooks said, indented. */
 export function formatStep(step: Step, c: Colors): string {
-  const verdict =
-    step.verdict === "allow"
-      ? c.green("allow")
-      : step.verdict === "deny"
-        ? c.red("deny ")
-        : step.verdict === "block"
-          ? c.yellow("block")
-          : step.verdict === "ok"
-            ? c.green(" ok  ")
-            : c.red("FAIL ");
+  const verdict = {
+    allow: c.green("allow"),
+    deny: c.red("deny "),
+    block: c.yellow("block"),
+    stop: c.green("stop "),
+    ok: c.green(" ok  "),
+    fail: c.red("FAIL "),
+    missing: c.red("MISS "),
+  }[step.verdict];
   const actor = c.cyan(ACTOR_LABEL[step.actor]);
   const surprise = step.expected ? "" : c.yellow("  (unexpected)");
   const detail = step.lines

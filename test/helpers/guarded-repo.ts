@@ -12,7 +12,7 @@ import {
 } from "../../src/core/records/content-hash.ts";
 import type { PlaybookRecord } from "../../src/core/records/record.ts";
 import { expect } from "vitest";
-import { readHookReply } from "../../demo/claude-code.ts";
+import { readHookReply } from "./hook-reply.ts";
 import { runHook } from "./run-hook.ts";
 import { SAMPLE_PLAYBOOK, SAMPLE_STATE } from "./sample-docs.ts";
 import { createTempProject, type TempProject } from "./temp-project.ts";

@@ -1,0 +1,39 @@
+/** A hook's JSON reply as Claude Code reads it: the decision, its reason, the model's context, the user's notice. */
+export interface HookReply {
+  decision: "deny" | "block" | null;
+  reason: string;
+  context: string;
+  notice: string;
+}
+
+/** Reads a hook's stdout (empty, or one JSON object) into what Claude Code acts on. */
+export function readHookReply(stdout: string): HookReply {
+  const out: HookReply = {
+    decision: null,
+    reason: "",
+    context: "",
+    notice: "",
+  };
+  if (stdout.trim() === "") return out;
+  const reply = JSON.parse(stdout) as {
+    decision?: string;
+    reason?: string;
+    systemMessage?: string;
+    hookSpecificOutput?: {
+      permissionDecision?: string;
+      permissionDecisionReason?: string;
+      additionalContext?: string;
+    };
+  };
+  const specific = reply.hookSpecificOutput ?? {};
+  if (specific.permissionDecision === "deny") {
+    out.decision = "deny";
+    out.reason = specific.permissionDecisionReason ?? "";
+  } else if (reply.decision === "block") {
+    out.decision = "block";
+    out.reason = reply.reason ?? "";
+  }
+  out.context = specific.additionalContext ?? "";
+  out.notice = reply.systemMessage ?? "";
+  return out;
+}
