@@ -88,6 +88,8 @@ export interface TerminalResult {
 
 export interface SessionOptions {
   prompt: string;
+  /** More user messages in the same session, each once the previous turn has ended (a `/compact`, then a prompt). */
+  followUps?: string[];
   moves: Move[];
   /** Continue the world's previous session (`claude --resume`), as the user's next message. */
   resume?: boolean;
@@ -191,7 +193,10 @@ export async function createGoldenPath(
     if (command === undefined) return "";
     const result = await spawnText("sh", ["-c", command], {
       cwd: project.dir,
-      env: { ...terminalEnv(options.env ?? {}), CLAUDE_PROJECT_DIR: project.dir },
+      env: {
+        ...terminalEnv(options.env ?? {}),
+        CLAUDE_PROJECT_DIR: project.dir,
+      },
       input: JSON.stringify({
         session_id: sessions.at(-1)?.session.sessionId ?? "",
         cwd: project.dir,
@@ -262,16 +267,16 @@ async function runSession(input: {
   let onRequest = () => undefined as void;
   const server = await startModelServer(
     {
-    main: (queues.get("agent") ?? []).map(turnOf),
-    agents: Object.fromEntries(
-      subagents.map((actor) => [
-        actor,
-        {
-          marker: agentMarker(project, run.pluginDir, actor),
-          turns: (queues.get(actor) ?? []).map(turnOf),
-        },
-      ]),
-    ),
+      main: (queues.get("agent") ?? []).map(turnOf),
+      agents: Object.fromEntries(
+        subagents.map((actor) => [
+          actor,
+          {
+            marker: agentMarker(project, run.pluginDir, actor),
+            turns: (queues.get(actor) ?? []).map(turnOf),
+          },
+        ]),
+      ),
     },
     { onRequest: () => onRequest() },
   );
@@ -321,6 +326,7 @@ async function runSession(input: {
       cwd: project,
       modelUrl: server.url,
       prompt: run.prompt,
+      ...(run.followUps ? { followUps: run.followUps } : {}),
       home: input.home,
       path: [],
       env: input.env,
@@ -400,7 +406,11 @@ function toStep(
   requests: readonly LoggedRequest[],
   final: boolean,
 ): Step | null {
-  const reply = readModelReply(requests, index, move.tool ? undefined : move.text);
+  const reply = readModelReply(
+    requests,
+    index,
+    move.tool ? undefined : move.text,
+  );
   const base = {
     actor: move.actor,
     title: move.title,
@@ -434,7 +444,8 @@ function toStep(
       lines = [reply.feedback.split(" (continuation")[0] ?? ""];
   }
   for (const context of reply?.contexts ?? [])
-    if (context.event.startsWith("Post")) lines.push(...contextLines(context.text));
+    if (context.event.startsWith("Post"))
+      lines.push(...contextLines(context.text));
   return { ...base, verdict, expected: verdict === move.expect, lines };
 }
 
@@ -453,7 +464,12 @@ function agentMarker(
     ? join(pluginDir, "agents", `${actor}.md`)
     : join(project, ".claude", "agents", `${actor}.md`);
   const body = readFileSync(file, "utf8").replace(/^---\n[\s\S]*?\n---\n/, "");
-  return body.split("\n").find((line) => line.trim() !== "")?.trim() ?? actor;
+  return (
+    body
+      .split("\n")
+      .find((line) => line.trim() !== "")
+      ?.trim() ?? actor
+  );
 }
 
 /** The environment of the person's terminal: not inside any Claude Code session, playbook not switched off. */

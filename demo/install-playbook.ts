@@ -30,7 +30,8 @@ export function packPlaybook(): string {
     stdio: "ignore",
   });
   const tarball = readdirSync(dir).find((name) => name.endsWith(".tgz"));
-  if (tarball === undefined) throw new Error(`npm pack wrote no tarball into ${dir}`);
+  if (tarball === undefined)
+    throw new Error(`npm pack wrote no tarball into ${dir}`);
   packed = join(dir, tarball);
   return packed;
 }

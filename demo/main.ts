@@ -52,7 +52,12 @@ try {
   out(
     `${c.bold("playbook demo")}: the Golden Path on a sample project, driven by the real Claude Code against a scripted model\n${c.dim(`project ${join(root, "calc")}, remote ${join(root, "calc.git")}, archive provider ${values.github ? "github (local server)" : "local"}`)}\n${c.dim(`Claude Code ${claude}`)}\n`,
   );
-  out(formatHeading("0. Setup: a Node project on main, playbook installed from its tarball", c));
+  out(
+    formatHeading(
+      "0. Setup: a Node project on main, playbook installed from its tarball",
+      c,
+    ),
+  );
   const world = await createGoldenPath({
     root,
     env,

@@ -7,10 +7,17 @@ type Expect = Move["expect"];
 
 /**
  * The scripted model's moves for one task, as the generated agents, skills and CLAUDE.md tell Claude Code to work.
- * Every file tool gets an absolute path in `project`; the agent's shell runs playbook as the instructions say,
- * `npx playbook`.
+ * Every file tool gets an absolute path in `project`; the agent's shell runs playbook as the instructions say:
+ * `npx playbook` where `init` wrote the agents, `npx -y playbook-kit` where the plugin brings them (its agents are
+ * then named `playbook:<name>`).
  */
-export function createMoves(project: string, task: SampleTask) {
+export function createMoves(
+  project: string,
+  task: SampleTask,
+  { plugin = false }: { plugin?: boolean } = {},
+) {
+  const cli = plugin ? "npx -y playbook-kit" : "npx playbook";
+  const agentPrefix = plugin ? "playbook:" : "";
   const file = (relative: string) => join(project, relative);
   const playbook = `plan/playbook-${task.name}.md`;
   const move = (
@@ -20,15 +27,46 @@ export function createMoves(project: string, task: SampleTask) {
     expect: Expect,
     extra: Partial<Move> = {},
   ): Move => ({ actor, title, tool, expect, ...extra });
-  const bash = (actor: ModelActor, title: string, command: string, expect: Expect = "allow") =>
-    move(actor, title, { name: "Bash", input: { command, description: title } }, expect);
-  const read = (actor: ModelActor, relative: string, extra: Partial<Move> = {}) =>
-    move(actor, `it reads ${relative}`, { name: "Read", input: { file_path: file(relative) } }, "allow", {
-      quiet: true,
-      ...extra,
-    });
-  const write = (actor: ModelActor, title: string, relative: string, content: string, expect: Expect = "allow") =>
-    move(actor, title, { name: "Write", input: { file_path: file(relative), content } }, expect);
+  const bash = (
+    actor: ModelActor,
+    title: string,
+    command: string,
+    expect: Expect = "allow",
+  ) =>
+    move(
+      actor,
+      title,
+      { name: "Bash", input: { command, description: title } },
+      expect,
+    );
+  const read = (
+    actor: ModelActor,
+    relative: string,
+    extra: Partial<Move> = {},
+  ) =>
+    move(
+      actor,
+      `it reads ${relative}`,
+      { name: "Read", input: { file_path: file(relative) } },
+      "allow",
+      {
+        quiet: true,
+        ...extra,
+      },
+    );
+  const write = (
+    actor: ModelActor,
+    title: string,
+    relative: string,
+    content: string,
+    expect: Expect = "allow",
+  ) =>
+    move(
+      actor,
+      title,
+      { name: "Write", input: { file_path: file(relative), content } },
+      expect,
+    );
   const edit = (
     actor: ModelActor,
     title: string,
@@ -39,24 +77,47 @@ export function createMoves(project: string, task: SampleTask) {
     move(
       actor,
       title,
-      { name: "Edit", input: { file_path: file(relative), old_string: oldString, new_string: newString } },
+      {
+        name: "Edit",
+        input: {
+          file_path: file(relative),
+          old_string: oldString,
+          new_string: newString,
+        },
+      },
       expect,
     );
-  const say = (actor: ModelActor, title: string, text: string, expect: "stop" | "block"): Move => ({
+  const say = (
+    actor: ModelActor,
+    title: string,
+    text: string,
+    expect: "stop" | "block",
+  ): Move => ({
     actor,
     title,
     text,
     expect,
   });
   const delegate = (subagent: string, title: string, prompt: string): Move =>
-    move("agent", title, {
-      name: "Agent",
-      input: { description: title.slice(0, 40), prompt, subagent_type: subagent, run_in_background: false },
-    }, "allow");
+    move(
+      "agent",
+      title,
+      {
+        name: "Agent",
+        input: {
+          description: title.slice(0, 40),
+          prompt,
+          subagent_type: `${agentPrefix}${subagent}`,
+          run_in_background: false,
+        },
+      },
+      "allow",
+    );
 
   return {
     file,
     playbook,
+    cli,
     move,
     bash,
     read,
@@ -69,44 +130,93 @@ export function createMoves(project: string, task: SampleTask) {
     codeAtOnce(): Move[] {
       const [first] = task.work["p1.1"] ?? [];
       return first?.tool === "Write"
-        ? [write("agent", `the agent starts coding at once: Write ${first.path}`, first.path, first.content, "deny")]
+        ? [
+            write(
+              "agent",
+              `the agent starts coding at once: Write ${first.path}`,
+              first.path,
+              first.content,
+              "deny",
+            ),
+          ]
         : [];
     },
 
     /** playbook-init hands the task to pm: `playbook new`, the playbook written in full, lint clean. */
     plan(date: string): Move[] {
       return [
-        move("agent", "it starts the Golden Path: Skill(playbook-init)", { name: "Skill", input: { skill: "playbook-init" } }, "allow"),
-        delegate("pm", "it hands the request to the pm subagent", `Write the playbook for this request: ${task.prompt}`),
-        bash("pm", `pm starts the playbook: npx playbook new ${task.name}`, `npx playbook new ${task.name}`),
+        move(
+          "agent",
+          "it starts the Golden Path: Skill(playbook-init)",
+          { name: "Skill", input: { skill: "playbook-init" } },
+          "allow",
+        ),
+        delegate(
+          "pm",
+          "it hands the request to the pm subagent",
+          `Write the playbook for this request: ${task.prompt}`,
+        ),
+        bash(
+          "pm",
+          `pm starts the playbook: ${cli} new ${task.name}`,
+          `${cli} new ${task.name}`,
+        ),
         read("pm", playbook),
-        write("pm", `pm writes ${playbook} from the understanding check`, playbook, task.playbook(date)),
-        bash("pm", "pm checks it: npx playbook lint", "npx playbook lint"),
-        say("pm", "pm reports back", `${playbook} is written and lint-clean; it needs the reviewer.`, "stop"),
+        write(
+          "pm",
+          `pm writes ${playbook} from the understanding check`,
+          playbook,
+          task.playbook(date),
+        ),
+        bash("pm", `pm checks it: ${cli} lint`, `${cli} lint`),
+        say(
+          "pm",
+          "pm reports back",
+          `${playbook} is written and lint-clean; it needs the reviewer.`,
+          "stop",
+        ),
       ];
     },
 
     /** The review: the reviewer subagent reads the plan and records its verdict. */
-    review(verdict: "approve" | "reject", notes = "The plan is testable and in scope."): Move[] {
+    review(
+      verdict: "approve" | "reject",
+      notes = "The plan is testable and in scope.",
+    ): Move[] {
       return [
-        delegate("reviewer", "it asks the reviewer subagent for a review", `Review ${playbook}.`),
+        delegate(
+          "reviewer",
+          "it asks the reviewer subagent for a review",
+          `Review ${playbook}.`,
+        ),
         read("reviewer", playbook),
         bash(
           "reviewer",
-          `the reviewer ${verdict === "approve" ? "approves" : "rejects"} the plan: npx playbook review ${verdict}`,
-          `npx playbook review ${verdict} --notes ${shellQuote(notes)}`,
+          `the reviewer ${verdict === "approve" ? "approves" : "rejects"} the plan: ${cli} review ${verdict}`,
+          `${cli} review ${verdict} --notes ${shellQuote(notes)}`,
         ),
-        say("reviewer", "the reviewer reports back", `Review recorded: ${verdict}. ${notes}`, "stop"),
+        say(
+          "reviewer",
+          "the reviewer reports back",
+          `Review recorded: ${verdict}. ${notes}`,
+          "stop",
+        ),
       ];
     },
 
     /** Before its first change the agent reads CLAUDE.md, state.md and the playbook, then starts phase p1. */
     begin(): Move[] {
       return [
-        read("agent", "CLAUDE.md", { quiet: false, title: "it reads CLAUDE.md, state.md and the playbook" }),
+        read("agent", "CLAUDE.md", {
+          quiet: false,
+          title: "it reads CLAUDE.md, state.md and the playbook",
+        }),
         read("agent", "state.md"),
         read("agent", playbook),
-        edit("agent", "it sets phase p1 in_progress", playbook, ["**status**: pending", "**status**: in_progress"]),
+        edit("agent", "it sets phase p1 in_progress", playbook, [
+          "**status**: pending",
+          "**status**: in_progress",
+        ]),
       ];
     },
 
@@ -115,46 +225,86 @@ export function createMoves(project: string, task: SampleTask) {
       return (task.work[subtask] ?? []).flatMap((item) =>
         item.tool === "Write"
           ? [write("agent", `it writes ${item.path}`, item.path, item.content)]
-          : [read("agent", item.path), edit("agent", `it edits ${item.path}`, item.path, [item.old, item.new])],
+          : [
+              read("agent", item.path),
+              edit("agent", `it edits ${item.path}`, item.path, [
+                item.old,
+                item.new,
+              ]),
+            ],
       );
     },
 
     /** The agent runs the subtask's validations through `playbook verify`, which records the evidence. */
     verify(subtask: string): Move[] {
-      return [bash("agent", `it proves ${subtask}: npx playbook verify ${subtask}`, `npx playbook verify ${subtask}`)];
+      return [
+        bash(
+          "agent",
+          `it proves ${subtask}: ${cli} verify ${subtask}`,
+          `${cli} verify ${subtask}`,
+        ),
+      ];
     },
 
     /** The agent ticks a box; `expect` says whether the proof exists. It reads the playbook first: playbook wrote it. */
     tick(id: string, expect: Expect, title = `it ticks ${id}`): Move[] {
-      return [read("agent", playbook), edit("agent", title, playbook, [`- [ ] **${id}**`, `- [x] **${id}**`], expect)];
+      return [
+        read("agent", playbook),
+        edit(
+          "agent",
+          title,
+          playbook,
+          [`- [ ] **${id}**`, `- [x] **${id}**`],
+          expect,
+        ),
+      ];
     },
 
     /** The critic subagent reruns the checks and records its verdict, then ends with the verdict block. */
     crit(phase: string, verdict: "PASS" | "FAIL", evidence: string): Move[] {
       return [
-        delegate("critic", `it asks the critic subagent to verify ${phase}`, `Verify phase ${phase} of ${playbook}.`),
+        delegate(
+          "critic",
+          `it asks the critic subagent to verify ${phase}`,
+          `Verify phase ${phase} of ${playbook}.`,
+        ),
         bash("critic", "the critic reruns the tests: npm test", "npm test"),
         bash(
           "critic",
-          `the critic judges ${phase}: npx playbook crit record ${phase} ${verdict}`,
-          `npx playbook crit record ${phase} ${verdict} --evidence ${shellQuote(evidence)}`,
+          `the critic judges ${phase}: ${cli} crit record ${phase} ${verdict}`,
+          `${cli} crit record ${phase} ${verdict} --evidence ${shellQuote(evidence)}`,
         ),
-        say("critic", "the critic reports back with its verdict block", verdictBlock(phase, verdict, evidence), "stop"),
+        say(
+          "critic",
+          "the critic reports back with its verdict block",
+          verdictBlock(phase, verdict, evidence),
+          "stop",
+        ),
       ];
     },
 
     /** The agent marks the phase done; `expect` says whether the critic's PASS backs it. */
-    finishPhase(expect: Expect): Move[] {
+    finishPhase(expect: Expect, title = "it marks phase p1 done"): Move[] {
       return [
         read("agent", playbook),
-        edit("agent", "it marks phase p1 done", playbook, ["**status**: in_progress", "**status**: done"], expect),
+        edit(
+          "agent",
+          title,
+          playbook,
+          ["**status**: in_progress", "**status**: done"],
+          expect,
+        ),
       ];
     },
   };
 }
 
 /** The fenced block the critic ends with; the SubagentStop hook records it. */
-export function verdictBlock(phase: string, verdict: "PASS" | "FAIL", evidence: string): string {
+export function verdictBlock(
+  phase: string,
+  verdict: "PASS" | "FAIL",
+  evidence: string,
+): string {
   return `Phase ${phase}: ${verdict}.\n\n\`\`\`verdict\nphase: ${phase}\nverdict: ${verdict}\nevidence: ${evidence}\n\`\`\``;
 }
 

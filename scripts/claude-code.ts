@@ -18,7 +18,9 @@ export const PINNED_CLAUDE_CODE = "2.1.331";
 export const MINIMUM_CLAUDE_CODE = "2.1.139";
 
 /** The version to run: PLAYBOOK_CLAUDE_CODE_VERSION when set (npm run test:compat), else the pinned one. */
-export function claudeCodeVersion(env: NodeJS.ProcessEnv = process.env): string {
+export function claudeCodeVersion(
+  env: NodeJS.ProcessEnv = process.env,
+): string {
   return env["PLAYBOOK_CLAUDE_CODE_VERSION"] || PINNED_CLAUDE_CODE;
 }
 
@@ -41,8 +43,13 @@ export function claudeCodeBinary(
 /** The version the binary at `path` reports, or null when it does not run. */
 function reportedVersion(path: string): string | null {
   if (!existsSync(path)) return null;
-  const result = spawnSync(path, ["--version"], { encoding: "utf8", timeout: 60_000 });
-  return result.status === 0 ? (result.stdout.split(" ")[0]?.trim() ?? null) : null;
+  const result = spawnSync(path, ["--version"], {
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  return result.status === 0
+    ? (result.stdout.split(" ")[0]?.trim() ?? null)
+    : null;
 }
 
 /**
@@ -75,7 +82,9 @@ export function ensureClaudeCode(
     "--prefer-offline",
     "--loglevel=error",
   ];
-  process.stderr.write(`Installing Claude Code ${version} (about 400 MB, once) into ${cache}\n`);
+  process.stderr.write(
+    `Installing Claude Code ${version} (about 400 MB, once) into ${cache}\n`,
+  );
   const result = spawnSync(npm, args, {
     encoding: "utf8",
     env: { ...env, npm_config_update_notifier: "false" },
@@ -110,7 +119,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
       for (const version of versions) ensureClaudeCode(version);
     }
   } catch (error) {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(
+      `${error instanceof Error ? error.message : String(error)}\n`,
+    );
     process.exitCode = 1;
   }
 }

@@ -1,28 +1,17 @@
 import { existsSync, readFileSync, renameSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import {
-  beginWork,
-  critPhase,
-  doWork,
-  finishPhase,
-  planTask,
-  postLoop,
-  reviewTask,
-  startSession,
-  tick,
-  verifySubtask,
-} from "../../demo/golden-path.ts";
+import type { GoldenPath, Move } from "../../demo/golden-path.ts";
+import { createMoves } from "../../demo/moves.ts";
 import { readTaskOutcome } from "../../demo/outcome.ts";
+import { goldenPathSessions, probeBefore } from "../../demo/run-task.ts";
 import { MULTIPLY } from "../../demo/tasks.ts";
 import {
   createWorld,
-  expectDone,
   expectOnPath,
-  expectRefused,
-  stateField,
+  refusal,
+  stepTitled,
   TODAY,
 } from "../helpers/golden-path-world.ts";
-import type { GoldenPath } from "../../demo/golden-path.ts";
 
 const PLAYBOOK = "plan/playbook-multiply.md";
 const RECORDS = ".claude/playbook/records/plan__playbook-multiply.md";
@@ -35,150 +24,187 @@ function readRecord(world: GoldenPath, name: string) {
   };
 }
 
-/** A session on the multiply task, reviewed and started, with p1.1 and p1.2 done and ticked. */
-async function throughSubtasks(world: GoldenPath): Promise<void> {
-  await startSession(world);
-  await planTask(world, MULTIPLY, TODAY);
-  await reviewTask(world, "approve");
-  await beginWork(world, MULTIPLY);
-  for (const id of ["p1.1", "p1.2"]) {
-    await doWork(world, MULTIPLY, id);
-    await verifySubtask(world, id);
-    await tick(world, MULTIPLY, id, "allow");
-  }
+/** The multiply task planned, approved and started, with p1.1 and p1.2 done, proven and ticked. */
+function throughSubtasks(world: GoldenPath): Move[] {
+  const m = createMoves(world.project.dir, MULTIPLY);
+  return [
+    ...m.plan(TODAY),
+    ...m.review("approve"),
+    ...m.begin(),
+    ...["p1.1", "p1.2"].flatMap((id) => [
+      ...m.work(id),
+      ...m.verify(id),
+      ...m.tick(id, "allow"),
+    ]),
+  ];
 }
 
-describe("the Golden Path's failure branches", () => {
+describe("the Golden Path's failure branches, through the real Claude Code CLI", () => {
   it("the reviewer rejects: code stays shut until pm fixes the plan and the reviewer approves", async () => {
     const world = await createWorld();
-    await startSession(world);
-    await planTask(world, MULTIPLY, TODAY);
-    const rejected = await reviewTask(
-      world,
-      "reject",
-      "1. p1.1 does not say what multiply returns for negative numbers.",
-    );
-    expectDone(rejected);
-    expect(world.read(PLAYBOOK)).toContain("reviewed: false");
-    const review = readRecord(world, "review.playbook.json");
-    expect(review.verdict).toBe("reject");
-    expect(review.by).toBe("reviewer");
-    expect(review.detail["notes"]).toContain("negative numbers");
-
-    await beginWork(world, MULTIPLY);
-    expectRefused(
-      await world.write(
+    const m = createMoves(world.project.dir, MULTIPLY);
+    const seen: Record<string, unknown> = {};
+    const moves = [
+      ...m.plan(TODAY),
+      ...m.review(
+        "reject",
+        "1. p1.1 does not say what multiply returns for negative numbers.",
+      ),
+      ...m.begin(),
+      m.write(
         "agent",
-        "code after a rejection",
+        "it writes code after the rejection",
         "src/multiply.js",
         "x",
         "deny",
       ),
-      "review",
-    );
-    // pm answers the finding in the plan (the playbook stays editable), then the reviewer looks again.
-    expectDone(
-      await world.edit(
+      m.delegate(
         "pm",
-        "pm fixes the finding",
-        PLAYBOOK,
-        [
-          "which returns `a * b`,",
-          "which returns `a * b` (also for negative numbers),",
-        ],
-        "allow",
+        "it sends the finding to pm",
+        "Answer the reviewer's finding in the playbook.",
       ),
-    );
-    expectDone(await reviewTask(world, "approve"));
+      m.read("pm", PLAYBOOK),
+      m.edit("pm", "pm answers the finding in the plan", PLAYBOOK, [
+        "which returns `a * b`,",
+        "which returns `a * b` (also for negative numbers),",
+      ]),
+      m.say(
+        "pm",
+        "pm reports back",
+        "The playbook answers the finding.",
+        "stop",
+      ),
+      ...m.review("approve"),
+      ...m.work("p1.1"),
+      m.say(
+        "agent",
+        "it stops after the first change",
+        "src/multiply.js is written.",
+        "block",
+      ),
+    ];
+    probeBefore(moves, "it sends the finding to pm", () => {
+      seen["after the rejection"] = {
+        reviewed: readFileSync(world.path(PLAYBOOK), "utf8").includes(
+          "reviewed: false",
+        ),
+        code: existsSync(world.path("src/multiply.js")),
+        review: readRecord(world, "review.playbook.json"),
+      };
+    });
+    await world.session({ prompt: MULTIPLY.prompt, moves });
+    expect(seen["after the rejection"]).toMatchObject({
+      reviewed: true,
+      code: false,
+      review: {
+        verdict: "reject",
+        by: "reviewer",
+        detail: {
+          notes: expect.stringContaining("negative numbers") as unknown,
+        },
+      },
+    });
+    expect(
+      refusal(stepTitled(world, "it writes code after the rejection")),
+    ).toContain("review");
     expect(readRecord(world, "review.playbook.json").verdict).toBe("approve");
-    await doWork(world, MULTIPLY, "p1.1");
     expect(existsSync(world.path("src/multiply.js"))).toBe(true);
     expectOnPath(world);
-  }, 120_000);
+  }, 300_000);
 
   it("the critic says FAIL: the phase stays open until the fix, proof again and the critic's PASS", async () => {
     const world = await createWorld();
-    await throughSubtasks(world);
-    expectDone(
-      await critPhase(
-        world,
-        "p1",
-        "FAIL",
-        "README lists multiply but shows no example",
-      ),
-    );
-    expect(readRecord(world, "critic.p1.json").verdict).toBe("FAIL");
-    const refused = await finishPhase(world, MULTIPLY, "deny");
-    expectRefused(refused, "FAIL");
-    expect(world.read(PLAYBOOK)).toContain("**status**: in_progress");
-
-    // The fix: reopen p1.2, change the README, prove it again, tick it, and ask the critic again.
-    expectDone(
-      await world.edit(
-        "agent",
-        "reopen p1.2",
-        PLAYBOOK,
-        ["- [x] **p1.2**", "- [ ] **p1.2**"],
-        "allow",
-      ),
-    );
-    expectDone(
-      await world.edit(
-        "agent",
-        "add the example",
-        "README.md",
-        [
-          "- `multiply(a, b)`\n",
-          "- `multiply(a, b)`: `multiply(6, 7)` is `42`\n",
-        ],
-        "allow",
-      ),
-    );
-    expectDone(await verifySubtask(world, "p1.2"));
-    expectDone(await tick(world, MULTIPLY, "p1.2", "allow"));
-    expectDone(await critPhase(world, "p1", "PASS", "the example is there"));
-    expectDone(await finishPhase(world, MULTIPLY, "allow"));
-    expectDone(await tick(world, MULTIPLY, "ft1", "allow"));
+    const m = createMoves(world.project.dir, MULTIPLY);
+    const seen: Record<string, unknown> = {};
+    const moves = [
+      ...throughSubtasks(world),
+      ...m.crit("p1", "FAIL", "README lists multiply but shows no example"),
+      ...m.finishPhase("deny", "it marks p1 done after the critic's FAIL"),
+      m.read("agent", PLAYBOOK),
+      m.edit("agent", "it reopens p1.2", PLAYBOOK, [
+        "- [x] **p1.2**",
+        "- [ ] **p1.2**",
+      ]),
+      m.read("agent", "README.md"),
+      m.edit("agent", "it adds the example to the README", "README.md", [
+        "- `multiply(a, b)`\n",
+        "- `multiply(a, b)`: `multiply(6, 7)` is `42`\n",
+      ]),
+      ...m.verify("p1.2"),
+      ...m.tick("p1.2", "allow", "it ticks p1.2 again"),
+      ...m.crit("p1", "PASS", "the example is there"),
+      ...m.finishPhase("allow"),
+      ...m.tick("ft1", "allow"),
+      m.say("agent", "it ends its turn", "Merged.", "stop"),
+    ];
+    probeBefore(moves, "it reopens p1.2", () => {
+      seen["critic"] = readRecord(world, "critic.p1.json").verdict;
+      seen["status"] = /\*\*status\*\*: (\w+)/.exec(
+        readFileSync(world.path(PLAYBOOK), "utf8"),
+      )?.[1];
+    });
+    await world.session({ prompt: MULTIPLY.prompt, moves });
+    expect(seen).toEqual({ critic: "FAIL", status: "in_progress" });
+    expect(
+      refusal(stepTitled(world, "it marks p1 done after the critic's FAIL")),
+    ).toContain("FAIL");
     expect(world.project.remoteGit("show", "main:README.md")).toContain(
       "`multiply(6, 7)` is `42`",
     );
     expectOnPath(world);
-  }, 120_000);
+  }, 300_000);
 
   it("the archive is interrupted (the remote is unreachable) and resumed: one merge, then the lock", async () => {
     const world = await createWorld();
-    await throughSubtasks(world);
-    await critPhase(world, "p1", "PASS", "npm test passes");
-    await finishPhase(world, MULTIPLY, "allow");
+    const m = createMoves(world.project.dir, MULTIPLY);
     const remote = world.project.remoteDir;
-    renameSync(remote, `${remote}.away`);
-    const last = await tick(world, MULTIPLY, "ft1", "allow");
-    expectDone(last);
-    expect(last.post?.context).toContain(
+    const seen: Record<string, unknown> = {};
+    const moves = [
+      ...throughSubtasks(world),
+      ...m.crit("p1", "PASS", "npm test passes"),
+      ...m.finishPhase("allow"),
+      ...m.tick("ft1", "allow", "it ticks ft1 while the remote is away"),
+      m.bash(
+        "agent",
+        "it resumes the archive: npx playbook archive --resume",
+        "npx playbook archive --resume",
+      ),
+      m.say("agent", "it ends its turn", "Merged.", "stop"),
+    ];
+    probeBefore(moves, "it ticks ft1 while the remote is away", () =>
+      renameSync(remote, `${remote}.away`),
+    );
+    probeBefore(
+      moves,
+      "it resumes the archive: npx playbook archive --resume",
+      () => {
+        seen["journal"] = existsSync(
+          world.path(".claude/playbook/archive-journal.json"),
+        );
+        seen["lock"] = existsSync(
+          world.path(".claude/playbook/post-loop.json"),
+        );
+        // Until the archive finishes, the agent may still fix things on the playbook's branch.
+        seen["branch"] = world.project.git("branch", "--show-current").trim();
+        renameSync(`${remote}.away`, remote);
+      },
+    );
+    await world.session({ prompt: MULTIPLY.prompt, moves });
+    const stopped = stepTitled(world, "it ticks ft1 while the remote is away");
+    const context =
+      stopped.reply?.contexts.find((c) => c.event === "PostToolUse")?.text ??
+      "";
+    expect(context).toContain(
       "playbook started the archive of plan/playbook-multiply.md, and it stopped: pushing feat/multiply to origin failed",
     );
-    expect(last.post?.context).toContain(
+    expect(context).toContain(
       "Next: fix the remote or your access, then run `playbook archive --resume`. Steps: ✓ commit",
     );
-    expect(
-      existsSync(world.path(".claude/playbook/archive-journal.json")),
-    ).toBe(true);
-    expect(existsSync(world.path(".claude/playbook/post-loop.json"))).toBe(
-      false,
-    );
-    // Until the archive finishes, the agent may still fix things on the playbook's branch.
-    expect(world.project.git("branch", "--show-current").trim()).toBe(
-      "feat/multiply",
-    );
-
-    renameSync(`${remote}.away`, remote);
-    const resumed = await world.bash(
-      "agent",
-      "resume the archive",
-      "playbook archive --resume",
-      "allow",
-    );
-    expectDone(resumed);
+    expect(seen).toEqual({
+      journal: true,
+      lock: false,
+      branch: "feat/multiply",
+    });
     const outcome = readTaskOutcome(world, [
       "src/multiply.js",
       "plan/archive/playbook-multiply.md",
@@ -195,41 +221,8 @@ describe("the Golden Path's failure branches", () => {
     ).toHaveLength(1);
     expect(outcome.state.active).toBe("null");
     expect(outcome.locked).toBe(true);
-    await postLoop(world);
+    await world.session(goldenPathSessions(world, MULTIPLY, TODAY)[1]);
     expect(readTaskOutcome(world, []).locked).toBe(false);
     expectOnPath(world);
-  }, 120_000);
-
-  it("the session is compacted mid-phase: the summary comes back and work goes on where it stopped", async () => {
-    const world = await createWorld();
-    await startSession(world);
-    await planTask(world, MULTIPLY, TODAY);
-    await reviewTask(world, "approve");
-    await beginWork(world, MULTIPLY);
-    await doWork(world, MULTIPLY, "p1.1");
-    await verifySubtask(world, "p1.1");
-    await tick(world, MULTIPLY, "p1.1", "allow");
-
-    const saved = await world.event(
-      "compaction: PreCompact",
-      "PreCompact",
-      { trigger: "auto", custom_instructions: "" },
-      (answer) => answer.exitCode === 0,
-    );
-    expect(saved.decision).toBeNull();
-    const restored = await startSession(world, "compact");
-    expect(restored.context).toContain(PLAYBOOK);
-    expect(restored.context).toContain("p1.2");
-    expect(stateField(world, "phase")).toBe("p1");
-
-    // The next subtask continues without starting over.
-    await doWork(world, MULTIPLY, "p1.2");
-    expectDone(await verifySubtask(world, "p1.2"));
-    expectDone(await tick(world, MULTIPLY, "p1.2", "allow"));
-    expectDone(await critPhase(world, "p1", "PASS", "npm test passes"));
-    expectDone(await finishPhase(world, MULTIPLY, "allow"));
-    const last = await tick(world, MULTIPLY, "ft1", "allow");
-    expect(last.post?.context).toContain("merged into main");
-    expectOnPath(world);
-  }, 120_000);
+  }, 300_000);
 });

@@ -1,29 +1,21 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  beginWork,
-  critPhase,
-  doWork,
-  finishPhase,
-  planTask,
-  postLoop,
-  requestTask,
-  reviewTask,
-  runTask,
-  startSession,
-  tick,
-  verifySubtask,
-} from "../../demo/golden-path.ts";
-import { readTaskOutcome } from "../../demo/outcome.ts";
-import { DIVIDE, MULTIPLY } from "../../demo/tasks.ts";
 import { useLocalGitHub } from "../../demo/local-github.ts";
+import { readTaskOutcome } from "../../demo/outcome.ts";
+import {
+  goldenPathSessions,
+  probeBefore,
+  runTask,
+} from "../../demo/run-task.ts";
+import { DIVIDE, MULTIPLY } from "../../demo/tasks.ts";
+import { contextsOf } from "../helpers/model-view.ts";
 import type { GitHubServer } from "../helpers/github-server.ts";
 import {
   createWorld,
-  expectDone,
   expectOnPath,
-  expectRefused,
+  refusal,
   stateField,
+  stepTitled,
   TODAY,
 } from "../helpers/golden-path-world.ts";
 
@@ -36,113 +28,142 @@ afterEach(async () => {
   servers = [];
 });
 
-describe("the Golden Path, step by step", () => {
+describe("the Golden Path through the real Claude Code CLI", () => {
   it("takes a prompt to merged work on main, refusing every shortcut on the way", async () => {
     const world = await createWorld();
-    // Setup: init's files are committed on main; nothing is active.
     expect(world.project.git("branch", "--show-current").trim()).toBe("main");
     expect(stateField(world, "active")).toBe("null");
+    const [request, next] = goldenPathSessions(world, MULTIPLY, TODAY);
+    // What each refusal left on disk, read when Claude Code asks the model for the move after it.
+    const seen: Record<string, unknown> = {};
+    probeBefore(
+      request.moves,
+      "it starts the Golden Path: Skill(playbook-init)",
+      () => {
+        seen["code on main"] = existsSync(world.path("src/multiply.js"));
+      },
+    );
+    probeBefore(
+      request.moves,
+      "it proves p1.1: npx playbook verify p1.1",
+      () => {
+        seen["forged tick"] = readFileSync(
+          world.path(PLAYBOOK),
+          "utf8",
+        ).includes("- [x] **p1.1**");
+      },
+    );
+    probeBefore(
+      request.moves,
+      "it asks the reviewer subagent for a review",
+      () => {
+        seen["self-approval"] = readFileSync(
+          world.path(PLAYBOOK),
+          "utf8",
+        ).includes("reviewed: true");
+      },
+    );
+    probeBefore(
+      request.moves,
+      "it asks the critic subagent to verify p1",
+      () => {
+        seen["done without critic"] = readFileSync(
+          world.path(PLAYBOOK),
+          "utf8",
+        ).includes("**status**: done");
+      },
+    );
+    probeBefore(
+      request.moves,
+      "it ends its turn: Stop lets it, the task is handed over",
+      () => {
+        seen["code under the lock"] = existsSync(world.path("src/extra.js"));
+      },
+    );
+    const first = await world.session(request);
 
-    const start = await startSession(world);
-    expect(start.context).toContain("No active playbook");
-
-    await requestTask(world, MULTIPLY);
-    const [prompt, write] = world.steps.slice(-2);
-    expect(prompt?.lines.join(" ")).toContain("Skill(playbook-init)");
-    expect(write?.verdict).toBe("deny");
-    expect(existsSync(world.path("src/multiply.js"))).toBe(false);
-
-    await planTask(world, MULTIPLY, TODAY);
-    expect(world.project.git("branch", "--show-current").trim()).toBe(
-      "feat/multiply",
+    // SessionStart and UserPromptSubmit context reached the model in its first request.
+    const opening = contextsOf(first.requests.find((r) => r.agent === "main")!);
+    expect(opening.find((c) => c.event === "SessionStart")?.text).toContain(
+      "No active playbook",
     );
-    expect(stateField(world, "active")).toBe(PLAYBOOK);
-    expect(world.read(PLAYBOOK)).toContain("reviewed: false");
-    expect(world.steps.at(-1)?.lines).toEqual([
-      "0 errors, 0 warnings in 2 files",
-    ]);
-
-    // Code stays shut until the review; the main agent cannot give it.
-    expectRefused(
-      await world.write(
-        "agent",
-        "write before review",
-        "src/multiply.js",
-        "x",
-        "deny",
-      ),
-      "review",
-    );
-    expectRefused(
-      await world.bash(
-        "agent",
-        "self-approval",
-        "playbook review approve",
-        "deny",
-      ),
-      "reviewer subagent",
-    );
-    expectRefused(
-      await world.edit(
-        "agent",
-        "typed approval",
-        PLAYBOOK,
-        ["reviewed: false", "reviewed: true"],
-        "deny",
-      ),
-    );
-    expectDone(await reviewTask(world, "approve"));
-    expect(world.read(PLAYBOOK)).toContain("reviewed: true");
-    expect(existsSync(world.path(`${RECORDS}/review.playbook.json`))).toBe(
-      true,
+    expect(opening.find((c) => c.event === "UserPromptSubmit")?.text).toContain(
+      "Skill(playbook-init)",
     );
 
-    await beginWork(world, MULTIPLY);
-    await doWork(world, MULTIPLY, "p1.1");
-    expect(existsSync(world.path("src/multiply.js"))).toBe(true);
-    expectRefused(
-      await tick(world, MULTIPLY, "p1.1", "deny"),
-      "playbook verify p1.1",
-    );
-    expect(world.read(PLAYBOOK)).toContain("- [ ] **p1.1**");
-    // The same forgery through the shell is refused too.
-    expectRefused(
-      await world.bash(
-        "agent",
-        "sed tick",
-        `sed -i 's/- \\[ \\] \\*\\*p1.1/- [x] **p1.1/' ${PLAYBOOK}`,
-        "deny",
-      ),
-    );
-    const verified = await verifySubtask(world, "p1.1");
-    expectDone(verified);
-    expect(verified.output).toContain("Every validation of p1.1 is proven");
+    // Each refusal reached the model as an error result naming the next step, and left nothing behind.
     expect(
-      ["technical", "consistency", "completeness"].map((v) =>
-        existsSync(world.path(`${RECORDS}/evidence.p1.1.${v}.json`)),
+      refusal(
+        stepTitled(
+          world,
+          "the agent starts coding at once: Write src/multiply.js",
+        ),
       ),
-    ).toEqual([true, true, true]);
-    expectDone(await tick(world, MULTIPLY, "p1.1", "allow"));
+    ).toMatch(/default branch `main`[\s\S]*Next: /);
+    expect(
+      refusal(
+        stepTitled(
+          world,
+          "the main agent approves its own plan: npx playbook review approve",
+        ),
+      ),
+    ).toContain("reviewer subagent");
+    expect(
+      refusal(
+        stepTitled(world, "it ticks p1.1 without proof (a forged checkbox)"),
+      ),
+    ).toContain("playbook verify p1.1");
+    expect(
+      refusal(
+        stepTitled(world, "it marks phase p1 done before the critic's verdict"),
+      ),
+    ).toContain("/crit");
+    expect(
+      refusal(
+        stepTitled(
+          world,
+          "it keeps coding after the archive: Write src/extra.js",
+        ),
+      ),
+    ).toContain("post-loop lock");
+    expect(seen).toEqual({
+      "code on main": false,
+      "self-approval": false,
+      "forged tick": false,
+      "done without critic": false,
+      "code under the lock": false,
+    });
 
-    await doWork(world, MULTIPLY, "p1.2");
-    expectDone(await verifySubtask(world, "p1.2"));
-    expectDone(await tick(world, MULTIPLY, "p1.2", "allow"));
-    expectRefused(await finishPhase(world, MULTIPLY, "deny"), "/crit");
-    expectRefused(
-      await world.bash(
-        "agent",
-        "critic verdict from the main agent",
-        "playbook crit record p1 PASS",
-        "deny",
-      ),
-      "critic",
+    // The reviewer's approval and the critic's verdict are recorded as theirs; verify recorded the evidence.
+    const record = (name: string) =>
+      JSON.parse(readFileSync(world.path(`${RECORDS}/${name}`), "utf8")) as {
+        verdict: string;
+        by: string;
+      };
+    expect(record("review.playbook.json")).toMatchObject({
+      verdict: "approve",
+      by: "reviewer",
+    });
+    expect(record("critic.p1.json")).toMatchObject({
+      verdict: "PASS",
+      by: "critic",
+    });
+    expect(record("evidence.p1.1.technical.json").verdict).toBe("PASS");
+
+    // The stop halfway came back to the model as the next step, and the session ended on its own.
+    const halfway = stepTitled(world, "the agent ends its turn halfway: Stop");
+    expect(halfway.verdict).toBe("block");
+    expect(halfway.reply?.feedback).toContain("Next: p1.2");
+    expect(first.session.exitCode).toBe(0);
+
+    // Ticking the last box ran the archive in PostToolUse: the model read the outcome, origin/main has the work.
+    const archive = stepTitled(
+      world,
+      "it ticks the last box, ft1: the archive starts",
     );
-    expectDone(await critPhase(world, "p1", "PASS", "npm test passes"));
-    expectDone(await finishPhase(world, MULTIPLY, "allow"));
-
-    const last = await tick(world, MULTIPLY, "ft1", "allow");
-    expectDone(last);
-    expect(last.post?.context).toContain(
+    expect(
+      archive.reply?.contexts.find((c) => c.event === "PostToolUse")?.text,
+    ).toContain(
       "playbook archived plan/playbook-multiply.md → plan/archive/playbook-multiply.md (merged into main); the post-loop lock is set.",
     );
     const archived = readTaskOutcome(world, [
@@ -169,11 +190,17 @@ describe("the Golden Path, step by step", () => {
     expect(archived.records).toHaveLength(8);
     expect(archived.locked).toBe(true);
 
-    await postLoop(world);
+    // The user's next message: the lock is in the context, and the post-loop skill lifts it.
+    const second = await world.session(next);
+    const resumed = contextsOf(
+      second.requests.find((r) => r.agent === "main")!,
+    );
+    expect(resumed.find((c) => c.event === "UserPromptSubmit")?.text).toContain(
+      "post-loop lock set",
+    );
     expect(readTaskOutcome(world, []).locked).toBe(false);
-    expect(existsSync(world.path("src/extra.js"))).toBe(false);
     expectOnPath(world);
-  }, 120_000);
+  }, 300_000);
 
   it("archives through a pull request on the GitHub provider", async () => {
     const token = "ghp_e2e00000000000000000000000000000000000";
@@ -184,7 +211,6 @@ describe("the Golden Path, step by step", () => {
     };
     const local = useLocalGitHub(env, token);
     const world = await createWorld({ env, ...local.options });
-    await startSession(world);
     await runTask(world, MULTIPLY, TODAY, { demoBlocks: false });
     expectOnPath(world);
     const github = local.server()!;
@@ -203,14 +229,14 @@ describe("the Golden Path, step by step", () => {
     const outcome = readTaskOutcome(world, ["src/multiply.js"]);
     expect(outcome.onMain["src/multiply.js"]).toBe(true);
     expect(outcome.mainHead).toContain("(#1)");
-    // The token never reaches what the agent or the user reads.
-    for (const step of world.steps)
-      expect(step.lines.join("\n")).not.toContain(token);
-  }, 120_000);
+    // The token never reaches what the model read.
+    for (const session of world.sessions)
+      for (const request of session.requests)
+        expect(JSON.stringify(request.messages)).not.toContain(token);
+  }, 300_000);
 
   it("runs two playbooks in sequence: both merged, both archived, the second on top of the first", async () => {
     const world = await createWorld();
-    await startSession(world);
     await runTask(world, MULTIPLY, TODAY, { demoBlocks: false });
     // The next task starts from main, which now holds the first one's work.
     await runTask(world, DIVIDE, TODAY, { demoBlocks: false });
@@ -234,5 +260,5 @@ describe("the Golden Path, step by step", () => {
         .split("\n")
         .map((s) => s.slice(0, 27)),
     ).toEqual(["Merge branch 'feat/divide':", "Merge branch 'feat/multiply"]);
-  }, 120_000);
+  }, 400_000);
 });

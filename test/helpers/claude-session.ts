@@ -17,6 +17,11 @@ export interface ClaudeSessionOptions {
   /** The scripted model server's URL. */
   modelUrl: string;
   prompt: string;
+  /**
+   * More user messages for the same process, each sent once the previous one has its `result`
+   * (`--input-format stream-json`): a slash command such as `/compact` and the message after it.
+   */
+  followUps?: string[];
   permissionMode?: PermissionMode;
   /** With `acceptEdits`, tools that run without asking (`--allowedTools`), e.g. `Bash(npx playbook *)`. */
   allowedTools?: string[];
@@ -94,7 +99,9 @@ export function createClaudeHome(): string {
  * a dummy key, no non-essential traffic, no auto-update, a throwaway home. It never blocks this process, so the model
  * server and a local GitHub in it keep answering.
  */
-export function runClaude(options: ClaudeSessionOptions): Promise<ClaudeSession> {
+export function runClaude(
+  options: ClaudeSessionOptions,
+): Promise<ClaudeSession> {
   const home = options.home ?? createClaudeHome();
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of INHERITED_SESSION) delete env[name];
@@ -111,13 +118,17 @@ export function runClaude(options: ClaudeSessionOptions): Promise<ClaudeSession>
   });
   const mode = options.permissionMode ?? "bypassPermissions";
   // Claude Code refuses to skip permissions as root unless it is told it runs in a sandbox.
-  if (mode === "bypassPermissions" && process.getuid?.() === 0) env["IS_SANDBOX"] = "1";
+  if (mode === "bypassPermissions" && process.getuid?.() === 0)
+    env["IS_SANDBOX"] = "1";
   for (const [name, value] of Object.entries(options.env ?? {}))
     if (value === undefined) delete env[name];
     else env[name] = value;
+  const followUps = options.followUps ?? [];
   const args = [
     "-p",
-    options.prompt,
+    ...(followUps.length > 0
+      ? ["--input-format", "stream-json"]
+      : [options.prompt]),
     "--output-format",
     "stream-json",
     "--verbose",
@@ -125,7 +136,9 @@ export function runClaude(options: ClaudeSessionOptions): Promise<ClaudeSession>
     ...(mode === "bypassPermissions"
       ? ["--dangerously-skip-permissions"]
       : ["--permission-mode", mode]),
-    ...(options.allowedTools?.length ? ["--allowedTools", ...options.allowedTools] : []),
+    ...(options.allowedTools?.length
+      ? ["--allowedTools", ...options.allowedTools]
+      : []),
     ...(options.resume ? ["--resume", options.resume] : []),
     ...(options.agent ? ["--agent", options.agent] : []),
     ...(options.pluginDir ? ["--plugin-dir", options.pluginDir] : []),
@@ -133,12 +146,26 @@ export function runClaude(options: ClaudeSessionOptions): Promise<ClaudeSession>
   const binary = claudeCodeBinary(options.version ?? claudeCodeVersion());
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(binary, args, { cwd: options.cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(binary, args, {
+      cwd: options.cwd,
+      env,
+      stdio: [followUps.length > 0 ? "pipe" : "ignore", "pipe", "pipe"],
+    });
+    const queue = followUps.length > 0 ? [options.prompt, ...followUps] : [];
+    const sendNext = () => {
+      const text = queue.shift();
+      if (text === undefined) child.stdin?.end();
+      else
+        child.stdin?.write(
+          `${JSON.stringify({ type: "user", message: { role: "user", content: text } })}\n`,
+        );
+    };
+    if (followUps.length > 0) sendNext();
     const events: StreamEvent[] = [];
     const eventTimes: number[] = [];
     let pending = "";
     let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
       pending += chunk;
       let newline = pending.indexOf("\n");
       while (newline >= 0) {
@@ -151,13 +178,19 @@ export function runClaude(options: ClaudeSessionOptions): Promise<ClaudeSession>
           events.push(event);
           eventTimes.push(performance.now());
           options.onEvent?.(event);
+          if (event.type === "result" && followUps.length > 0) sendNext();
         } catch {
           stderr += `(not JSON on stdout) ${line}\n`;
         }
       }
     });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 300_000);
+    child
+      .stderr!.setEncoding("utf8")
+      .on("data", (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(
+      () => child.kill("SIGKILL"),
+      options.timeoutMs ?? 300_000,
+    );
     child.on("error", (error) => {
       clearTimeout(timer);
       reject(error);
@@ -211,7 +244,8 @@ export function hookRunsOf(session: ClaudeSession): HookRun[] {
         event: String(event["hook_event"] ?? ""),
         name: String(event["hook_name"] ?? ""),
         ms: at - (started.get(id) ?? at),
-        exitCode: typeof event["exit_code"] === "number" ? event["exit_code"] : null,
+        exitCode:
+          typeof event["exit_code"] === "number" ? event["exit_code"] : null,
         stdout: String(event["stdout"] ?? ""),
       });
   });

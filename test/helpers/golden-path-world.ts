@@ -1,13 +1,11 @@
 import { realpathSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
-import type { ToolOutcome } from "../../demo/claude-code.ts";
 import {
   createGoldenPath,
   type GoldenPath,
   type GoldenPathOptions,
+  type Step,
 } from "../../demo/golden-path.ts";
-import { CLI_BUNDLE } from "./run-cli.ts";
 import { createTempProject } from "./temp-project.ts";
 
 export const TODAY = "2026-11-23";
@@ -18,29 +16,9 @@ export async function createWorld(
 ): Promise<GoldenPath> {
   return createGoldenPath({
     root: realpathSync(createTempProject().dir),
-    cli: CLI_BUNDLE,
     env: { GITHUB_TOKEN: undefined, GH_TOKEN: undefined, NO_COLOR: "1" },
     ...options,
   });
-}
-
-/** A tool call the hooks let through and that then succeeded. */
-export function expectDone(outcome: ToolOutcome): void {
-  expect(outcome.pre.reason).toBe("");
-  expect(outcome.allowed).toBe(true);
-  expect({ exitCode: outcome.exitCode, output: outcome.output }).toMatchObject({
-    exitCode: 0,
-  });
-}
-
-/** A tool call the hooks refused, whose reason mentions each of `mentions` and names the next step. */
-export function expectRefused(
-  outcome: ToolOutcome,
-  ...mentions: string[]
-): void {
-  expect(outcome.allowed).toBe(false);
-  expect(outcome.pre.reason).toMatch(/Next: /);
-  for (const text of mentions) expect(outcome.pre.reason).toContain(text);
 }
 
 /** Every step so far answered the way the Golden Path expects (the demo's "(unexpected)" marker). */
@@ -48,8 +26,27 @@ export function expectOnPath(world: GoldenPath): void {
   expect(
     world.steps
       .filter((step) => !step.expected)
-      .map((step) => `${step.title}: ${step.lines.join(" ")}`),
+      .map(
+        (step) =>
+          `${step.title}: ${step.verdict} ${step.lines.join(" ")} ${step.reply?.result?.text.slice(0, 400) ?? ""}`,
+      ),
   ).toEqual([]);
+}
+
+/** The step with this title (the last one, when a title repeats). */
+export function stepTitled(world: GoldenPath, title: string): Step {
+  const step = world.steps.findLast((s) => s.title === title);
+  if (step === undefined)
+    throw new Error(
+      `No step titled "${title}"; steps: ${world.steps.map((s) => s.title).join(" | ")}`,
+    );
+  return step;
+}
+
+/** What the model read after a refused move: Claude Code's error result, the hook's reason in it. */
+export function refusal(step: Step): string {
+  expect(step.verdict).toBe("deny");
+  return step.reply?.result?.text ?? "";
 }
 
 /** `state.md`'s value of `key`, as written. */
@@ -58,5 +55,3 @@ export function stateField(world: GoldenPath, key: string): string {
     new RegExp(`^${key}: (.*)$`, "m").exec(world.read("state.md"))?.[1] ?? ""
   );
 }
-
-export const DEMO_DIR = fileURLToPath(new URL("../../demo/", import.meta.url));

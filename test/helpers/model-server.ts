@@ -12,7 +12,8 @@ export interface ScriptedToolUse {
  * One assistant turn: text that ends the turn, or tool calls (with optional text before them). A function gets the
  * request the turn answers, for the rare turn that depends on what the model was told.
  */
-export type ScriptedTurn = PlainTurn | ((request: LoggedRequest) => ScriptedTurn);
+export type ScriptedTurn =
+  PlainTurn | ((request: LoggedRequest) => ScriptedTurn);
 
 type PlainTurn =
   | { text: string; tools?: undefined }
@@ -24,6 +25,8 @@ type PlainTurn =
  */
 export interface ModelScript {
   main: ScriptedTurn[];
+  /** What the model answers when Claude Code compacts the conversation (`/compact`); a short summary when absent. */
+  compactSummary?: string;
   /** Subagent name -> a phrase only that agent's system prompt holds (its definition's body), and its turns. */
   agents?: Record<string, { marker: string; turns: ScriptedTurn[] }>;
 }
@@ -47,7 +50,10 @@ export interface ApiMessage {
 
 /** One request Claude Code made, with who made it and what the server answered. */
 export interface LoggedRequest {
-  /** `main`, a subagent's name, or `other` for Claude Code's own side requests (titles, summaries). */
+  /**
+   * `main`, a subagent's name, `compact` for the summary Claude Code asks for when it compacts the conversation, or
+   * `other` for its side requests without tools.
+   */
   agent: string;
   path: string;
   stream: boolean;
@@ -73,8 +79,14 @@ export interface ModelServer {
   close(): Promise<void>;
 }
 
+/** The instruction Claude Code ends a compaction request with. */
+const COMPACTION_REQUEST =
+  "create a detailed summary of the conversation so far";
+
 /** The text of a message's content, its blocks joined (tool results included). */
-export function contentText(content: string | ContentBlock[] | undefined): string {
+export function contentText(
+  content: string | ContentBlock[] | undefined,
+): string {
   if (content === undefined) return "";
   if (typeof content === "string") return content;
   return content
@@ -118,7 +130,14 @@ export async function startModelServer(
   // Tool-use ids stay unique across servers, so a resumed session never sees an id of an earlier one twice.
   const tag = randomBytes(4).toString("hex");
 
-  const whoAsks = (system: string, tools: string[]): string => {
+  const whoAsks = (
+    system: string,
+    tools: string[],
+    messages: ApiMessage[],
+  ): string => {
+    // Compaction reuses the agent's system prompt and tools; only its last message tells it apart.
+    if (contentText(messages.at(-1)?.content).includes(COMPACTION_REQUEST))
+      return "compact";
     for (const [name, agent] of Object.entries(script.agents ?? {}))
       if (system.includes(agent.marker)) return name;
     // The session's own agent is the one that may start subagents; side requests carry no tools at all.
@@ -130,7 +149,9 @@ export async function startModelServer(
       const path = (req.url ?? "/").split("?")[0] ?? "/";
       if (req.method !== "POST" || !path.startsWith("/v1/messages")) {
         res.writeHead(404, { "content-type": "application/json" });
-        res.end(apiError("not_found_error", `No route for ${req.method} ${path}`));
+        res.end(
+          apiError("not_found_error", `No route for ${req.method} ${path}`),
+        );
         return;
       }
       let body: RequestBody;
@@ -148,7 +169,7 @@ export async function startModelServer(
       }
       const system = systemText(body.system);
       const tools = (body.tools ?? []).map((tool) => tool.name);
-      const agent = whoAsks(system, tools);
+      const agent = whoAsks(system, tools, body.messages);
       const logged: LoggedRequest = {
         agent,
         path,
@@ -164,7 +185,12 @@ export async function startModelServer(
       const queue = queues.get(agent);
       // A retry of a request that failed on the way repeats the turn it was given, not the next one.
       const retry = Number(req.headers["x-stainless-retry-count"] ?? "0") > 0;
-      let turn: ScriptedTurn = { text: "Done." };
+      let turn: ScriptedTurn =
+        agent === "compact"
+          ? {
+              text: `<analysis>The conversation so far.</analysis>\n<summary>${script.compactSummary ?? "The user asked for a change; the work is under way."}</summary>`,
+            }
+          : { text: "Done." };
       if (queue) {
         const index = retry ? (lastTurn.get(agent) ?? queue.next) : queue.next;
         const scripted = queue.turns[index];
@@ -200,7 +226,9 @@ export async function startModelServer(
     requests,
     requestsOf: (agent) => requests.filter((r) => r.agent === agent),
     played: () =>
-      Object.fromEntries([...queues].map(([name, queue]) => [name, queue.next])),
+      Object.fromEntries(
+        [...queues].map(([name, queue]) => [name, queue.next]),
+      ),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -224,7 +252,12 @@ interface AssistantMessage {
   model: string;
   content: (
     | { type: "text"; text: string }
-    | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
+    | {
+        type: "tool_use";
+        id: string;
+        name: string;
+        input: Record<string, unknown>;
+      }
   )[];
   stop_reason: "end_turn" | "tool_use";
   stop_sequence: null;
@@ -232,7 +265,9 @@ interface AssistantMessage {
 }
 
 function resolveTurn(turn: ScriptedTurn, request: LoggedRequest): PlainTurn {
-  return typeof turn === "function" ? resolveTurn(turn(request), request) : turn;
+  return typeof turn === "function"
+    ? resolveTurn(turn(request), request)
+    : turn;
 }
 
 function toMessage(
@@ -270,15 +305,34 @@ function toEvents(message: AssistantMessage): string {
       "message_start",
       {
         type: "message_start",
-        message: { ...message, content: [], stop_reason: null, usage: { ...message.usage, output_tokens: 1 } },
+        message: {
+          ...message,
+          content: [],
+          stop_reason: null,
+          usage: { ...message.usage, output_tokens: 1 },
+        },
       },
     ],
   ];
   message.content.forEach((block, index) => {
     if (block.type === "text") {
       events.push(
-        ["content_block_start", { type: "content_block_start", index, content_block: { type: "text", text: "" } }],
-        ["content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text: block.text } }],
+        [
+          "content_block_start",
+          {
+            type: "content_block_start",
+            index,
+            content_block: { type: "text", text: "" },
+          },
+        ],
+        [
+          "content_block_delta",
+          {
+            type: "content_block_delta",
+            index,
+            delta: { type: "text_delta", text: block.text },
+          },
+        ],
       );
     } else {
       events.push(
@@ -287,7 +341,12 @@ function toEvents(message: AssistantMessage): string {
           {
             type: "content_block_start",
             index,
-            content_block: { type: "tool_use", id: block.id, name: block.name, input: {} },
+            content_block: {
+              type: "tool_use",
+              id: block.id,
+              name: block.name,
+              input: {},
+            },
           },
         ],
         [
@@ -295,7 +354,10 @@ function toEvents(message: AssistantMessage): string {
           {
             type: "content_block_delta",
             index,
-            delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input) },
+            delta: {
+              type: "input_json_delta",
+              partial_json: JSON.stringify(block.input),
+            },
           },
         ],
       );
@@ -313,7 +375,9 @@ function toEvents(message: AssistantMessage): string {
     ],
     ["message_stop", { type: "message_stop" }],
   );
-  return events.map(([name, data]) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`).join("");
+  return events
+    .map(([name, data]) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`)
+    .join("");
 }
 
 function systemText(system: RequestBody["system"]): string {

@@ -47,7 +47,12 @@ export function readModelReply(
       contexts: texts.flatMap(hookContexts),
       feedback:
         texts
-          .map((text) => /(?:Stop|SubagentStop) hook feedback:\s*([\s\S]*)/.exec(text)?.[1])
+          .map(
+            (text) =>
+              /(?:Stop|SubagentStop) hook feedback:\s*([\s\S]*)/.exec(
+                text,
+              )?.[1],
+          )
           .find((found) => found !== undefined)
           ?.replace(/\n<\/system-reminder>[\s\S]*$/, "")
           .trim() ?? null,
@@ -89,7 +94,9 @@ function findMove(
     const blocks = blocksOf(message);
     if (
       toolUseIds.length > 0
-        ? blocks.some((b) => b.type === "tool_use" && toolUseIds.includes(b.id ?? ""))
+        ? blocks.some(
+            (b) => b.type === "tool_use" && toolUseIds.includes(b.id ?? ""),
+          )
         : closingText !== undefined &&
           blocks.some((b) => b.type === "text" && b.text === closingText)
     )
