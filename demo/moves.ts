@@ -17,7 +17,7 @@ export function createMoves(
   { plugin = false }: { plugin?: boolean } = {},
 ) {
   const cli = plugin ? "npx -y playbook-kit" : "npx playbook";
-  const agentPrefix = plugin ? "playbook:" : "";
+  const namespace = plugin ? "playbook:" : "";
   const file = (relative: string) => join(project, relative);
   const playbook = `plan/playbook-${task.name}.md`;
   const move = (
@@ -107,7 +107,7 @@ export function createMoves(
         input: {
           description: title.slice(0, 40),
           prompt,
-          subagent_type: `${agentPrefix}${subagent}`,
+          subagent_type: `${namespace}${subagent}`,
           run_in_background: false,
         },
       },
@@ -148,7 +148,7 @@ export function createMoves(
         move(
           "agent",
           "it starts the Golden Path: Skill(playbook-init)",
-          { name: "Skill", input: { skill: "playbook-init" } },
+          { name: "Skill", input: { skill: `${namespace}playbook-init` } },
           "allow",
         ),
         delegate(
@@ -312,9 +312,9 @@ function shellQuote(text: string): string {
   return `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
-/** Gives the first move of `moves` the stage heading the transcript prints before it. */
+/** Gives the first shown move of `moves` the stage heading the transcript prints before it. */
 export function staged(stage: string, moves: (Move | null)[]): Move[] {
   const kept = moves.filter((m): m is Move => m !== null);
-  const [first, ...rest] = kept;
-  return first ? [{ ...first, stage }, ...rest] : [];
+  const first = kept.findIndex((m) => !m.quiet);
+  return kept.map((m, index) => (index === first ? { ...m, stage } : m));
 }

@@ -17,12 +17,12 @@ function demo(...args: string[]) {
       PLAYBOOK_DISABLE: "1",
       CLAUDE_PROJECT_DIR: root,
     }),
-    timeout: 120_000,
+    timeout: 540_000,
   });
 }
 
 describe("npm run demo", () => {
-  it("walks the Golden Path from the prompt to merged work, refusing each shortcut, and exits 0", () => {
+  it("walks the Golden Path through the real Claude Code, from the prompt to merged work, refusing each shortcut, and exits 0", () => {
     const result = demo();
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
@@ -43,6 +43,8 @@ describe("npm run demo", () => {
     );
     expect(out).toMatch(/deny +agent +it ticks p1\.1 without proof/);
     expect(out).toMatch(/allow +reviewer +the reviewer approves the plan/);
+    expect(out).toMatch(/block +agent +the agent ends its turn halfway: Stop/);
+    expect(out).toMatch(/Claude Code .*claude/);
     expect(out).toContain(
       "playbook archived plan/playbook-multiply.md → plan/archive/playbook-multiply.md (merged into main)",
     );
@@ -52,7 +54,7 @@ describe("npm run demo", () => {
       "active null, last_archived plan/archive/playbook-multiply.md",
     );
     expect(out).not.toContain("(unexpected)");
-  });
+  }, 600_000);
 
   it("--github archives through a pull request on the local GitHub, with no schema violation", () => {
     const result = demo("--github");
@@ -63,5 +65,5 @@ describe("npm run demo", () => {
       /pull requests +1 opened and merged on the local GitHub/,
     );
     expect(result.stdout).not.toContain("schema violations");
-  });
+  }, 600_000);
 });
