@@ -225,4 +225,57 @@ describe("the Golden Path's failure branches, through the real Claude Code CLI",
     expect(readTaskOutcome(world, []).locked).toBe(false);
     expectOnPath(world);
   }, 300_000);
+
+  it("the session is compacted mid-phase (/compact): PreCompact saves where the work stands, SessionStart gives it back, work goes on", async () => {
+    const world = await createWorld();
+    const m = createMoves(world.project.dir, MULTIPLY);
+    const outcome = await world.session({
+      prompt: MULTIPLY.prompt,
+      followUps: ["/compact", "Go on with the playbook."],
+      moves: [
+        ...m.plan(TODAY),
+        ...m.review("approve"),
+        ...m.begin(),
+        ...m.work("p1.1"),
+        ...m.verify("p1.1"),
+        ...m.tick("p1.1", "allow"),
+        m.say(
+          "agent",
+          "it pauses before compaction",
+          "p1.1 is done. <promise>DONE</promise>",
+          "stop",
+        ),
+        // After /compact and the user's next message, the next subtask goes on without starting over.
+        ...m.work("p1.2"),
+        ...m.verify("p1.2"),
+        ...m.tick("p1.2", "allow"),
+        ...m.crit("p1", "PASS", "npm test passes"),
+        ...m.finishPhase("allow"),
+        ...m.tick("ft1", "allow"),
+        m.say("agent", "it ends its turn", "Merged.", "stop"),
+      ],
+    });
+    const session = outcome.session.sessionId;
+    const snapshot = readFileSync(
+      world.path(`.claude/playbook/sessions/${session}.compact.json`),
+      "utf8",
+    );
+    expect(snapshot).toContain(PLAYBOOK);
+    expect(snapshot).toContain("p1.2");
+    const restored = outcome.hooks.find(
+      (run) => run.name === "SessionStart:compact",
+    );
+    expect(restored?.stdout).toContain("Restored after compaction");
+    expect(restored?.stdout).toContain("p1.2");
+    expect(outcome.requests.some((r) => r.agent === "compact")).toBe(true);
+    const merged = readTaskOutcome(world, [
+      "src/multiply.js",
+      "plan/archive/playbook-multiply.md",
+    ]);
+    expect(merged.onMain).toEqual({
+      "src/multiply.js": true,
+      "plan/archive/playbook-multiply.md": true,
+    });
+    expectOnPath(world);
+  }, 300_000);
 });
