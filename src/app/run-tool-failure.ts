@@ -9,13 +9,14 @@ import {
   MAX_FAILURES,
   repeatedFailures,
 } from "../core/session/session-state.ts";
-import { editFailureGuidance } from "../core/session/tool-failure-guidance.ts";
 import type { HookPayload } from "../hooks/payload.ts";
 import type { HookAnswer } from "../hooks/reply.ts";
 
 /**
- * PostToolUseFailure (SPEC §7.4): recovery guidance for a failed Edit or Write, and the failure remembered for the
- * session, so the continuation loop can tell a structural problem (the same error again and again) from progress.
+ * PostToolUseFailure: the failure remembered for the session, so the continuation loop can tell a structural problem
+ * (the same error again and again) from progress. Claude Code sends it for a tool that ran and failed (a command that
+ * exits non-zero); an Edit that fails Claude Code's own checks (`old_string` missing or not unique, no such file)
+ * runs no hook at all, and the model reads Claude Code's own message for it (docs/claude-code.md).
  */
 export function runToolFailure(
   projectDir: string,
@@ -29,8 +30,6 @@ export function runToolFailure(
     typeof payload["error"] === "string"
       ? payload["error"]
       : JSON.stringify(payload["error"] ?? "");
-  const guidance = editFailureGuidance(tool, error, payload.tool_input ?? {});
-  if (guidance) answer.context.push(guidance);
   const sessionId = payload.session_id;
   if (!sessionId) return answer;
   const state = readSessionState(projectDir, sessionId) ?? emptySessionState();
@@ -48,7 +47,7 @@ export function runToolFailure(
   try {
     writeSessionState(projectDir, sessionId, next);
   } catch {
-    // Only the loop's same-error gate uses this; the guidance above still goes out.
+    // Only the loop's same-error gate uses this.
   }
   const repeated = repeatedFailures(next);
   if (repeated >= config.loop.sameErrorLimit)

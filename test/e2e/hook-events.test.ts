@@ -29,9 +29,9 @@ const PAYLOADS: Record<string, Record<string, unknown>> = {
     tool_use_id: "toolu_1",
   },
   PostToolUseFailure: {
-    tool_name: "Edit",
-    tool_input: { file_path: "src/app.ts" },
-    error: "String to replace not found",
+    tool_name: "Bash",
+    tool_input: { command: "npm test" },
+    error: "Exit code 1",
     tool_use_id: "toolu_1",
   },
   Stop: { stop_hook_active: false, last_assistant_message: "Done." },

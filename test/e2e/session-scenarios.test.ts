@@ -49,7 +49,7 @@ function transcript(repo: GuardedRepo, lines: unknown[]): string {
 }
 
 describe("a whole working session", () => {
-  it("start, prompt, edits, a failed edit, stops, compaction, the promise, the end", () => {
+  it("start, prompt, edits, a failed command, stops, compaction, the promise, the end", () => {
     const repo = createGuardedRepo();
     const stateBefore = repo.read("state.md");
 
@@ -113,20 +113,14 @@ describe("a whole working session", () => {
       }).decision,
     ).toBeNull();
 
-    // 4. A failed Edit gets recovery guidance.
+    // 4. A failed command is remembered for the loop's same-error gate, and adds nothing the first time.
     const failed = repo.hook("PostToolUseFailure", {
-      tool_name: "Edit",
-      tool_input: {
-        file_path: repo.path("src/app.ts"),
-        old_string: "nope",
-        new_string: "x",
-      },
+      tool_name: "Bash",
+      tool_input: { command: "npm test" },
       tool_use_id: "toolu_2",
-      error: "String to replace not found in file.\nString: nope",
+      error: "Exit code 1\nFAIL test/app.test.ts",
     });
-    expect(failed.context).toContain(
-      `Read \`${repo.path("src/app.ts")}\` again`,
-    );
+    expect(failed.context).toBe("");
 
     // 5. The agent tries to stop with work open: continued with the next step, counted per phase.
     const first = stop(repo, "I set up the component file.");
@@ -152,7 +146,7 @@ describe("a whole working session", () => {
     expect(snapshot.branch).toBe("feat/login-form");
     expect(snapshot.changed).toContain("?? src/login-form.tsx");
     expect(snapshot.errors).toEqual([
-      "Edit: String to replace not found in file.",
+      "Bash: Exit code 1",
     ]);
     const compact = repo.hook("SessionStart", { source: "compact" });
     expect(compact.context.split("\n")[0]).toMatch(
@@ -160,7 +154,7 @@ describe("a whole working session", () => {
     );
     expect(compact.context).toContain("?? src/login-form.tsx");
     expect(compact.context).toContain(
-      "Recent errors: Edit: String to replace not found in file.",
+      "Recent errors: Bash: Exit code 1",
     );
     expect(bytes(compact.context)).toBeLessThanOrEqual(1500);
     expect(repo.read("state.md")).toBe(stateAfter); // compaction is the same session: last_start stays
