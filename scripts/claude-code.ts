@@ -11,11 +11,11 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { pathToFileURL } from "node:url";
+import { MINIMUM_CLAUDE_CODE } from "../src/core/scaffold/claude-code-version.ts";
 
 /** The Claude Code release the demo and the tests run by default. */
 export const PINNED_CLAUDE_CODE = "2.1.331";
-/** The oldest release that runs exec-form hooks (`command` + `args`), which `playbook init` writes. */
-export const MINIMUM_CLAUDE_CODE = "2.1.139";
+export { MINIMUM_CLAUDE_CODE };
 
 /** The version to run: PLAYBOOK_CLAUDE_CODE_VERSION when set (npm run test:compat), else the pinned one. */
 export function claudeCodeVersion(

@@ -1,5 +1,12 @@
 import { execFileSync } from "node:child_process";
+import { chmodSync } from "node:fs";
+import { dirname } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import {
+  claudeCodeBinary,
+  claudeCodeVersion,
+} from "../../scripts/claude-code.ts";
+import { MINIMUM_CLAUDE_CODE } from "../../src/core/scaffold/claude-code-version.ts";
 import { runCli } from "../helpers/run-cli.ts";
 import {
   createTempProject,
@@ -25,7 +32,13 @@ interface Finding {
   fix: string | null;
 }
 
-function doctor(p: TempProject): {
+/** The pinned Claude Code first on the PATH, as on a developer's machine. */
+const WITH_CLAUDE = `${dirname(claudeCodeBinary())}:${process.env["PATH"] ?? ""}`;
+
+function doctor(
+  p: TempProject,
+  path = WITH_CLAUDE,
+): {
   findings: Finding[];
   status: number | null;
 } {
@@ -33,7 +46,7 @@ function doctor(p: TempProject): {
     env: {
       GITHUB_TOKEN: undefined,
       GH_TOKEN: undefined,
-      PATH: process.env["PATH"],
+      PATH: path,
     },
   });
   return {
@@ -54,6 +67,36 @@ describe("playbook doctor", () => {
     expect(hooks[1]).toMatch(
       /^the hook answers a Read in \d+ ms \(Node alone starts in \d+ ms\)$/,
     );
+    expect(findings.find((f) => f.area === "claude")).toMatchObject({
+      level: "ok",
+      message: `Claude Code ${claudeCodeVersion()}`,
+    });
+  });
+
+  it("fails below the Claude Code that runs exec-form hooks, and says when there is none", () => {
+    const p = installed();
+    // An older release answers `claude --version` the way the real one does.
+    const old = createTempProject({
+      "bin/claude": '#!/bin/sh\necho "2.1.138 (Claude Code)"\n',
+    });
+    chmodSync(old.path("bin/claude"), 0o755);
+    const tooOld = doctor(p, `${old.path("bin")}:${process.env["PATH"] ?? ""}`);
+    expect(tooOld.findings.find((f) => f.area === "claude")).toEqual({
+      level: "error",
+      area: "claude",
+      message: "Claude Code 2.1.138 does not run exec-form hooks",
+      fix: `Update Claude Code to ${MINIMUM_CLAUDE_CODE} or later (\`claude update\`).`,
+    });
+    expect(tooOld.status).toBe(1);
+    const none = createTempProject({ "bin/.keep": "" });
+    const missing = doctor(
+      p,
+      `${none.path("bin")}:${dirname(process.execPath)}:/usr/bin:/bin`,
+    );
+    expect(missing.findings.find((f) => f.area === "claude")).toMatchObject({
+      level: "warn",
+      message: "Claude Code was not found: `claude --version` did not answer",
+    });
   });
 
   it("reports a missing hook, a moved bundle, a set lock and a broken state.md, each with its fix", () => {

@@ -7,6 +7,10 @@ import { findGitHubToken } from "../../adapters/github-token.ts";
 import { readPostLoopLock } from "../../adapters/runtime-files.ts";
 import { chooseProvider } from "../../core/archive/github-remote.ts";
 import {
+  MINIMUM_CLAUDE_CODE,
+  parseClaudeCodeVersion,
+} from "../../core/scaffold/claude-code-version.ts";
+import {
   HOOK_EVENTS,
   isPlaybookHandler,
 } from "../../core/scaffold/hook-settings.ts";
@@ -35,8 +39,7 @@ export interface DoctorDeps {
   ) => { status: number | null; stdout: string; stderr: string; ms: number };
 }
 
-/** Claude Code runs hooks in exec form (`command` + `args`) from this version on. */
-const EXEC_FORM_VERSION = [2, 1, 139] as const;
+const EXEC_FORM_VERSION = MINIMUM_CLAUDE_CODE.split(".").map(Number);
 
 /**
  * `playbook doctor`: everything that makes playbook work in this project, each finding with its fix: node and git,
@@ -118,17 +121,21 @@ export function runDoctor(root: string, deps: DoctorDeps): Finding[] {
   if (!plugin) checkHooks(root, deps, findings);
 
   const claude = deps.run("claude", ["--version"]);
-  const version = /(\d+)\.(\d+)\.(\d+)/.exec(claude.stdout);
-  if (claude.status === 0 && version) {
-    const parts = version.slice(1, 4).map(Number);
-    if (compareVersions(parts, EXEC_FORM_VERSION) < 0)
-      error(
-        "claude",
-        `Claude Code ${parts.join(".")} does not run exec-form hooks`,
-        `Update Claude Code to ${EXEC_FORM_VERSION.join(".")} or later (\`claude update\`).`,
-      );
-    else ok("claude", `Claude Code ${parts.join(".")}`);
-  }
+  const version =
+    claude.status === 0 ? parseClaudeCodeVersion(claude.stdout) : null;
+  if (version === null)
+    warn(
+      "claude",
+      "Claude Code was not found: `claude --version` did not answer",
+      `Install Claude Code ${MINIMUM_CLAUDE_CODE} or later (\`npm i -g @anthropic-ai/claude-code\`), or put \`claude\` on the PATH.`,
+    );
+  else if (compareVersions(version, EXEC_FORM_VERSION) < 0)
+    error(
+      "claude",
+      `Claude Code ${version.join(".")} does not run exec-form hooks`,
+      `Update Claude Code to ${MINIMUM_CLAUDE_CODE} or later (\`claude update\`).`,
+    );
+  else ok("claude", `Claude Code ${version.join(".")}`);
 
   const lint = runLint(root);
   const errors = lint.diagnostics.filter((d) => d.severity === "error").length;
