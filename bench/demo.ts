@@ -1,5 +1,5 @@
-// The Golden Path demo as a benchmark (issue 7): the wall time of `tsx demo/main.ts` (the build excluded) and the sum
-// of the hook processes' wall times across the replayed session, for each archive provider.
+// The Golden Path demo as a benchmark (issues 7 and 13): the wall time of `tsx demo/main.ts` (the build excluded),
+// which drives the real Claude Code CLI, and the sum of its hook runs' latencies, for each archive provider.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
