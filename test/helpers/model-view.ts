@@ -122,14 +122,14 @@ function blockText(block: ContentBlock): string {
 }
 
 /**
- * Claude Code 2.1.331 sends hook context as a system message (`PostToolUse hook additional context: …`, which for
- * SessionStart goes on with the `# Environment` section; a tool event is labelled with its tool, `PostToolUse:Edit`); older releases wrap the same words in a
- * `<system-reminder>` of a user message.
+ * Claude Code 2.1.331 sends hook context as a system message (`PostToolUse:Edit hook additional context: …`) that may
+ * go on, after a blank line, with its own text (the `# Environment` section, today's date); older releases wrap the
+ * same words in a `<system-reminder>` of a user message. playbook's context never holds a blank line.
  */
 function hookContexts(text: string): { event: string; text: string }[] {
   const found: { event: string; text: string }[] = [];
   const pattern =
-    /(\w+)(?::\w+)? hook additional context: ([\s\S]*?)(?=\n<\/system-reminder>|\n[\w:]+ hook additional context: |\n\n# [A-Z]|$)/g;
+    /(\w+)(?::\w+)? hook additional context: ([\s\S]*?)(?=\n<\/system-reminder>|\n[\w:]+ hook additional context: |\n\n|$)/g;
   for (const match of text.matchAll(pattern))
     found.push({ event: match[1] ?? "", text: (match[2] ?? "").trim() });
   return found;
