@@ -2,7 +2,10 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { claudeCodeBinary } from "../../scripts/claude-code.ts";
+import {
+  ensureClaudeCode,
+  PINNED_CLAUDE_CODE,
+} from "../../scripts/claude-code.ts";
 import { createMoves } from "../../demo/moves.ts";
 import { MULTIPLY } from "../../demo/tasks.ts";
 import {
@@ -82,10 +85,12 @@ describe("playbook as a Claude Code plugin", () => {
   }, 300_000);
 
   it("claude plugin validate --strict passes on the repository", () => {
+    // The pinned release's validator judges the layout, whichever release the other tests run (2.1.139 has no --strict).
+    const validator = ensureClaudeCode(PINNED_CLAUDE_CODE);
     const home = createClaudeHome();
     try {
       const result = spawnSync(
-        claudeCodeBinary(),
+        validator,
         ["plugin", "validate", REPOSITORY, "--strict"],
         {
           encoding: "utf8",
