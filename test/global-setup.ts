@@ -1,7 +1,4 @@
-import {
-  claudeCodeVersion,
-  ensureClaudeCode,
-} from "../scripts/claude-code.ts";
+import { claudeCodeVersion, ensureClaudeCode } from "../scripts/claude-code.ts";
 
 /**
  * Before any test: the Claude Code CLI the end-to-end tests drive, installed once into its cache folder (the pinned

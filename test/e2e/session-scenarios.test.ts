@@ -145,17 +145,13 @@ describe("a whole working session", () => {
     };
     expect(snapshot.branch).toBe("feat/login-form");
     expect(snapshot.changed).toContain("?? src/login-form.tsx");
-    expect(snapshot.errors).toEqual([
-      "Bash: Exit code 1",
-    ]);
+    expect(snapshot.errors).toEqual(["Bash: Exit code 1"]);
     const compact = repo.hook("SessionStart", { source: "compact" });
     expect(compact.context.split("\n")[0]).toMatch(
       /^Restored after compaction \(saved .* on branch feat\/login-form\)\.$/,
     );
     expect(compact.context).toContain("?? src/login-form.tsx");
-    expect(compact.context).toContain(
-      "Recent errors: Bash: Exit code 1",
-    );
+    expect(compact.context).toContain("Recent errors: Bash: Exit code 1");
     expect(bytes(compact.context)).toBeLessThanOrEqual(1500);
     expect(repo.read("state.md")).toBe(stateAfter); // compaction is the same session: last_start stays
 

@@ -235,18 +235,19 @@ export interface HookRun {
 export function hookRunsOf(session: ClaudeSession): HookRun[] {
   const started = new Map<string, number>();
   const runs: HookRun[] = [];
+  const text = (value: unknown) => (typeof value === "string" ? value : "");
   session.events.forEach((event, index) => {
-    const id = typeof event["hook_id"] === "string" ? event["hook_id"] : "";
+    const id = text(event["hook_id"]);
     const at = session.eventTimes[index] ?? 0;
     if (event.subtype === "hook_started") started.set(id, at);
     if (event.subtype === "hook_response")
       runs.push({
-        event: String(event["hook_event"] ?? ""),
-        name: String(event["hook_name"] ?? ""),
+        event: text(event["hook_event"]),
+        name: text(event["hook_name"]),
         ms: at - (started.get(id) ?? at),
         exitCode:
           typeof event["exit_code"] === "number" ? event["exit_code"] : null,
-        stdout: String(event["stdout"] ?? ""),
+        stdout: text(event["stdout"]),
       });
   });
   return runs;
