@@ -4,7 +4,9 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/global-setup.ts"],
-    testTimeout: 30_000,
+    // Generous for a loaded 2-core machine; tests assert behaviour, never time.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     pool: "forks",
   },
 });

@@ -9,6 +9,8 @@ const root = join(import.meta.dirname, "..");
 
 export interface DemoBenchResult {
   provider: "local" | "github";
+  /** Whether NODE_EXTRA_CA_CERTS was set for the demo, Claude Code and every hook. */
+  extraCaCerts: boolean;
   wallMs: number;
   hookMs: number;
   hookRuns: number;
@@ -34,7 +36,10 @@ function median(values: number[]): number {
     : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-function runOnce(github: boolean): Summary & { processMs: number } {
+function runOnce(
+  github: boolean,
+  env: NodeJS.ProcessEnv,
+): Summary & { processMs: number } {
   const dir = mkdtempSync(join(tmpdir(), "playbook-demo-bench-"));
   const file = join(dir, "summary.json");
   try {
@@ -47,7 +52,7 @@ function runOnce(github: boolean): Summary & { processMs: number } {
         file,
         ...(github ? ["--github"] : []),
       ],
-      { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } },
+      { encoding: "utf8", env: { ...env, NO_COLOR: "1" } },
     );
     const processMs = Number(process.hrtime.bigint() - started) / 1e6;
     if (result.status !== 0)
@@ -61,14 +66,27 @@ function runOnce(github: boolean): Summary & { processMs: number } {
   }
 }
 
-/** Medians over `runs` whole demos per provider. */
+/**
+ * Medians over `runs` whole demos per provider, as the environment is; when it sets NODE_EXTRA_CA_CERTS (which makes
+ * every Node start, each hook's included, read the certificates), the local provider once more without it.
+ */
 export function benchDemo(runs: number): DemoBenchResult[] {
-  return (["local", "github"] as const).map((provider) => {
+  const withoutCa: NodeJS.ProcessEnv = { ...process.env };
+  delete withoutCa["NODE_EXTRA_CA_CERTS"];
+  const cases: { provider: "local" | "github"; env: NodeJS.ProcessEnv }[] = [
+    { provider: "local", env: process.env },
+    { provider: "github", env: process.env },
+    ...(process.env["NODE_EXTRA_CA_CERTS"]
+      ? [{ provider: "local" as const, env: withoutCa }]
+      : []),
+  ];
+  return cases.map(({ provider, env }) => {
     const samples = Array.from({ length: runs }, () =>
-      runOnce(provider === "github"),
+      runOnce(provider === "github", env),
     );
     return {
       provider,
+      extraCaCerts: Boolean(env["NODE_EXTRA_CA_CERTS"]),
       wallMs: median(samples.map((s) => s.processMs)),
       hookMs: median(samples.map((s) => s.hookMs)),
       archiveHookMs: median(samples.map((s) => s.slowestHookMs)),

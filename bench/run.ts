@@ -633,11 +633,11 @@ try {
     "`hook_response` stream event as the demo receives them: Node's start, playbook's work, and Claude Code's own",
     "bookkeeping around the process.",
     "",
-    "| archive provider | steps | hook runs | sum of hook latencies (ms) | the archive's PostToolUse (ms) | the other hook runs, mean (ms) | demo wall time (ms) |",
-    "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    "| archive provider | NODE_EXTRA_CA_CERTS | steps | hook runs | sum of hook latencies (ms) | the archive's PostToolUse (ms) | the other hook runs, mean (ms) | demo wall time (ms) |",
+    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
     ...demo.map(
       (r) =>
-        `| ${r.provider} | ${r.steps} | ${r.hookRuns} | ${r.hookMs.toFixed(0)} | ${r.archiveHookMs.toFixed(0)} | ${((r.hookMs - r.archiveHookMs) / (r.hookRuns - 1)).toFixed(0)} | ${r.wallMs.toFixed(0)} |`,
+        `| ${r.provider} | ${r.extraCaCerts ? "set" : "unset"} | ${r.steps} | ${r.hookRuns} | ${r.hookMs.toFixed(0)} | ${r.archiveHookMs.toFixed(0)} | ${((r.hookMs - r.archiveHookMs) / (r.hookRuns - 1)).toFixed(0)} | ${r.wallMs.toFixed(0)} |`,
     ),
     "",
     "The archive runs inside the PostToolUse of the edit that ticks the last box (commit, push, merge, cleanup), so",

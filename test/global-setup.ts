@@ -6,5 +6,14 @@ import { claudeCodeVersion, ensureClaudeCode } from "../scripts/claude-code.ts";
  * what to do; the suite is never skipped silently.
  */
 export default function setup(): void {
-  ensureClaudeCode(claudeCodeVersion());
+  try {
+    ensureClaudeCode(claudeCodeVersion());
+  } catch (error) {
+    const stopped = new Error(
+      error instanceof Error ? error.message : String(error),
+    );
+    // The message is the whole story: a stack trace of the setup file would only bury the next step.
+    stopped.stack = stopped.message;
+    throw stopped;
+  }
 }

@@ -2,12 +2,13 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { childEnv } from "../helpers/run-cli.ts";
+import { createTempProject } from "../helpers/temp-project.ts";
 
 const root = join(import.meta.dirname, "../..");
 const tsx = join(root, "node_modules/.bin/tsx");
 
 /** The README's main job, `npm run demo` (after the build `npm test` does first), as a new user runs it. */
-function demo(...args: string[]) {
+function demo(args: string[] = [], env: Record<string, string> = {}) {
   return spawnSync(tsx, [join(root, "demo/main.ts"), ...args], {
     encoding: "utf8",
     // As from a terminal inside a Claude Code session whose user turned playbook off: the demo's own hooks still run.
@@ -16,6 +17,7 @@ function demo(...args: string[]) {
       CLAUDECODE: "1",
       PLAYBOOK_DISABLE: "1",
       CLAUDE_PROJECT_DIR: root,
+      ...env,
     }),
     timeout: 540_000,
   });
@@ -57,7 +59,7 @@ describe("npm run demo", () => {
   }, 600_000);
 
   it("--github archives through a pull request on the local GitHub, with no schema violation", () => {
-    const result = demo("--github");
+    const result = demo(["--github"]);
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
     expect(result.stdout).toContain("(PR https://github.com/acme/calc/pull/1)");
@@ -66,4 +68,18 @@ describe("npm run demo", () => {
     );
     expect(result.stdout).not.toContain("schema violations");
   }, 600_000);
+
+  it("says in one line why it cannot run when Claude Code cannot be installed, and exits 1", () => {
+    const result = demo([], {
+      PLAYBOOK_CLAUDE_CODE_VERSION: "2.1.999",
+      PLAYBOOK_CLAUDE_CODE_CACHE: createTempProject().dir,
+      npm_config_offline: "true",
+    });
+    expect(result.status).toBe(1);
+    const lines = result.stderr.trim().split("\n");
+    expect(lines.at(-1)).toMatch(
+      /^The demo could not run: Claude Code 2\.1\.999 could not be installed into .+\. Next: /,
+    );
+    expect(result.stdout).not.toContain("Summary");
+  }, 300_000);
 });
