@@ -99,11 +99,16 @@ export function ensureClaudeCode(
       .filter((line) => line !== "" && !line.startsWith("code "));
     const why = lines[0] ?? "claude --version did not answer";
     throw new Error(
-      `Claude Code ${version} could not be installed into ${cache} (${why}). Next: connect to the npm registry once and run \`node scripts/claude-code.mjs\`, or set PLAYBOOK_CLAUDE_CODE_CACHE to a folder that holds it.`,
+      `Claude Code ${version} could not be installed into ${cache} (${why}). Next: connect to the npm registry once and run \`npx tsx scripts/claude-code.ts\`, or set PLAYBOOK_CLAUDE_CODE_CACHE to a folder that holds it.`,
     );
   }
-  rmSync(target, { recursive: true, force: true });
-  renameSync(staging, target);
+  // Another process may have finished the same install meanwhile: keep the one that is in place and may be running.
+  if (reportedVersion(binary) === version)
+    rmSync(staging, { recursive: true, force: true });
+  else {
+    rmSync(target, { recursive: true, force: true });
+    renameSync(staging, target);
+  }
   return binary;
 }
 
