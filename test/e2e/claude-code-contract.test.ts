@@ -133,7 +133,7 @@ describe("Claude Code as it really runs the hooks", () => {
     expectOnPath(world);
   }, 300_000);
 
-  it("the critic's verdict block becomes a record at SubagentStop, without any command", async () => {
+  it("SubagentStop sends a critic without a verdict block back once, then records its verdict without any command", async () => {
     const world = await createWorld();
     const m = createMoves(world.project.dir, MULTIPLY);
     await world.session({
@@ -155,7 +155,13 @@ describe("Claude Code as it really runs the hooks", () => {
         m.bash("critic", "the critic reruns the tests", "npm test"),
         m.say(
           "critic",
-          "the critic ends with its verdict block only",
+          "the critic ends without its verdict block",
+          "p1 looks finished.",
+          "block",
+        ),
+        m.say(
+          "critic",
+          "sent back, it ends with its verdict block",
           verdictBlock("p1", "PASS", "npm test exit 0, multiply exported"),
           "stop",
         ),

@@ -189,6 +189,8 @@ describe("the Golden Path through the real Claude Code CLI", () => {
     });
     expect(archived.records).toHaveLength(8);
     expect(archived.locked).toBe(true);
+    // SessionEnd ran when the headless session ended (--include-hook-events does not report it).
+    expect(stateField(world, "last_end")).toMatch(/^\d{4}-\d\d-\d\dT/);
 
     // The user's next message: the lock is in the context, and the post-loop skill lifts it.
     const second = await world.session(next);
