@@ -263,8 +263,42 @@ async function runSession(input: {
         }
       : turn;
   };
+  // The moves in the order Claude Code asked for them; each becomes a step once its outcome is known.
+  const played: { move: Move; request: number }[] = [];
+  const steps: Step[] = [];
+  const report = (step: Step) => {
+    steps.push(step);
+    input.report(step);
+  };
+  let shown = 0;
+  const resolveReady = (requests: readonly LoggedRequest[], final: boolean) => {
+    for (const entry of played.slice(shown)) {
+      const step = toStep(entry.move, entry.request, requests, final);
+      if (step === null) return;
+      shown++;
+      if (!entry.move.quiet || !step.expected) report(step);
+    }
+  };
+  const seen = new Set<string>();
+  let prompted = false;
+  const onRequest = (request: LoggedRequest, index: number) => {
+    if (request.agent === "main" && !prompted) {
+      prompted = true;
+      promptSteps(run, request).forEach(report);
+    }
+    if (request.turn !== null) {
+      // A retried request gets the same turn again: the move was played once.
+      const key = `${request.agent}#${request.turn}`;
+      const actor = (
+        request.agent === "main" ? "agent" : request.agent
+      ) as ModelActor;
+      const move = queues.get(actor)?.[request.turn];
+      if (!seen.has(key) && move) played.push({ move, request: index });
+      seen.add(key);
+    }
+    resolveReady(server.requests, false);
+  };
   const subagents = [...queues.keys()].filter((actor) => actor !== "agent");
-  let onRequest = () => undefined as void;
   const server = await startModelServer(
     {
       main: (queues.get("agent") ?? []).map(turnOf),
@@ -278,48 +312,8 @@ async function runSession(input: {
         ]),
       ),
     },
-    { onRequest: () => onRequest() },
+    { onRequest },
   );
-
-  // The moves in the order Claude Code asked for them; each becomes a step once its outcome is known.
-  const played: { move: Move; request: number }[] = [];
-  const steps: Step[] = [];
-  let shown = 0;
-  let promptShown = false;
-  const showPrompt = (request: LoggedRequest | undefined) => {
-    if (promptShown || request === undefined) return;
-    promptShown = true;
-    for (const step of promptSteps(run, request)) {
-      steps.push(step);
-      input.report(step);
-    }
-  };
-  const resolveReady = (final: boolean) => {
-    for (const entry of played.slice(shown)) {
-      const step = toStep(entry.move, entry.request, server.requests, final);
-      if (step === null) return;
-      shown++;
-      if (entry.move.quiet && step.expected) continue;
-      steps.push(step);
-      input.report(step);
-    }
-  };
-  const seen = new Set<string>();
-  onRequest = () => {
-    const requests = server.requests;
-    showPrompt(requests.find((r) => r.agent === "main"));
-    requests.forEach((request, index) => {
-      if (request.turn === null || request.agent === "other") return;
-      const key = `${request.agent}#${request.turn}`;
-      if (seen.has(key)) return;
-      seen.add(key);
-      const actor: ModelActor =
-        request.agent === "main" ? "agent" : (request.agent as ModelActor);
-      const move = queues.get(actor)?.[request.turn];
-      if (move) played.push({ move, request: index });
-    });
-    resolveReady(false);
-  };
   let session: ClaudeSession;
   try {
     session = await runClaude({
@@ -339,11 +333,10 @@ async function runSession(input: {
   } finally {
     await server.close();
   }
-  onRequest();
-  resolveReady(true);
+  resolveReady(server.requests, true);
   const playedMoves = new Set(played.map((entry) => entry.move));
   for (const move of run.moves.filter((m) => !playedMoves.has(m))) {
-    const step: Step = {
+    report({
       actor: move.actor,
       title: move.title,
       verdict: "missing",
@@ -354,9 +347,7 @@ async function runSession(input: {
           : `Claude Code ended first (exit ${String(session.exitCode)}): ${lastLines(session.stderr, 1).join("")}`,
       ],
       ...(move.stage ? { stage: move.stage } : {}),
-    };
-    steps.push(step);
-    input.report(step);
+    });
   }
   return {
     session,

@@ -1,4 +1,4 @@
-import type { GoldenPath, Move, SessionOptions } from "./golden-path.ts";
+import type { GoldenPath, SessionOptions } from "./golden-path.ts";
 import { createMoves, staged } from "./moves.ts";
 import type { SampleTask } from "./tasks.ts";
 
@@ -137,19 +137,4 @@ export async function runTask(
 ): Promise<void> {
   for (const session of goldenPathSessions(world, task, date, options))
     await world.session(session);
-}
-
-/** Has `probe` run when Claude Code asks for the move titled `title`: the world as the move before it left it. */
-export function probeBefore(
-  moves: Move[],
-  title: string,
-  probe: () => void,
-): void {
-  const move = moves.find((m) => m.title === title);
-  if (move === undefined) throw new Error(`No move titled "${title}"`);
-  const earlier = move.before;
-  move.before = () => {
-    earlier?.();
-    probe();
-  };
 }

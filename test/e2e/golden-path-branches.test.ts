@@ -3,10 +3,11 @@ import { describe, expect, it } from "vitest";
 import type { GoldenPath, Move } from "../../demo/golden-path.ts";
 import { createMoves } from "../../demo/moves.ts";
 import { readTaskOutcome } from "../../demo/outcome.ts";
-import { goldenPathSessions, probeBefore } from "../../demo/run-task.ts";
+import { goldenPathSessions } from "../../demo/run-task.ts";
 import { MULTIPLY } from "../../demo/tasks.ts";
 import {
   createWorld,
+  probeBefore,
   expectOnPath,
   refusal,
   stepTitled,

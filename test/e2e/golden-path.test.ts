@@ -2,16 +2,13 @@ import { existsSync, readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { useLocalGitHub } from "../../demo/local-github.ts";
 import { readTaskOutcome } from "../../demo/outcome.ts";
-import {
-  goldenPathSessions,
-  probeBefore,
-  runTask,
-} from "../../demo/run-task.ts";
+import { goldenPathSessions, runTask } from "../../demo/run-task.ts";
 import { DIVIDE, MULTIPLY } from "../../demo/tasks.ts";
 import { contextsOf } from "../helpers/model-view.ts";
 import type { GitHubServer } from "../helpers/github-server.ts";
 import {
   createWorld,
+  probeBefore,
   expectOnPath,
   refusal,
   stateField,

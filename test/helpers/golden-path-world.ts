@@ -4,6 +4,7 @@ import {
   createGoldenPath,
   type GoldenPath,
   type GoldenPathOptions,
+  type Move,
   type Step,
 } from "../../demo/golden-path.ts";
 import { createTempProject } from "./temp-project.ts";
@@ -54,4 +55,19 @@ export function stateField(world: GoldenPath, key: string): string {
   return (
     new RegExp(`^${key}: (.*)$`, "m").exec(world.read("state.md"))?.[1] ?? ""
   );
+}
+
+/** Has `probe` run when Claude Code asks for the move titled `title`: the world as the move before it left it. */
+export function probeBefore(
+  moves: Move[],
+  title: string,
+  probe: () => void,
+): void {
+  const move = moves.find((m) => m.title === title);
+  if (move === undefined) throw new Error(`No move titled "${title}"`);
+  const earlier = move.before;
+  move.before = () => {
+    earlier?.();
+    probe();
+  };
 }

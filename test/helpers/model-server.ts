@@ -116,7 +116,10 @@ export function toolResults(request: LoggedRequest): ContentBlock[] {
  */
 export async function startModelServer(
   script: ModelScript,
-  options: { onRequest?: (request: LoggedRequest) => void } = {},
+  options: {
+    /** Called with each request as it is answered, and its index in `requests`. */
+    onRequest?: (request: LoggedRequest, index: number) => void;
+  } = {},
 ): Promise<ModelServer> {
   const requests: LoggedRequest[] = [];
   const queues = new Map<string, { turns: ScriptedTurn[]; next: number }>([
@@ -206,7 +209,7 @@ export async function startModelServer(
       const message = toMessage(body.model, resolved, sequence);
       for (const block of message.content)
         if (block.type === "tool_use") logged.toolUseIds.push(block.id);
-      options.onRequest?.(logged);
+      options.onRequest?.(logged, requests.length - 1);
       if (body.stream === true) {
         res.writeHead(200, {
           "content-type": "text/event-stream",
