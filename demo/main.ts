@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
-import { ensureClaudeCode } from "../scripts/claude-code.ts";
+import { claudeCodeVersion, ensureClaudeCode } from "../scripts/claude-code.ts";
 import { createColors } from "../src/cli/print/colors.ts";
 import { createGoldenPath } from "./golden-path.ts";
 import { useLocalGitHub } from "./local-github.ts";
@@ -50,7 +50,7 @@ try {
     );
   const claude = ensureClaudeCode();
   out(
-    `${c.bold("playbook demo")}: the Golden Path on a sample project, driven by the real Claude Code against a scripted model\n${c.dim(`project ${join(root, "calc")}, remote ${join(root, "calc.git")}, archive provider ${values.github ? "github (local server)" : "local"}`)}\n${c.dim(`Claude Code ${claude}`)}\n`,
+    `${c.bold("playbook demo")}: the Golden Path on a sample project, driven by the real Claude Code against a scripted model\n${c.dim(`project ${join(root, "calc")}, remote ${join(root, "calc.git")}, archive provider ${values.github ? "github (local server)" : "local"}`)}\n${c.dim(`Claude Code ${claudeCodeVersion()}, ${claude}`)}\n`,
   );
   out(
     formatHeading(
