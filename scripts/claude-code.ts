@@ -91,6 +91,15 @@ export function ensureClaudeCode(
     timeout: 900_000,
   });
   const installed = join(staging, "node_modules", ".bin", "claude");
+  // The package's own install script puts the native binary in place; an npm that holds install scripts back
+  // leaves a placeholder, so the script is run here when the binary does not answer.
+  if (result.status === 0 && reportedVersion(installed) !== version)
+    spawnSync(process.execPath, ["install.cjs"], {
+      cwd: join(staging, "node_modules", "@anthropic-ai", "claude-code"),
+      encoding: "utf8",
+      env,
+      timeout: 300_000,
+    });
   if (result.status !== 0 || reportedVersion(installed) !== version) {
     rmSync(staging, { recursive: true, force: true });
     const lines = (result.stderr || result.error?.message || "")

@@ -19,11 +19,12 @@ function offline(cache: string): NodeJS.ProcessEnv {
 }
 
 describe("the pinned Claude Code for the demo and the tests", () => {
-  it("installs offline from npm's cache into an empty cache folder, and the binary runs", () => {
+  it("installs offline from npm's cache into an empty cache folder, even when npm holds install scripts back, and the binary runs", () => {
     // The suite's global setup installed it through npm once, so npm's cache holds the package.
     const cache = createTempProject().dir;
-    const binary = ensureClaudeCode(PINNED_CLAUDE_CODE, offline(cache));
-    expect(binary).toBe(claudeCodeBinary(PINNED_CLAUDE_CODE, offline(cache)));
+    const env = { ...offline(cache), npm_config_ignore_scripts: "true" };
+    const binary = ensureClaudeCode(PINNED_CLAUDE_CODE, env);
+    expect(binary).toBe(claudeCodeBinary(PINNED_CLAUDE_CODE, env));
     const version = spawnSync(binary, ["--version"], { encoding: "utf8" });
     expect(version.stdout).toContain(`${PINNED_CLAUDE_CODE} (Claude Code)`);
     // Only the finished install is left: no staging folder.
