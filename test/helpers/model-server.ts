@@ -72,8 +72,6 @@ export interface ModelServer {
   url: string;
   /** Every Messages request, in order of arrival. */
   requests: LoggedRequest[];
-  /** Requests of `agent` only. */
-  requestsOf(agent: string): LoggedRequest[];
   /** How many turns of each queue were played. */
   played(): Record<string, number>;
   close(): Promise<void>;
@@ -98,15 +96,6 @@ export function contentText(
           : "",
     )
     .join("\n");
-}
-
-/** The `tool_result` blocks the model received, in order, with the id of the call each answers. */
-export function toolResults(request: LoggedRequest): ContentBlock[] {
-  return request.messages.flatMap((message) =>
-    message.role === "user" && Array.isArray(message.content)
-      ? message.content.filter((block) => block.type === "tool_result")
-      : [],
-  );
 }
 
 /**
@@ -227,7 +216,6 @@ export async function startModelServer(
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
-    requestsOf: (agent) => requests.filter((r) => r.agent === agent),
     played: () =>
       Object.fromEntries(
         [...queues].map(([name, queue]) => [name, queue.next]),
