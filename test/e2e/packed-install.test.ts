@@ -69,4 +69,46 @@ describe("the published package", () => {
     ]);
     expect(run("new", "login-form").status).toBe(0);
   });
+
+  it("npm i -D of the tarball pulls in nothing but playbook-kit: dist/ bundles what it runs", () => {
+    const p = createTempProject({
+      "package.json": '{"name":"acme","version":"1.0.0"}\n',
+    });
+    const packDir = p.path(".pack");
+    mkdirSync(packDir);
+    execFileSync("npm", ["pack", "--silent", "--pack-destination", packDir], {
+      cwd: root,
+      stdio: "ignore",
+    });
+    const tarball = readdirSync(packDir).find((f) => f.endsWith(".tgz")) ?? "";
+    const install = spawnSync(
+      "npm",
+      [
+        "install",
+        "-D",
+        join(packDir, tarball),
+        "--offline",
+        "--no-audit",
+        "--no-fund",
+      ],
+      { cwd: p.dir, encoding: "utf8" },
+    );
+    expect(install.status).toBe(0);
+    expect(install.stderr).not.toContain("EBADENGINE");
+    expect(readdirSync(p.path("node_modules")).sort()).toEqual([
+      ".bin",
+      ".package-lock.json",
+      "playbook-kit",
+    ]);
+    const manifest = JSON.parse(
+      p.read("node_modules/playbook-kit/package.json"),
+    ) as Record<string, unknown>;
+    expect(manifest["dependencies"]).toBeUndefined();
+    const version = spawnSync(
+      process.execPath,
+      [p.path("node_modules/playbook-kit/dist/cli.mjs"), "--version"],
+      { encoding: "utf8" },
+    );
+    expect(version.stdout.trim()).toBe(manifest["version"]);
+  });
 });
