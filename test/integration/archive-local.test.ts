@@ -32,6 +32,19 @@ function archive(repo: GuardedRepo, ...args: string[]) {
 }
 
 describe("playbook archive, local provider", () => {
+  it("run again after it finished, plain or --resume, says it is already archived, with the next step, and exits 0", () => {
+    const repo = createFinishedRepo();
+    expect(archive(repo).status).toBe(0);
+    for (const args of [[], ["--resume"]]) {
+      const again = archive(repo, ...args);
+      expect(again.stderr).toBe("");
+      expect(again.stdout.trim()).toBe(
+        `already archived: plan/playbook-login-form.md → ${ARCHIVED}. Next: run /post-loop (\`playbook post-loop\`) to pick the next task.`,
+      );
+      expect(again.status).toBe(0);
+    }
+  });
+
   it("commits the work, merges the branch with --no-ff, archives the playbook, resets state.md and sets the lock", () => {
     const repo = createFinishedRepo();
     const result = archive(repo);

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { rmSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { GitPort } from "../../src/adapters/git-port.ts";
 import { createArchiveDeps } from "../../src/app/archive/archive-deps.ts";
@@ -112,16 +113,28 @@ describe("an interrupted local archive resumes to the same end", () => {
     );
   });
 
-  it("running it again after success changes nothing and says so", async () => {
+  it("running it again after success, plain or --resume, changes nothing and says it is already archived", async () => {
     const repo = createFinishedRepo();
-    await archiveIn(repo, OPTIONS);
+    const first = await archiveIn(repo, OPTIONS);
     const before = endState(repo);
-    await expect(archiveIn(repo, { ...OPTIONS, resume: true })).rejects.toThrow(
-      /already finished/,
-    );
-    await expect(archiveIn(repo, OPTIONS)).rejects.toThrow(
-      /no active playbook/i,
-    );
+    for (const options of [
+      OPTIONS,
+      { ...OPTIONS, resume: true },
+      { ...OPTIONS, dryRun: true },
+    ]) {
+      const again = await archiveIn(repo, options);
+      expect(again).toMatchObject({
+        status: "already-archived",
+        journal: { playbook: first.journal.playbook, status: "success" },
+        steps: [],
+        next: "Run /post-loop (`playbook post-loop`) to pick the next task.",
+      });
+    }
     expect(endState(repo)).toEqual(before);
+    // Once the lock is lifted, the next step is the next task.
+    rmSync(repo.path(".claude/playbook/post-loop.json"));
+    expect((await archiveIn(repo, OPTIONS)).next).toBe(
+      "Start the next task with /playbook-init.",
+    );
   });
 });

@@ -5,6 +5,7 @@ import {
   writeArchiveJournal,
 } from "../../adapters/archive-journal-store.ts";
 import type { GitPort } from "../../adapters/git-port.ts";
+import { readPostLoopLock } from "../../adapters/runtime-files.ts";
 import {
   GitHubError,
   type GitHubPort,
@@ -74,7 +75,8 @@ export interface StepReport {
 }
 
 export interface ArchiveOutcome {
-  status: "success" | "partial" | "planned";
+  /** `already-archived`: the last archive finished and nothing is left to archive; nothing was done. */
+  status: "success" | "partial" | "planned" | "already-archived";
   journal: ArchiveJournal;
   steps: StepReport[];
   /** The one thing to do next when the archive stopped. */
@@ -90,6 +92,9 @@ export interface ArchiveOutcome {
  * archive with status `partial` and one next step; nothing is discarded, force-pushed or cleaned. Running it again
  * after a crash at any point converges to the same end: one pull request, one merge, the playbook archived.
  *
+ * Run again once the archive finished (plain, `--resume` or `--dry-run`), it changes nothing and says so, with the
+ * next step.
+ *
  * @throws PlaybookError E_CONFIG when there is nothing to archive or resume, or another archive is unfinished.
  */
 export async function runArchive(
@@ -97,6 +102,8 @@ export async function runArchive(
   options: ArchiveOptions,
   deps: ArchiveDeps,
 ): Promise<ArchiveOutcome> {
+  const finished = alreadyArchived(root, options, deps);
+  if (finished) return finished;
   const notes: string[] = [];
   const remoteUrl = await deps.git.remoteUrl(deps.config.archive.remote);
   const remote = remoteUrl === null ? null : deps.config.archive.remote;
@@ -228,6 +235,35 @@ async function runStep(
   }
 }
 
+/**
+ * The outcome of an archive that already finished: its journal says success, and there is nothing new to archive
+ * (a resume, or no active playbook in state.md). Null when there is work to plan or resume.
+ */
+function alreadyArchived(
+  root: string,
+  options: ArchiveOptions,
+  deps: ArchiveDeps,
+): ArchiveOutcome | null {
+  const stored = readArchiveJournal(root);
+  if (stored.status !== "ok" || stored.journal.status !== "success")
+    return null;
+  if (
+    !options.resume &&
+    (deps.readState(root)?.playbook.active ?? null) !== null
+  )
+    return null;
+  return {
+    status: "already-archived",
+    journal: stored.journal,
+    steps: [],
+    next: readPostLoopLock(root)
+      ? "Run /post-loop (`playbook post-loop`) to pick the next task."
+      : "Start the next task with /playbook-init.",
+    notes: [],
+    gitProcesses: 0,
+  };
+}
+
 function resumeJournal(
   root: string,
   provider: "github" | "local",
@@ -243,14 +279,6 @@ function resumeJournal(
       `The archive cannot be resumed: ${stored.problem}.`,
       {
         hint: "Look at .claude/playbook/archive-journal.json; `git log` and the pull requests show how far it got.",
-      },
-    );
-  if (stored.journal.status === "success")
-    throw new PlaybookError(
-      "E_CONFIG",
-      `The archive of ${stored.journal.playbook} already finished.`,
-      {
-        hint: "Run `playbook post-loop` to pick the next task.",
       },
     );
   if (stored.journal.provider !== provider)

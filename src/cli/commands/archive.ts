@@ -90,6 +90,13 @@ export const archiveCommand = defineCommand({
     }
     for (const note of outcome.notes)
       print(c.yellow(`note: ${toTerminalText(note)}`));
+    if (outcome.status === "already-archived") {
+      const next = outcome.next ?? "";
+      print(
+        `${c.green("already archived")}: ${toTerminalText(journal.playbook)} → ${toTerminalText(journal.archivePath)}${journal.pr ? `, ${toTerminalText(journal.pr.url)}` : ""}. Next: ${toTerminalText(next.charAt(0).toLowerCase() + next.slice(1))}`,
+      );
+      return;
+    }
     if (outcome.status === "success")
       print(
         `${c.green("archived")} ${toTerminalText(journal.playbook)} → ${toTerminalText(journal.archivePath)}${journal.pr ? `, ${toTerminalText(journal.pr.url)}` : ""}. ${c.dim("Next: /post-loop (`playbook post-loop`) picks the next task.")}`,
