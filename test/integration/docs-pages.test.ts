@@ -213,3 +213,40 @@ describe("the example in docs/playbook-format.md", () => {
     expect(report.diagnostics).toEqual([]);
   });
 });
+
+describe("the $schema of .claude/playbook.json", () => {
+  it("is given the same everywhere, relative to .claude/ where the file lives, and the schema is there", () => {
+    const sources = [
+      ...PAGES.map((name) => join(DOCS, name)),
+      join(ROOT, "README.md"),
+      ...["en", "ja"].flatMap((lang) =>
+        readdirSync(join(ROOT, "templates", lang, "agents")).map((name) =>
+          join(ROOT, "templates", lang, "agents", name),
+        ),
+      ),
+    ];
+    const found = sources.flatMap((file) =>
+      [...read(file).matchAll(/"\$schema":\s*"([^"]+)"/g)].map((m) => ({
+        file: relative(ROOT, file),
+        path: m[1] ?? "",
+      })),
+    );
+    expect(found.length).toBeGreaterThan(1);
+    for (const { file, path } of found) {
+      expect({ file, path }).toEqual({
+        file,
+        path: "../node_modules/playbook-kit/schema/playbook.schema.json",
+      });
+      // In a project, node_modules/playbook-kit is this package: the path from .claude/ must reach its schema.
+      expect(
+        existsSync(
+          resolve(
+            ROOT,
+            ".claude",
+            path.replace("../node_modules/playbook-kit/", "../"),
+          ),
+        ),
+      ).toBe(true);
+    }
+  });
+});
