@@ -295,7 +295,11 @@ describe("playbook init", () => {
     const p = project({
       ".claude/settings.json": '{\n  "model": "opus"\n}\n',
     });
-    expect(cli(p, "init", "--yes").status).toBe(0);
+    const first = cli(p, "init", "--yes");
+    expect(first.status).toBe(0);
+    expect(first.stdout).toMatch(
+      /merge\s+\.claude\/settings\.json\s+playbook's hooks added once; yours kept/,
+    );
     expect(cli(p, "init", "--yes", "--plugin").status).toBe(0);
     expect(JSON.parse(p.read(".claude/settings.json"))).toEqual({
       model: "opus",
@@ -322,6 +326,10 @@ describe("playbook init", () => {
     const result = cli(p, "init", "--yes", "--dry-run");
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/create\s+\.claude\/agents\/pm\.md/);
+    // A settings.json init creates holds nothing of the user's to keep.
+    expect(result.stdout).toMatch(
+      /create\s+\.claude\/settings\.json\s+playbook's hooks\n/,
+    );
     expect(result.stdout).toContain("dry run: nothing was written");
     expect(tree(p)).toEqual(before);
   });

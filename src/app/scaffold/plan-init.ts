@@ -235,7 +235,9 @@ export async function planInit(
         settings.changed,
         options.plugin
           ? "playbook's hooks removed (the plugin brings them)"
-          : "playbook's hooks added once; yours kept",
+          : settingsText === null
+            ? "playbook's hooks"
+            : "playbook's hooks added once; yours kept",
       ),
     );
     settingsRecord = nextShared(prior?.settings, settingsText, settings.text);
