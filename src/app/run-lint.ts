@@ -144,7 +144,7 @@ function readTarget(
     return fail(
       "file-missing",
       file === "state.md"
-        ? "Unexpected project without state.md, expected one at the repository root. Copy plan/template/state-initial.md to state.md."
+        ? "Unexpected project without state.md, expected one at the repository root. Run `playbook init` to set the project up."
         : `Unexpected missing file ${file}, expected a markdown file. Check the path.`,
     );
   }

@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { readRecords } from "../adapters/record-store.ts";
 import {
   readPostLoopLock,
@@ -16,6 +18,8 @@ import { createRecordSet } from "../core/records/record-set.ts";
 import { runLint } from "./run-lint.ts";
 
 export interface StatusReport {
+  /** Whether the project has a state.md: set up for playbook (by `playbook init`). */
+  initialised: boolean;
   /** The active playbook's path, when it could be read. */
   active: string | null;
   /** What `state.md` names as active when it is unsafe or missing; the diagnostics say why. */
@@ -74,6 +78,7 @@ export function runStatus(root: string): StatusReport {
   };
   const lock = readPostLoopLock(root);
   return {
+    initialised: existsSync(join(root, "state.md")),
     active: file,
     unreadableActive: lint.active ? null : (state?.playbook.active ?? null),
     branch: playbook?.meta.branch ?? state?.playbook.branch ?? null,

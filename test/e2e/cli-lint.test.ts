@@ -350,7 +350,7 @@ describe("playbook lint", () => {
     ],
     [
       [],
-      "state.md:1:1  error  Unexpected project without state.md, expected one at the repository root. Copy plan/template/state-initial.md to state.md.  [file-missing]",
+      "state.md:1:1  error  Unexpected project without state.md, expected one at the repository root. Run `playbook init` to set the project up.  [file-missing]",
       "1 error, 0 warnings in 1 file",
     ],
   ])(

@@ -295,24 +295,33 @@ describe("playbook status", () => {
   });
 
   it.each([
-    ["state.md says active: null", { "state.md": stateMd("null") }],
-    ["there is no state.md", {}],
-  ])("says no playbook is active when %s", (_name, files) => {
-    const project = createTempProject({
-      ...files,
-      "plan/playbook-report.md": REPORT_PLAYBOOK,
-    });
+    [
+      "state.md says active: null",
+      { "state.md": stateMd("null") },
+      "Start one: in Claude Code, /playbook-init followed by what you want done; in a terminal, `playbook new <name>`.",
+    ],
+    [
+      "there is no state.md",
+      {},
+      "This project is not set up for playbook (no state.md). Run `playbook init`.",
+    ],
+  ])(
+    "says no playbook is active when %s, and how to start one",
+    (_name, files, next) => {
+      const project = createTempProject({
+        ...files,
+        "plan/playbook-report.md": REPORT_PLAYBOOK,
+      });
 
-    const result = runCli(["status"], { cwd: project.dir });
+      const result = runCli(["status"], { cwd: project.dir });
 
-    const lines = result.stdout.split("\n");
-    expect(lines[0]).toBe("playbook  none active");
-    expect(lines[1]).toBe(
-      "Write one as plan/template/playbook-format.md shows and set `active:` in state.md.",
-    );
-    expect(lines).not.toContain("next");
-    expect(result.stdout).not.toContain("p2.2");
-  });
+      const lines = result.stdout.split("\n");
+      expect(lines[0]).toBe("playbook  none active");
+      expect(lines[1]).toBe(next);
+      expect(lines).not.toContain("next");
+      expect(result.stdout).not.toContain("p2.2");
+    },
+  );
 
   it.each([
     ["unsafe", "../../etc/passwd.md", "active-path-unsafe"],
@@ -350,6 +359,7 @@ describe("playbook status", () => {
 
     expect(result.status).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({
+      initialised: true,
       active: "plan/playbook-report.md",
       unreadableActive: null,
       branch: "feat/report",
@@ -413,6 +423,7 @@ describe("playbook status", () => {
     const result = runCli(["status", "--json"], { cwd: project.dir });
 
     expect(JSON.parse(result.stdout)).toEqual({
+      initialised: true,
       active: null,
       unreadableActive: null,
       branch: "feat/report",

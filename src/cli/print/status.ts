@@ -22,7 +22,9 @@ export function formatStatus(unsafe: StatusReport, c: Colors): string[] {
     lines.push(`${c.bold("playbook")}  none active`);
     lines.push(
       c.dim(
-        "Write one as plan/template/playbook-format.md shows and set `active:` in state.md.",
+        report.initialised
+          ? "Start one: in Claude Code, /playbook-init followed by what you want done; in a terminal, `playbook new <name>`."
+          : "This project is not set up for playbook (no state.md). Run `playbook init`.",
       ),
     );
   } else {
