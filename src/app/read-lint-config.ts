@@ -61,7 +61,7 @@ export function readConfigWithDiagnostics(root: string): {
     return diagnosticAt(
       CONFIG_FILE,
       position(text, offset),
-      problem.severity === "error" ? "config-invalid" : "config-unknown-key",
+      problem.unknownKey ? "config-unknown-key" : "config-invalid",
       problem.severity,
       problem.message,
     );

@@ -154,6 +154,25 @@ describe("playbook doctor", () => {
     );
   });
 
+  it("fails on .claude/playbook.json with a misspelt key or a pattern that is no regular expression, naming the fix", () => {
+    const p = installed();
+    p.write(
+      ".claude/playbook.json",
+      '{\n  "archiv": {},\n  "intent": { "work": ["(unclosed"] }\n}\n',
+    );
+    const { findings, status } = doctor(p);
+    expect(status).toBe(1);
+    expect(findings.find((f) => f.area === "config")).toEqual({
+      level: "error",
+      area: "config",
+      message:
+        "2 problems in .claude/playbook.json, first: Unexpected key `archiv`, expected one of lint, context, intent, loop, session, logging, archive. Did you mean `archive`? An unknown key is ignored: fix its spelling.",
+      fix: "Run `playbook lint` and fix what it lists for .claude/playbook.json.",
+    });
+    // The documents themselves are still clean.
+    expect(findings.find((f) => f.area === "state")?.level).toBe("ok");
+  });
+
   it("says when the archive would merge locally because the GitHub remote has no token", () => {
     const p = installed();
     execFileSync(

@@ -15,7 +15,7 @@ import {
   isPlaybookHandler,
 } from "../../core/scaffold/hook-settings.ts";
 import { MANIFEST_FILE, parseManifest } from "../../core/scaffold/manifest.ts";
-import { readConfig } from "../read-config.ts";
+import { CONFIG_FILE, readConfig } from "../read-config.ts";
 import { runLint } from "../run-lint.ts";
 
 export interface Finding {
@@ -138,7 +138,19 @@ export function runDoctor(root: string, deps: DoctorDeps): Finding[] {
   else ok("claude", `Claude Code ${version.join(".")}`);
 
   const lint = runLint(root);
-  const errors = lint.diagnostics.filter((d) => d.severity === "error").length;
+  const configErrors = lint.diagnostics.filter(
+    (d) => d.severity === "error" && d.file === CONFIG_FILE,
+  );
+  const first = configErrors[0];
+  if (first)
+    error(
+      "config",
+      `${configErrors.length} problem${configErrors.length === 1 ? "" : "s"} in ${CONFIG_FILE}, first: ${first.message}`,
+      `Run \`playbook lint\` and fix what it lists for ${CONFIG_FILE}.`,
+    );
+  const errors = lint.diagnostics.filter(
+    (d) => d.severity === "error" && d.file !== CONFIG_FILE,
+  ).length;
   if (!existsSync(join(root, "state.md")))
     error("state", "state.md is missing", "Run `playbook init`.");
   else if (errors > 0)

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { didYouMean } from "../text/did-you-mean.ts";
 
 const count = (min: number, max: number, fallback: number, text: string) =>
   v.optional(
@@ -20,9 +21,34 @@ const flag = (fallback: boolean, text: string) =>
 
 const patterns = (text: string) =>
   v.optional(
-    v.pipe(v.array(v.pipe(v.string(), v.maxLength(500))), v.description(text)),
+    v.pipe(
+      v.array(
+        v.pipe(
+          v.string(),
+          v.maxLength(500),
+          v.check(
+            (source) => regexProblem(source) === null,
+            (issue) =>
+              `a regular expression (${regexProblem(String(issue.input)) ?? "invalid"})`,
+          ),
+        ),
+      ),
+      v.description(text),
+    ),
     [],
   );
+
+/** Why `source` is not a JavaScript regular expression, or null when it is one. */
+function regexProblem(source: string): string | null {
+  try {
+    new RegExp(source);
+    return null;
+  } catch (error) {
+    return error instanceof Error
+      ? error.message.replace(/^Invalid regular expression: /, "")
+      : String(error);
+  }
+}
 
 /** Each section of `.claude/playbook.json`; a section that does not validate falls back to its defaults alone. */
 export const CONFIG_SECTIONS = {
@@ -181,13 +207,15 @@ export interface ConfigProblem {
   path: (string | number)[];
   message: string;
   severity: "error" | "warning";
+  /** A key the schema does not know (a likely typo), rather than a value it refuses. */
+  unknownKey?: true;
 }
 
 const NAMES = Object.keys(CONFIG_SECTIONS) as SectionName[];
 
 /**
  * The configuration a parsed `.claude/playbook.json` asks for. Never throws: a section that does not validate keeps
- * its defaults (and says why), an unknown key is a warning (a likely typo), anything else applies.
+ * its defaults (and says why), an unknown key is an error that is ignored (a likely typo), anything else applies.
  */
 export function resolveConfig(json: unknown): {
   config: PlaybookConfig;
@@ -207,11 +235,7 @@ export function resolveConfig(json: unknown): {
     });
   for (const key of Object.keys(file))
     if (key !== "$schema" && !NAMES.includes(key as SectionName))
-      problems.push({
-        path: [key],
-        message: `Unexpected key \`${key}\`, expected one of ${NAMES.join(", ")}. Check the spelling; it is ignored.`,
-        severity: "warning",
-      });
+      problems.push(unknownKey([key], NAMES));
   const config = {} as Record<SectionName, unknown>;
   for (const name of NAMES) {
     const schema = CONFIG_SECTIONS[name];
@@ -219,11 +243,7 @@ export function resolveConfig(json: unknown): {
     if (typeof given === "object" && given !== null && !Array.isArray(given))
       for (const key of Object.keys(given))
         if (!(key in schema.entries))
-          problems.push({
-            path: [name, key],
-            message: `Unexpected key \`${name}.${key}\`, expected one of ${Object.keys(schema.entries).join(", ")}. Check the spelling; it is ignored.`,
-            severity: "warning",
-          });
+          problems.push(unknownKey([name, key], Object.keys(schema.entries)));
     if (Array.isArray(given)) {
       config[name] = v.parse(schema, {});
       problems.push({
@@ -244,13 +264,29 @@ export function resolveConfig(json: unknown): {
       name,
       ...(issue.path ?? []).map((p) => p.key as string | number),
     ];
+    // A failed check (a pattern that is no regular expression) names what it expected in its message.
+    const expected =
+      issue.type === "check" ? issue.message : readable(issue.expected);
     problems.push({
       path,
-      message: `Unexpected ${issue.received} at \`${path.join(".")}\`, expected ${readable(issue.expected)}. The defaults of \`${name}\` apply until it is fixed.`,
+      message: `Unexpected ${issue.received} at \`${path.join(".")}\`, expected ${expected}. The defaults of \`${name}\` apply until it is fixed.`,
       severity: "error",
     });
   }
   return { config: config as PlaybookConfig, problems };
+}
+
+/** A key the schema does not know: an error, since a typo would silently leave the default in place. */
+function unknownKey(path: string[], known: readonly string[]): ConfigProblem {
+  const key = path.at(-1) ?? "";
+  const meant = didYouMean(key, known);
+  const where = path.slice(0, -1);
+  return {
+    path,
+    message: `Unexpected key \`${path.join(".")}\`, expected one of ${known.join(", ")}.${meant ? ` Did you mean \`${[...where, meant].join(".")}\`?` : ""} An unknown key is ignored: fix its spelling.`,
+    severity: "error",
+    unknownKey: true,
+  };
 }
 
 /** The configuration of a project without `.claude/playbook.json`. */

@@ -74,16 +74,41 @@ describe("resolveConfig", () => {
     },
   );
 
-  it("warns about unknown keys, also inside a section that fails, and keeps valid siblings", () => {
+  it("refuses unknown keys with the key it most likely meant, also inside a section, and keeps valid siblings", () => {
     const { config, problems } = resolveConfig({
       lop: {},
       loop: { maxIteration: 3, continuation: false },
+      zzz: 1,
     });
     expect(problems.map((p) => [p.severity, p.path.join(".")])).toEqual([
-      ["warning", "lop"],
-      ["warning", "loop.maxIteration"],
+      ["error", "lop"],
+      ["error", "zzz"],
+      ["error", "loop.maxIteration"],
     ]);
+    expect(problems[0]?.message).toBe(
+      "Unexpected key `lop`, expected one of lint, context, intent, loop, session, logging, archive. Did you mean `loop`? An unknown key is ignored: fix its spelling.",
+    );
+    expect(problems[1]?.message).not.toContain("Did you mean");
+    expect(problems[2]?.message).toContain(
+      "Did you mean `loop.maxIterations`?",
+    );
     expect(config.loop.continuation).toBe(false);
+  });
+
+  it("refuses a pattern that is not a regular expression, and that section falls back", () => {
+    const { config, problems } = resolveConfig({
+      intent: { work: ["\\bship it\\b", "(unclosed"], enabled: false },
+    });
+    expect(problems).toEqual([
+      {
+        path: ["intent", "work", 1],
+        severity: "error",
+        message: expect.stringMatching(
+          /^Unexpected "\(unclosed" at `intent\.work\.1`, expected a regular expression \(.+\)\. The defaults of `intent` apply until it is fixed\.$/,
+        ) as unknown,
+      },
+    ]);
+    expect(config.intent).toEqual(defaultConfig().intent);
   });
 
   it("refuses a file that is not an object and applies the defaults", () => {
