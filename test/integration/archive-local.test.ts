@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   createFinishedRepo,
+  FINISHED_PLAYBOOK,
   pushConflictingStateToMain,
 } from "../helpers/finished-repo.ts";
 import { PLAYBOOK, type GuardedRepo } from "../helpers/guarded-repo.ts";
@@ -32,6 +33,25 @@ function archive(repo: GuardedRepo, ...args: string[]) {
 }
 
 describe("playbook archive, local provider", () => {
+  it("refuses a playbook with lint errors (a misspelt final_tasks would archive without its tasks) and changes nothing", () => {
+    const repo = createFinishedRepo({
+      playbook: FINISHED_PLAYBOOK.replace("## final_tasks", "## final-tasks"),
+    });
+    const head = repo.git("rev-parse", "HEAD").trim();
+    const result = archive(repo);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(
+      "plan/playbook-login-form.md has lint errors, first: line",
+    );
+    expect(result.stderr).toContain(
+      "Unexpected section `## final-tasks`, expected `## final_tasks`",
+    );
+    expect(repo.git("rev-parse", "HEAD").trim()).toBe(head);
+    expect(existsSync(repo.path(".claude/playbook/archive-journal.json"))).toBe(
+      false,
+    );
+  });
+
   it("run again after it finished, plain or --resume, says it is already archived, with the next step, and exits 0", () => {
     const repo = createFinishedRepo();
     expect(archive(repo).status).toBe(0);

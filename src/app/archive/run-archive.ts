@@ -331,6 +331,16 @@ async function planJournal(
       `${path} (active in state.md) does not exist.`,
       { hint: "Fix `active` in state.md." },
     );
+  const lintErrors = playbook.diagnostics.filter((d) => d.severity === "error");
+  const firstError = lintErrors[0];
+  if (firstError)
+    throw new PlaybookError(
+      "E_CONFIG",
+      `${path} has lint errors, first: line ${firstError.line}: ${firstError.message}`,
+      {
+        hint: "Run `playbook lint` and fix them: the archive takes only a playbook it can read in full.",
+      },
+    );
   const records = deps.readRecords(root, path);
   const missing = findMissingProof(path, playbook, records);
   if (missing.length > 0)

@@ -1,3 +1,4 @@
+import { didYouMean } from "../text/did-you-mean.ts";
 import type { Diagnostic, Point } from "../model/diagnostic.ts";
 import { diagnosticAt } from "../model/diagnostic.ts";
 import type { YamlSection } from "../model/state.ts";
@@ -120,17 +121,23 @@ export function createFieldReader(
       );
       return {};
     },
-    /** Warns about keys outside `known`, which are usually typos. */
+    /**
+     * Reports keys outside `known`: one close to a known key is a typo, an error (its value is not read); any other a
+     * warning.
+     */
     reportUnknown(known: readonly string[]) {
       for (const key of Object.keys(data)) {
         if (known.includes(key)) continue;
+        const meant = didYouMean(key, known);
         diagnostics.push(
           diagnosticAt(
             source.file,
             section?.keys[key]?.start ?? at(key),
             "field-unknown",
-            "warning",
-            `Unexpected key \`${key}\` in ${where}, expected one of ${known.join(", ")}. Fix the spelling or remove the key.`,
+            meant ? "error" : "warning",
+            meant
+              ? `Unexpected key \`${key}\` in ${where}, expected \`${meant}\`: playbook does not read it. Fix the spelling.`
+              : `Unexpected key \`${key}\` in ${where}, expected one of ${known.join(", ")}. Fix the spelling or remove the key.`,
           ),
         );
       }

@@ -36,7 +36,9 @@ import {
   parseValidationValue,
   valueExtent,
 } from "./values.ts";
+import { didYouMean } from "../text/did-you-mean.ts";
 import { findSection } from "./find-section.ts";
+import { reportUnknownSections } from "./unknown-sections.ts";
 import { reportSetextHeadings } from "./setext.ts";
 import { readYamlContent, readYamlSection } from "./yaml-section.ts";
 
@@ -63,8 +65,16 @@ export function parsePlaybook(text: string, file: string): Parsed<Playbook> {
   const diagnostics: Diagnostic[] = [];
   reportSetextHeadings(source, root, diagnostics);
   const sections = splitSections(root.children, 2, rootEnd(root));
+  const misspelt = reportUnknownSections(source, sections, diagnostics, {
+    names: SECTION_NAMES,
+    aliases: ["final tasks"],
+    unrelated:
+      "expected meta, goal, context, phases or final_tasks; playbook ignores it. Put notes in `## context`, or remove the section.",
+  });
+  // A misspelt heading was reported at its line; what is under it is read as the section it means.
   const byName = (...names: string[]) =>
-    findSection(source, sections, names, diagnostics);
+    findSection(source, sections, names, diagnostics) ??
+    names.map((name) => misspelt.get(name)).find((found) => found);
   const missing = (name: string, hint: string) =>
     diagnostics.push(
       diagnosticAt(
@@ -181,6 +191,23 @@ function readPhases(
   );
 }
 
+const SECTION_NAMES = ["meta", "goal", "context", "phases", "final_tasks"];
+const PHASE_LABELS = [
+  "goal",
+  "depends_on",
+  "status",
+  "max_iterations",
+  "time_limit",
+  "priority",
+];
+const SUBTASK_FIELDS = [
+  "executor",
+  "validations",
+  "depends_on",
+  "validated",
+  ...VALIDATION_NAMES,
+];
+
 function readPhase(
   source: Source,
   chunk: Section,
@@ -192,6 +219,23 @@ function readPhase(
   const id = match?.[1] ?? title.split(/\s+/)[0] ?? "";
   const name = (match?.[2] ?? title.slice(id.length)).trim();
   const labels = readLabels(source, chunk.nodes);
+  // Bold-led prose (`**Risk**: ...`) is common in a phase; only a label close to a known one is a typo, reported
+  // and read as the label it means.
+  for (const [key, label] of Object.entries(labels)) {
+    if (PHASE_LABELS.includes(key)) continue;
+    const meant = didYouMean(key, PHASE_LABELS);
+    if (meant === null) continue;
+    diagnostics.push(
+      diagnosticAt(
+        source.file,
+        label.span.start,
+        "label-unknown",
+        "error",
+        `Unexpected label \`**${key}**\` in ${id}, expected \`**${meant}**\`; it is read as \`**${meant}**\` until you fix the spelling.`,
+      ),
+    );
+    labels[meant] ??= label;
+  }
   const subtasks: Subtask[] = [];
   for (const node of chunk.nodes) {
     if (node.type !== "list") continue;
@@ -453,9 +497,31 @@ function readSubtask(
     checkbox:
       head.checkbox ?? spanOf(source, span.start.offset, span.start.offset),
   };
-  for (const field of readFields(source, item)) {
+  // A misspelt field is reported and read as the field it means; one close to nothing is ignored.
+  const known = (field: Field, names: readonly string[]): Field | null => {
+    if (names.includes(field.key)) return field;
+    const meant = didYouMean(field.key, names);
+    diagnostics.push(
+      diagnosticAt(
+        source.file,
+        field.span.start,
+        "field-unknown",
+        meant ? "error" : "warning",
+        meant
+          ? `Unexpected field \`${field.key}:\` in ${head.id}, expected \`${meant}:\`; it is read as \`${meant}:\` until you fix the spelling.`
+          : `Unexpected field \`${field.key}:\` in ${head.id}, expected one of ${names.join(", ")}; playbook ignores it.`,
+      ),
+    );
+    return meant ? { ...field, key: meant } : null;
+  };
+  for (const written of readFields(source, item)) {
+    const field = known(written, SUBTASK_FIELDS);
+    if (field === null) continue;
     if (field.key === "validations") {
-      for (const nested of field.children) readValidation(nested, subtask);
+      for (const nested of field.children) {
+        const validation = known(nested, VALIDATION_NAMES);
+        if (validation) readValidation(validation, subtask);
+      }
     } else if ((VALIDATION_NAMES as readonly string[]).includes(field.key)) {
       readValidation(field, subtask);
     } else if (field.key === "executor") {

@@ -14,6 +14,7 @@ import { parseMarkdown } from "./markdown.ts";
 import { rootEnd, splitSections } from "./sections.ts";
 import { createSource } from "./source.ts";
 import { findSection } from "./find-section.ts";
+import { reportUnknownSections } from "./unknown-sections.ts";
 import { checkRoles } from "../validate/roles.ts";
 import { reportSetextHeadings } from "./setext.ts";
 import { readYamlSection } from "./yaml-section.ts";
@@ -42,8 +43,14 @@ export function parseState(text: string, file: string): Parsed<StateDoc> {
   const found: Partial<Record<StateSectionName, YamlSection>> = {};
   const data: Partial<Record<StateSectionName, Record<string, unknown>>> = {};
 
+  // Other sections are the user's prose (a references table, notes); only a misspelt name is reported.
+  const misspelt = reportUnknownSections(source, sections, diagnostics, {
+    names: STATE_SECTIONS,
+    unrelated: null,
+  });
   for (const name of STATE_SECTIONS) {
-    const first = findSection(source, sections, [name], diagnostics);
+    const first =
+      findSection(source, sections, [name], diagnostics) ?? misspelt.get(name);
     if (first === undefined) {
       diagnostics.push(
         diagnosticAt(

@@ -66,7 +66,152 @@ describe("parsePlaybook regressions", () => {
   });
 });
 
+describe("what the user meant: misspelt sections, labels and fields", () => {
+  const diagnosticsOf = (text: string) =>
+    parsePlaybook(text, "p.md").diagnostics.map((d) => ({
+      code: d.code,
+      severity: d.severity,
+      line: d.line,
+      message: d.message,
+    }));
+  const lineOf = (text: string, line: string) =>
+    text.split("\n").indexOf(line) + 1;
+
+  it("`## final-tasks` is reported at its line with the section it means, and its tasks are not silently dropped", () => {
+    const text = SAMPLE_PLAYBOOK.replace("## final_tasks", "## final-tasks");
+    expect(diagnosticsOf(text)).toEqual([
+      {
+        code: "section-unknown",
+        severity: "error",
+        line: lineOf(text, "## final-tasks"),
+        message:
+          "Unexpected section `## final-tasks`, expected `## final_tasks`; it is read as `## final_tasks` until you rename the heading.",
+      },
+    ]);
+    expect(
+      parsePlaybook(text, "p.md").value.finalTasks.map((t) => t.id),
+    ).toEqual(["ft1"]);
+  });
+
+  it.each([
+    ["## contxt", "## context"],
+    ["## phasess", "## phases"],
+    ["## Meta data", null],
+  ])(
+    "a missing required section names the heading that misspells it: %s",
+    (typo, meant) => {
+      const original = meant ?? "## meta";
+      const text = SAMPLE_PLAYBOOK.replace(original, typo);
+      const found = diagnosticsOf(text);
+      if (meant === null) {
+        // Not close to any name: the section is missing, and the unknown heading is a warning.
+        expect(found.map((d) => [d.code, d.severity])).toContainEqual([
+          "section-unknown",
+          "warning",
+        ]);
+        return;
+      }
+      expect(found[0]).toEqual({
+        code: "section-unknown",
+        severity: "error",
+        line: lineOf(text, typo),
+        message: `Unexpected section \`${typo}\`, expected \`${meant}\`; it is read as \`${meant}\` until you rename the heading.`,
+      });
+      expect(found).toHaveLength(1);
+    },
+  );
+
+  it("an unrelated extra section is a warning, not an error", () => {
+    const text = SAMPLE_PLAYBOOK.replace(
+      "## final_tasks",
+      "## notes\nAsk Sam about the copy.\n\n## final_tasks",
+    );
+    expect(diagnosticsOf(text)).toEqual([
+      {
+        code: "section-unknown",
+        severity: "warning",
+        line: lineOf(text, "## notes"),
+        message:
+          "Unexpected section `## notes`, expected meta, goal, context, phases or final_tasks; playbook ignores it. Put notes in `## context`, or remove the section.",
+      },
+    ]);
+  });
+
+  it("`- executer:` is reported with the field it means, and read as it", () => {
+    const text = SAMPLE_PLAYBOOK.replace(
+      "  - executor: claudecode",
+      "  - executer: claudecode",
+    );
+    const parsed = parsePlaybook(text, "p.md");
+    expect(parsed.value.phases[0]?.subtasks[0]?.executor).toBe("claudecode");
+    expect(diagnosticsOf(text)).toEqual([
+      {
+        code: "field-unknown",
+        severity: "error",
+        line: lineOf(text, "  - executer: claudecode"),
+        message:
+          "Unexpected field `executer:` in p1.1, expected `executor:`; it is read as `executor:` until you fix the spelling.",
+      },
+    ]);
+  });
+
+  it("a misspelt validation and a misspelt phase label are reported with what they mean", () => {
+    const text = SAMPLE_PLAYBOOK.replace(
+      '    - technical: "automated - npx vitest run test/login-form.test.ts"\n',
+      '    - technicl: "automated - npx vitest run test/login-form.test.ts"\n',
+    ).replace("**max_iterations**: 5", "**max_iteration**: 5");
+    const found = diagnosticsOf(text);
+    expect(found).toContainEqual({
+      code: "field-unknown",
+      severity: "error",
+      line: lineOf(
+        text,
+        '    - technicl: "automated - npx vitest run test/login-form.test.ts"',
+      ),
+      message:
+        "Unexpected field `technicl:` in p1.1, expected `technical:`; it is read as `technical:` until you fix the spelling.",
+    });
+    expect(found).toContainEqual({
+      code: "label-unknown",
+      severity: "error",
+      line: lineOf(text, "**max_iteration**: 5"),
+      message:
+        "Unexpected label `**max_iteration**` in p1, expected `**max_iterations**`; it is read as `**max_iterations**` until you fix the spelling.",
+    });
+    expect(found).toHaveLength(2);
+    expect(parsePlaybook(text, "p.md").value.phases[0]?.maxIterations).toBe(5);
+  });
+
+  it("a note-like field that is close to nothing is a warning", () => {
+    const text = SAMPLE_PLAYBOOK.replace(
+      "  - executor: claudecode",
+      "  - executor: claudecode\n  - note: ask Sam",
+    );
+    expect(diagnosticsOf(text).map((d) => [d.code, d.severity])).toEqual([
+      ["field-unknown", "warning"],
+    ]);
+  });
+});
+
 describe("parseState regressions", () => {
+  it("a misspelt section of state.md is reported at its line with the one it means; other sections are prose", () => {
+    const text = `${SAMPLE_STATE.replace("## session", "## sesion")}\n## notes\nAsk Sam.\n`;
+    const found = parseState(text, "state.md").diagnostics.map((d) => [
+      d.code,
+      d.severity,
+      d.line,
+      d.message,
+    ]);
+    expect(found).toEqual([
+      [
+        "section-unknown",
+        "error",
+        text.split("\n").indexOf("## sesion") + 1,
+        "Unexpected section `## sesion`, expected `## session`; it is read as `## session` until you rename the heading.",
+      ],
+    ]);
+  });
+
   it("keeps the next section when `---` sits right under prose", () => {
     const text = SAMPLE_STATE.replace(
       "Where this project stands. Edited by people and by playbook.\n",
