@@ -4,6 +4,8 @@ import { join, relative } from "node:path";
 import matter from "gray-matter";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/run-cli.ts";
+
+const HOOK_BUNDLE = join(import.meta.dirname, "..", "..", "dist", "hook.cjs");
 import {
   createTempProject,
   type TempProject,
@@ -227,6 +229,88 @@ describe("playbook init", () => {
     });
   });
 
+  it("uninstall after hooks have run leaves no runtime file behind, and removes a state.md only playbook changed", () => {
+    const p = project({ ".gitignore": "node_modules/\n" });
+    execFileSync("git", ["add", "-A"], { cwd: p.dir });
+    execFileSync(
+      "git",
+      ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "start"],
+      { cwd: p.dir },
+    );
+    const before = tree(p);
+    expect(cli(p, "init", "--yes").status).toBe(0);
+    cli(p, "doctor");
+    // A session runs the hooks: they write the parse cache, the timing log and the session's files.
+    for (const [event, fields] of [
+      ["SessionStart", { source: "startup" }],
+      [
+        "PreToolUse",
+        { tool_name: "Read", tool_input: { file_path: p.path("state.md") } },
+      ],
+    ] as const)
+      execFileSync(process.execPath, [HOOK_BUNDLE, event], {
+        cwd: p.dir,
+        input: JSON.stringify({
+          session_id: "s1",
+          cwd: p.dir,
+          hook_event_name: event,
+          ...fields,
+        }),
+        env: {
+          ...process.env,
+          CLAUDE_PROJECT_DIR: p.dir,
+          PLAYBOOK_DISABLE: "",
+        },
+      });
+    // A session stamp is playbook's bookkeeping in state.md, not the user's change.
+    p.write(
+      "state.md",
+      p
+        .read("state.md")
+        .replace("last_start: null", "last_start: 2026-11-24T10:00:00Z"),
+    );
+    expect(readdirSync(p.path(".claude/playbook")).length).toBeGreaterThan(0);
+    const result = cli(p, "uninstall", "--yes");
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(
+      /remove\s+state\.md\s+only playbook's own entries changed since init/,
+    );
+    expect(tree(p)).toEqual(before);
+    expect(
+      execFileSync("git", ["status", "--porcelain"], {
+        cwd: p.dir,
+        encoding: "utf8",
+      }),
+    ).toBe("");
+  });
+
+  it("uninstall keeps a state.md the user wrote in, and an unfinished archive's journal", () => {
+    const p = project();
+    expect(cli(p, "init", "--yes").status).toBe(0);
+    p.write("state.md", `${p.read("state.md")}\nOur notes: ship on Friday.\n`);
+    p.write(".claude/playbook/archive-journal.json", '{"status":"partial"}\n');
+    p.write(
+      ".claude/playbook/records/plan__playbook-x.md/review.playbook.json",
+      "{}\n",
+    );
+    const result = cli(p, "uninstall", "--yes");
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(
+      /keep\s+state\.md\s+you changed it since init: kept/,
+    );
+    expect(p.read("state.md")).toContain("Our notes: ship on Friday.");
+    expect(p.read(".claude/playbook/archive-journal.json")).toBe(
+      '{"status":"partial"}\n',
+    );
+    expect(
+      p.read(
+        ".claude/playbook/records/plan__playbook-x.md/review.playbook.json",
+      ),
+    ).toBe("{}\n");
+    expect(result.stdout).toContain("unfinished archive");
+  });
+
   it("uninstall keeps what the user changed after init: a state.md in use, their lines in CLAUDE.md", () => {
     const p = project({ "CLAUDE.md": "# Acme\n" });
     cli(p, "init", "--yes");
@@ -235,7 +319,7 @@ describe("playbook init", () => {
     const result = cli(p, "uninstall", "--yes");
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(
-      /keep\s+state\.md\s+you changed it since init: kept/,
+      /keep\s+state\.md\s+it names the active playbook plan\/playbook-login-form\.md: kept/,
     );
     expect(p.read("CLAUDE.md")).toBe("# Acme\n\nAlways run the linter.\n");
     expect(p.read("state.md")).toContain("active: plan/playbook-login-form.md");

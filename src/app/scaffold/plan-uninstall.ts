@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { removeClaudeBlock } from "../../core/scaffold/claude-md-block.ts";
 import { removeGitignoreLines } from "../../core/scaffold/gitignore-lines.ts";
@@ -10,6 +10,7 @@ import {
 import { planSettingsRemoval } from "../../core/scaffold/merge-settings.ts";
 import { contentHash } from "../../core/scaffold/plan-writes.ts";
 import { PlaybookError } from "../../core/errors.ts";
+import { parseState } from "../../core/parse/parse-state.ts";
 import { RUNTIME_DIR } from "../../adapters/runtime-files.ts";
 
 export interface UninstallStep {
@@ -25,7 +26,10 @@ export interface UninstallStep {
  * part out of settings.json, .gitignore and CLAUDE.md (restoring them byte for byte when they are exactly as init
  * left them), and keep everything the user wrote or changed, saying so.
  */
-export function planUninstall(dir: string): {
+export function planUninstall(
+  dir: string,
+  packageRoot: string,
+): {
   steps: UninstallStep[];
   notes: string[];
 } {
@@ -58,6 +62,10 @@ export function planUninstall(dir: string): {
   for (const [path, hash] of Object.entries(manifest.files)) {
     const text = read(path);
     if (text === null) continue;
+    if (path === STATE && contentHash(text) !== hash) {
+      steps.push(stateStep(text, readPackageFile(packageRoot, STATE_TEMPLATE)));
+      continue;
+    }
     steps.push(
       contentHash(text) === hash
         ? {
@@ -160,10 +168,117 @@ export function planUninstall(dir: string): {
     writes: [],
     removes: [MANIFEST_FILE],
   });
-  const notes = existsSync(join(dir, RUNTIME_DIR))
-    ? [
-        `${RUNTIME_DIR}/ (records, logs, locks) is left as it is; delete it yourself when you no longer need the proof it holds`,
-      ]
-    : [];
+  const notes: string[] = [];
+  const runtime = planRuntimeRemoval(dir, notes);
+  if (runtime) steps.push(runtime);
   return { steps, notes };
+}
+
+const STATE = "state.md";
+const STATE_TEMPLATE = "plan/template/state-initial.md";
+
+function readPackageFile(packageRoot: string, path: string): string | null {
+  try {
+    return readFileSync(join(packageRoot, path), "utf8");
+  } catch {
+    return null;
+  }
+}
+
+/** A document with the contents of its fenced yaml blocks left out: what is the same whatever the values. */
+function withoutYamlValues(text: string): string {
+  return text
+    .replace(/\r\n/g, "\n")
+    .replace(/^(```ya?ml)\n[\s\S]*?\n```$/gm, "$1\n```");
+}
+
+/**
+ * state.md after init: playbook writes its yaml values (the active playbook, the phase, session stamps), so a state.md
+ * whose prose is still init's is playbook's own, unless it names an active playbook, which is work in progress.
+ */
+function stateStep(text: string, template: string | null): UninstallStep {
+  const keep = (detail: string): UninstallStep => ({
+    path: STATE,
+    action: "keep",
+    detail,
+    writes: [],
+    removes: [],
+  });
+  if (
+    template === null ||
+    withoutYamlValues(text) !== withoutYamlValues(template)
+  )
+    return keep("you changed it since init: kept");
+  const active = parseState(text, STATE).value.playbook.active;
+  if (active !== null)
+    return keep(`it names the active playbook ${active}: kept`);
+  return {
+    path: STATE,
+    action: "remove",
+    detail: "only playbook's own entries changed since init",
+    writes: [],
+    removes: [STATE],
+  };
+}
+
+/**
+ * playbook's runtime files under `.claude/playbook/` (the parse cache, logs, sessions, grants, the lock): git ignores
+ * them only while init's `.gitignore` lines are there, so they go too. The records are the proof and stay, and so does
+ * the journal of an archive that has not finished.
+ */
+function planRuntimeRemoval(
+  dir: string,
+  notes: string[],
+): UninstallStep | null {
+  const root = join(dir, RUNTIME_DIR);
+  if (!existsSync(root)) return null;
+  const removes: string[] = [];
+  const walk = (folder: string) => {
+    for (const entry of readdirSync(join(dir, folder), {
+      withFileTypes: true,
+    })) {
+      const path = `${folder}/${entry.name}`;
+      if (entry.isDirectory()) walk(path);
+      else removes.push(path);
+    }
+  };
+  for (const entry of readdirSync(root, { withFileTypes: true })) {
+    const path = `${RUNTIME_DIR}/${entry.name}`;
+    if (entry.name === "records") {
+      if (existsSync(join(root, "records", "history.jsonl")))
+        removes.push(`${path}/history.jsonl`);
+      notes.push(
+        `${path}/ is kept: the records are the proof of your playbooks' claims`,
+      );
+    } else if (
+      entry.name === "archive-journal.json" &&
+      !isFinished(join(root, entry.name))
+    ) {
+      notes.push(
+        `${path} is kept: an unfinished archive; finish it with \`playbook archive --resume\`, or delete it yourself`,
+      );
+    } else if (entry.isDirectory()) walk(path);
+    else removes.push(path);
+  }
+  return removes.length > 0
+    ? {
+        path: `${RUNTIME_DIR}/`,
+        action: "remove",
+        detail:
+          "playbook's runtime files (cache, logs, sessions, grants, lock)",
+        writes: [],
+        removes,
+      }
+    : null;
+}
+
+function isFinished(journalFile: string): boolean {
+  try {
+    const journal = JSON.parse(readFileSync(journalFile, "utf8")) as {
+      status?: unknown;
+    };
+    return journal.status === "success";
+  } catch {
+    return false;
+  }
 }

@@ -1,4 +1,5 @@
 import { defineCommand } from "citty";
+import { findPackageRoot } from "../../adapters/package-root.ts";
 import { applySteps } from "../../app/scaffold/apply-steps.ts";
 import { planUninstall } from "../../app/scaffold/plan-uninstall.ts";
 import { PlaybookError } from "../../core/errors.ts";
@@ -28,7 +29,7 @@ export const uninstallCommand = defineCommand({
   },
   async run({ args }) {
     const dir = projectRoot(args);
-    const { steps, notes } = planUninstall(dir);
+    const { steps, notes } = planUninstall(dir, findPackageRoot().root);
     const dryRun = args["dry-run"];
     if (!dryRun && !args.yes && !canAsk())
       throw new PlaybookError(
