@@ -5,6 +5,7 @@ import {
   type ArgsDef,
   type CommandDef,
 } from "citty";
+import { didYouMean } from "../core/text/did-you-mean.ts";
 import { PlaybookError } from "../core/errors.ts";
 import { findMissingValue } from "./missing-value.ts";
 import { createColors, stripColors } from "./print/colors.ts";
@@ -129,10 +130,15 @@ async function run(argv: string[]): Promise<void> {
   }
   const load = subCommands[first];
   if (!load) {
+    const meant = didYouMean(first, Object.keys(subCommands));
     throw new PlaybookError(
       "E_USAGE",
       `Unknown command ${first}, expected one of ${names}.`,
-      { hint: COMMANDS_HINT },
+      {
+        hint: meant
+          ? `Did you mean \`playbook ${meant}\`? ${COMMANDS_HINT}`
+          : COMMANDS_HINT,
+      },
     );
   }
   const command = await load();
@@ -144,20 +150,30 @@ async function run(argv: string[]): Promise<void> {
   const defs = (command.args ?? {}) as ArgsDef;
   const missing = findMissingValue(rest, defs);
   if (missing) {
+    // A value hint like `en|ja` is the list of choices; anything else names what the value is.
+    const choices = missing.what.includes("|") ? missing.what.split("|") : [];
     throw new PlaybookError(
       "E_USAGE",
-      `${missing.option} needs a ${missing.what}.`,
+      choices.length > 0
+        ? `${missing.option} needs one of ${choices.join(", ")}.`
+        : `${missing.option} needs a ${missing.what}.`,
       {
-        hint: `Write \`${missing.option} <${missing.what}>\`; for a name starting with -, write \`${missing.option} ./<name>\`.`,
+        hint:
+          choices.length > 0
+            ? `Write \`${missing.option} ${choices[0]}\`.`
+            : `Write \`${missing.option} <${missing.what}>\`; for a name starting with -, write \`${missing.option} ./<name>\`.`,
       },
     );
   }
   const unknown = findUnknownOption(rest, defs);
   if (unknown) {
+    const meant = didYouMean(unknown.option, unknown.known);
     throw new PlaybookError(
       "E_USAGE",
       `Unknown option ${unknown.option} for \`playbook ${first}\`, expected ${unknown.known.join(", ")}.`,
-      { hint: `Run \`playbook ${first} --help\`.` },
+      {
+        hint: `${meant ? `Did you mean ${meant}? ` : ""}Run \`playbook ${first} --help\`.`,
+      },
     );
   }
   await runCommand(command, { rawArgs: rest });

@@ -1,9 +1,10 @@
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import matter from "gray-matter";
 import { beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../helpers/run-cli.ts";
+import { childEnv, CLI_BUNDLE, runCli } from "../helpers/run-cli.ts";
+import { runInTerminal } from "../helpers/terminal.ts";
 
 const HOOK_BUNDLE = join(import.meta.dirname, "..", "..", "dist", "hook.cjs");
 import {
@@ -402,6 +403,23 @@ describe("playbook init", () => {
     );
     expect(result.stderr).toContain("Nothing was changed.");
     expect(tree(p)).toEqual(before);
+  });
+
+  it("asks in a real terminal with choices: a typed `x` or `fr` never becomes an answer", async () => {
+    const p = project();
+    const run = await runInTerminal(
+      `'${process.execPath}' '${CLI_BUNDLE}' init --cwd '${p.dir}'`,
+      // toolstack: types x, then Enter; language: types fr, then Enter; the two commands as detected; apply.
+      ["x", "\r", "fr", "\r", "\r", "\r", "\r"],
+      childEnv({ LANG: "C", LC_ALL: undefined, NO_COLOR: "1" }),
+    );
+    expect(run.screen).not.toContain("internal error");
+    expect(run.screen).toContain("toolstack A, en");
+    expect(run.status).toBe(0);
+    expect(p.read(".claude/playbook-manifest.json")).toContain(
+      '"toolstack": "A"',
+    );
+    expect(existsSync(p.path(".claude/agents/codex-delegate.md"))).toBe(false);
   });
 
   it("--dry-run prints the plan and writes nothing", () => {

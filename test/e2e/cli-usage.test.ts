@@ -74,6 +74,36 @@ describe("playbook --cwd", () => {
   });
 });
 
+describe("a mistyped command, option or value", () => {
+  it.each([
+    [
+      ["stauts"],
+      "Unknown command stauts, expected one of",
+      "Did you mean `playbook status`?",
+    ],
+    [
+      ["lint", "--jsno"],
+      "Unknown option --jsno for `playbook lint`",
+      "Did you mean --json?",
+    ],
+    [["init", "--lang"], "--lang needs one of en, ja.", "Write `--lang en`."],
+    [
+      ["init", "--toolstack"],
+      "--toolstack needs one of A, B, C.",
+      "Write `--toolstack A`.",
+    ],
+  ])(
+    "%j: says what it most likely meant, and exits 2",
+    (args, message, next) => {
+      const result = runCli(args, { cwd: project().dir });
+      expect(result.status).toBe(2);
+      const [first, second] = result.stderr.split("\n");
+      expect(first).toContain(message);
+      expect(`${first} ${second}`).toContain(next);
+    },
+  );
+});
+
 describe("playbook usage errors with --json", () => {
   it.each([
     [
@@ -104,7 +134,9 @@ describe("playbook usage errors with --json", () => {
       expect(json.error.code).toBe("E_USAGE");
       expect(json.error.message).toContain(message);
       expect(json.error.message).not.toContain(ESC);
-      expect(json.error.hint).toMatch(/^Run `playbook|--cwd/);
+      expect(json.error.hint).toMatch(
+        /^(Did you mean [^?]+\? )?Run `playbook|--cwd/,
+      );
       expect(result.stderr).toContain(message);
     },
   );

@@ -332,14 +332,23 @@ async function decideAnswers(
     text: string,
     choices: readonly string[] | null,
     given: boolean,
-  ): Promise<string> =>
-    ask && !given
-      ? (await ask({ key, text, default: defaults[key], choices })).trim() ||
-        defaults[key]
-      : defaults[key];
+  ): Promise<string> => {
+    if (!ask || given) return defaults[key];
+    const value =
+      (await ask({ key, text, default: defaults[key], choices })).trim() ||
+      defaults[key];
+    // The prompt offers only the choices; an answer outside them is refused here too, never rendered.
+    if (choices && !choices.includes(value))
+      throw new PlaybookError(
+        "E_USAGE",
+        `Unexpected answer \`${value}\` to "${text}", expected one of ${choices.join(", ")}.`,
+        { hint: "Nothing was written. Run `playbook init` again." },
+      );
+    return value;
+  };
   const toolstack = (await answer(
     "toolstack",
-    "Toolstack: A = Claude Code only, B = + Codex as worker, C = + Codex and CodeRabbit",
+    "Toolstack",
     TOOLSTACKS,
     options.toolstack !== null,
   )) as Toolstack;

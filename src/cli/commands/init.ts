@@ -15,8 +15,17 @@ import { MANIFEST_FILE } from "../../core/scaffold/manifest.ts";
 import { PlaybookError } from "../../core/errors.ts";
 import { createColors } from "../print/colors.ts";
 import { toTerminalText } from "../print/terminal-text.ts";
-import { askLine, canAsk } from "../prompt.ts";
+import { askChoice, askText, askYesNo, canAsk } from "../prompt.ts";
 import { projectRoot, sharedArgs } from "../shared-args.ts";
+
+/** What each choice of init's questions means, shown beside it. */
+const CHOICE_HINTS: Record<string, string> = {
+  A: "Claude Code only",
+  B: "+ Codex as worker",
+  C: "+ Codex and CodeRabbit as reviewer",
+  en: "English",
+  ja: "日本語",
+};
 
 export const initCommand = defineCommand({
   meta: {
@@ -87,9 +96,16 @@ export const initCommand = defineCommand({
         now: () => new Date(),
         ask: interactive
           ? (q) =>
-              askLine(
-                `${q.text}${q.choices ? ` (${q.choices.join("/")})` : ""} [${q.default || "none"}]: `,
-              )
+              q.choices
+                ? askChoice(
+                    q.text,
+                    q.choices.map((value) => ({
+                      value,
+                      hint: CHOICE_HINTS[value] ?? "",
+                    })),
+                    q.default,
+                  )
+                : askText(q.text, q.default)
           : null,
         localeLang: /^ja/i.test(
           process.env["LC_ALL"] ?? process.env["LANG"] ?? "",
@@ -148,12 +164,9 @@ export const initCommand = defineCommand({
       out("Everything is up to date.");
       return;
     }
-    if (interactive) {
-      const answer = (await askLine("Apply these changes? [Y/n] ")).trim();
-      if (/^n/i.test(answer)) {
-        out("Nothing was written.");
-        return;
-      }
+    if (interactive && !(await askYesNo("Apply these changes?", true))) {
+      out("Nothing was written.");
+      return;
     }
     apply(plan.dir, plan.steps, plan.manifest);
     const kept = plan.steps.filter(

@@ -5,7 +5,7 @@ import { planUninstall } from "../../app/scaffold/plan-uninstall.ts";
 import { PlaybookError } from "../../core/errors.ts";
 import { createColors } from "../print/colors.ts";
 import { toTerminalText } from "../print/terminal-text.ts";
-import { askLine, canAsk } from "../prompt.ts";
+import { askYesNo, canAsk } from "../prompt.ts";
 import { projectRoot, sharedArgs } from "../shared-args.ts";
 
 export const uninstallCommand = defineCommand({
@@ -59,12 +59,9 @@ export const uninstallCommand = defineCommand({
       out(c.dim("dry run: nothing was changed"));
       return;
     }
-    if (!args.yes) {
-      const answer = (await askLine("Remove and restore these? [y/N] ")).trim();
-      if (!/^y/i.test(answer)) {
-        out("Nothing was changed.");
-        return;
-      }
+    if (!args.yes && !(await askYesNo("Remove and restore these?", false))) {
+      out("Nothing was changed.");
+      return;
     }
     applySteps(dir, steps);
     const kept = steps.filter((s) => s.action === "keep").length;
