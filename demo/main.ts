@@ -22,6 +22,15 @@ import { runTask } from "./run-task.ts";
 import { MULTIPLY } from "./tasks.ts";
 import { formatHeading, formatStep } from "./transcript.ts";
 
+/** The words the transcript uses, said once before it starts. */
+const LEGEND = [
+  "The Golden Path is playbook's way through a task: a plan first, proof for every claim, then a merged hand-over.",
+  "pm, reviewer and critic are Claude Code subagents playbook installs: pm writes the plan (a playbook), the reviewer",
+  "approves it, the critic judges each finished phase. p1 is a phase of the playbook, p1.1 one of its subtasks, ft1",
+  "a final task. The archive merges the finished work; the post-loop lock then holds further changes until the next",
+  "task is picked.",
+];
+
 const { values } = parseArgs({
   options: {
     github: { type: "boolean", default: false },
@@ -50,8 +59,9 @@ try {
     );
   const claude = ensureClaudeCode();
   out(
-    `${c.bold("playbook demo")}: the Golden Path on a sample project, driven by the real Claude Code against a scripted model\n${c.dim(`project ${join(root, "calc")}, remote ${join(root, "calc.git")}, archive provider ${values.github ? "github (local server)" : "local"}`)}\n${c.dim(`Claude Code ${claudeCodeVersion()}, ${claude}`)}\n`,
+    `${c.bold("playbook demo")}: one task on a sample project, from the request to merged work, driven by the real Claude Code against a scripted model\n${c.dim(`project ${join(root, "calc")}, remote ${join(root, "calc.git")}, archive provider ${values.github ? "github (local server)" : "local"}`)}\n${c.dim(`Claude Code ${claudeCodeVersion()}, ${claude}`)}\n`,
   );
+  out(`\n${LEGEND.map((line) => `${c.dim("│")} ${line}`).join("\n")}\n`);
   out(
     formatHeading(
       "0. Setup: a Node project on main, playbook installed from its tarball",

@@ -56,6 +56,15 @@ describe("npm run demo", () => {
       "active null, last_archived plan/archive/playbook-multiply.md",
     );
     expect(out).not.toContain("(unexpected)");
+    // The words of the transcript are explained before they are used.
+    for (const word of [
+      "Golden Path",
+      "pm, reviewer and critic",
+      "p1.1",
+      "ft1",
+      "post-loop lock",
+    ])
+      expect(out.indexOf(word), word).toBeLessThan(out.indexOf("0. Setup"));
   }, 600_000);
 
   it("--github archives through a pull request on the local GitHub, with no schema violation", () => {
