@@ -42,6 +42,34 @@ describe("the attack corpus is blocked", () => {
     expectDenied(reply, "p1.1", "playbook verify p1.1");
   });
 
+  it("ticking [x] with the validations retyped as `PASS - verified`: refused as a rewrite of the approved validations", () => {
+    const before = repo.read(PLAYBOOK);
+    const start = before.indexOf(TICK_OLD);
+    const block = before.slice(
+      start,
+      before.indexOf("  - depends_on: []", start),
+    );
+    const forged = block
+      .replace("[ ]", "[x]")
+      .replace(
+        /(technical|consistency|completeness): .*/g,
+        '$1: "PASS - verified"',
+      );
+    const reply = repo.pre("Edit", {
+      file_path: repo.path(PLAYBOOK),
+      old_string: block,
+      new_string: forged,
+    });
+    expectDenied(
+      reply,
+      "rewrites the validations of p1.1",
+      "technical, consistency, completeness",
+      "playbook verify p1.1",
+    );
+    expect(reply.reason).not.toContain("no validation kind");
+    expect(repo.read(PLAYBOOK)).toBe(before);
+  });
+
   it("rewriting the whole playbook with Write to tick every box and set done", () => {
     const forged = repo
       .read(PLAYBOOK)

@@ -35,6 +35,11 @@ export const subtaskGuard: Guard = {
       for (const phase of edit.after.phases)
         for (const subtask of phase.subtasks) {
           const before = findSubtask(edit.before, subtask.id);
+          const rewritten = rewrittenValidations(subtask, before);
+          if (rewritten.length > 0)
+            return block(
+              `Blocked: this edit rewrites the validations of ${subtask.id} (${rewritten.join(", ")}) while ${describeTransition(subtask, before)} in \`${edit.path}\`; proof counts only for the validations as the reviewed plan states them. Next: keep them as they are and run \`playbook verify ${subtask.id}\`, then tick the box; to change a validation, edit it alone and have the reviewer approve the plan again.`,
+            );
           const gaps = missingProof(ctx, edit, subtask, before);
           if (gaps.length > 0)
             return block(
@@ -71,6 +76,33 @@ function describeTransition(
   return subtask.checked && !before?.checked
     ? `checking ${subtask.id}`
     : `marking validations of ${subtask.id} PASS`;
+}
+
+/**
+ * Validations whose kind or text this edit changes while it ticks the subtask or passes a validation: a PASS typed
+ * over the approved wording. `playbook verify` changes neither (it only adds the result).
+ */
+function rewrittenValidations(
+  subtask: SubtaskSummary,
+  before: SubtaskSummary | null,
+): ValidationName[] {
+  if (before === null) return [];
+  const claims =
+    (subtask.checked && !before.checked) ||
+    VALIDATION_NAMES.some(
+      (name) =>
+        subtask.validations[name]?.result === "PASS" &&
+        before.validations[name]?.result !== "PASS",
+    );
+  if (!claims) return [];
+  return VALIDATION_NAMES.filter((name) => {
+    const was = before.validations[name];
+    const now = subtask.validations[name];
+    return (
+      was !== undefined &&
+      (now === undefined || now.kind !== was.kind || now.text !== was.text)
+    );
+  });
 }
 
 function missingProof(
