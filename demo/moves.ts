@@ -8,7 +8,7 @@ type Expect = Move["expect"];
 /**
  * The scripted model's moves for one task, as the generated agents, skills and CLAUDE.md tell Claude Code to work.
  * Every file tool gets an absolute path in `project`; the agent's shell runs playbook as the instructions say:
- * `npx playbook` where `init` wrote the agents, `npx -y playbook-kit` where the plugin brings them (its agents are
+ * `npx --no playbook` where `init` wrote the agents, `npx -y playbook-kit` where the plugin brings them (its agents are
  * then named `playbook:<name>`).
  */
 export function createMoves(
@@ -16,7 +16,7 @@ export function createMoves(
   task: SampleTask,
   { plugin = false }: { plugin?: boolean } = {},
 ) {
-  const cli = plugin ? "npx -y playbook-kit" : "npx playbook";
+  const cli = plugin ? "npx -y playbook-kit" : "npx --no playbook";
   const namespace = plugin ? "playbook:" : "";
   const file = (relative: string) => join(project, relative);
   const playbook = `plan/playbook-${task.name}.md`;

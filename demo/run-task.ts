@@ -29,8 +29,8 @@ export function goldenPathSessions(
         blocks
           ? m.bash(
               "agent",
-              "the main agent approves its own plan: npx playbook review approve",
-              "npx playbook review approve",
+              "the main agent approves its own plan: npx --no playbook review approve",
+              "npx --no playbook review approve",
               "deny",
             )
           : null,
@@ -114,8 +114,8 @@ export function goldenPathSessions(
       ),
       m.bash(
         "agent",
-        "it lifts the lock: npx playbook post-loop",
-        "npx playbook post-loop",
+        "it lifts the lock: npx --no playbook post-loop",
+        "npx --no playbook post-loop",
       ),
       m.say(
         "agent",

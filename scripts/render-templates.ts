@@ -29,7 +29,7 @@ const answers: InitAnswers = {
   lintCommand: "npm run lint",
   defaultBranch: "main",
   githubRepository: "acme/web",
-  cli: "npx playbook",
+  cli: "npx --no playbook",
   hookPath: "${CLAUDE_PROJECT_DIR}/node_modules/playbook-kit/dist/hook.cjs",
 };
 const render = createRenderer();

@@ -234,7 +234,11 @@ describe("Claude Code as it really runs the hooks", () => {
 
   it("in acceptEdits mode with the playbook commands allowed, the Golden Path runs the same", async () => {
     const world = await createWorld();
-    const allowedTools = ["Bash(npx playbook:*)", "Bash(npm test)", "Skill"];
+    const allowedTools = [
+      "Bash(npx --no playbook:*)",
+      "Bash(npm test)",
+      "Skill",
+    ];
     for (const session of goldenPathSessions(world, MULTIPLY, TODAY))
       await world.session({
         ...session,

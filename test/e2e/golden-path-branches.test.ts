@@ -167,8 +167,8 @@ describe("the Golden Path's failure branches, through the real Claude Code CLI",
       ...m.tick("ft1", "allow", "it ticks ft1 while the remote is away"),
       m.bash(
         "agent",
-        "it resumes the archive: npx playbook archive --resume",
-        "npx playbook archive --resume",
+        "it resumes the archive: npx --no playbook archive --resume",
+        "npx --no playbook archive --resume",
       ),
       m.say("agent", "it ends its turn", "Merged.", "stop"),
     ];
@@ -177,7 +177,7 @@ describe("the Golden Path's failure branches, through the real Claude Code CLI",
     );
     probeBefore(
       moves,
-      "it resumes the archive: npx playbook archive --resume",
+      "it resumes the archive: npx --no playbook archive --resume",
       () => {
         seen["journal"] = existsSync(
           world.path(".claude/playbook/archive-journal.json"),

@@ -42,7 +42,7 @@ describe("the Golden Path through the real Claude Code CLI", () => {
     );
     probeBefore(
       request.moves,
-      "it proves p1.1: npx playbook verify p1.1",
+      "it proves p1.1: npx --no playbook verify p1.1",
       () => {
         seen["forged tick"] = readFileSync(
           world.path(PLAYBOOK),
@@ -101,7 +101,7 @@ describe("the Golden Path through the real Claude Code CLI", () => {
       refusal(
         stepTitled(
           world,
-          "the main agent approves its own plan: npx playbook review approve",
+          "the main agent approves its own plan: npx --no playbook review approve",
         ),
       ),
     ).toContain("reviewer subagent");

@@ -48,9 +48,28 @@ describe("the published package", () => {
     expect(p.read(".claude/settings.json")).toContain(
       '"${CLAUDE_PROJECT_DIR}/node_modules/playbook-kit/dist/hook.cjs"',
     );
+    // Every command written for the agent resolves only to this package: `npx --no` never fetches a stranger's
+    // `playbook` from the registry when node_modules is not installed yet.
     expect(p.read(".claude/agents/reviewer.md")).toContain(
-      "npx playbook review approve",
+      "npx --no playbook review approve",
     );
+    const written = execFileSync(
+      "git",
+      ["ls-files", "--others", "--exclude-standard"],
+      {
+        cwd: p.dir,
+        encoding: "utf8",
+      },
+    )
+      .split("\n")
+      .filter(
+        (f) =>
+          f !== "" && !f.startsWith("node_modules/") && !f.startsWith(".pack/"),
+      );
+    expect(written.length).toBeGreaterThan(20);
+    for (const file of written)
+      expect(p.read(file), file).not.toMatch(/npx playbook\b/);
+    expect(init.stdout).toContain("`npx --no playbook doctor`");
     expect(p.read("plan/template/playbook-format.md")).toContain(
       "# Playbook format",
     );

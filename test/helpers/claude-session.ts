@@ -23,7 +23,7 @@ export interface ClaudeSessionOptions {
    */
   followUps?: string[];
   permissionMode?: PermissionMode;
-  /** With `acceptEdits`, tools that run without asking (`--allowedTools`), e.g. `Bash(npx playbook *)`. */
+  /** With `acceptEdits`, tools that run without asking (`--allowedTools`), e.g. `Bash(npx --no playbook *)`. */
   allowedTools?: string[];
   /** Continue this session (`--resume`). */
   resume?: string;

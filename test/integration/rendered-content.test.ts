@@ -79,7 +79,7 @@ function answersFor(
     lintCommand: blanks ? "" : "npm run lint",
     defaultBranch: "main",
     githubRepository: blanks ? null : "acme/web",
-    cli: "npx playbook",
+    cli: "npx --no playbook",
     hookPath: "${CLAUDE_PROJECT_DIR}/node_modules/playbook-kit/dist/hook.cjs",
   };
 }
@@ -165,7 +165,7 @@ describe.each(combos)(
         expect(text, path).not.toContain("undefined");
       }
       expect(files.get(".claude/agents/reviewer.md")).toContain(
-        "npx playbook review approve",
+        "npx --no playbook review approve",
       );
     });
 

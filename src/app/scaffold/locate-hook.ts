@@ -13,7 +13,8 @@ export function locateHook(
   if (existsSync(join(dir, "node_modules", "playbook-kit", "dist", "hook.cjs")))
     return {
       hookPath: "${CLAUDE_PROJECT_DIR}/node_modules/playbook-kit/dist/hook.cjs",
-      cli: "npx playbook",
+      // `--no`: never fetch an unrelated `playbook` package from the registry when node_modules is not installed.
+      cli: "npx --no playbook",
     };
   const hookPath = join(packageRoot, "dist", "hook.cjs").split(sep).join("/");
   const global = packageRoot.split(sep).includes("node_modules");

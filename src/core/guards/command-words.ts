@@ -26,8 +26,25 @@ export function playbookArgs(argv: readonly string[]): string[] | null {
   const first = baseName(argv[0] ?? "");
   if (first === "playbook") return argv.slice(1);
   if (first === "npx" || first === "pnpx" || first === "bunx") {
-    const i = argv.findIndex((w, n) => n > 0 && !w.startsWith("-"));
-    if (i > 0 && ["playbook", "playbook-kit"].includes(baseName(argv[i] ?? "")))
+    // `-p <package>` / `--package <package>` take a value; the command is the first word after the options. A
+    // package other than playbook-kit could bring any `playbook` binary, so it is not playbook.
+    let i = 1;
+    const packages: string[] = [];
+    while (i < argv.length && (argv[i] ?? "").startsWith("-")) {
+      const word = argv[i] ?? "";
+      if (word === "-p" || word === "--package") {
+        packages.push(argv[i + 1] ?? "");
+        i += 2;
+      } else {
+        if (word.startsWith("--package=")) packages.push(word.slice(10));
+        i += 1;
+      }
+    }
+    if (
+      i < argv.length &&
+      ["playbook", "playbook-kit"].includes(baseName(argv[i] ?? "")) &&
+      packages.every((name) => /^playbook-kit(?:@[\w.^~<>=-]+)?$/.test(name))
+    )
       return argv.slice(i + 1);
   }
   if ((first === "npm" || first === "pnpm") && argv[1] === "exec") {

@@ -19,7 +19,7 @@ export interface InitAnswers {
   defaultBranch: string;
   /** `owner/name` when the `origin` remote is on GitHub, else null. */
   githubRepository: string | null;
-  /** How prompts tell the agent to run the CLI: `npx playbook` for a project install, else `playbook`. */
+  /** How prompts tell the agent to run the CLI: `npx --no playbook` for a project install, else `playbook`. */
   cli: string;
   /** The hook bundle as settings.json calls it (`${CLAUDE_PROJECT_DIR}/node_modules/...` or an absolute path). */
   hookPath: string;
