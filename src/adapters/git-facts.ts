@@ -45,6 +45,11 @@ export function isFileOnBranch(
   return git(projectDir, ["cat-file", "-e", `${branch}:${path}`]) !== null;
 }
 
+/** Whether the repository has a commit to start a branch from. */
+export function hasCommits(projectDir: string): boolean {
+  return git(projectDir, ["rev-parse", "--verify", "--quiet", "HEAD"]) !== null;
+}
+
 /** Whether `projectDir` is inside a git working tree. */
 export function isGitRepository(projectDir: string): boolean {
   return (

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
 import matter from "gray-matter";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -35,6 +35,14 @@ function project(files: Record<string, string> = {}): TempProject {
   git("config", "user.email", "dev@example.com");
   git("commit", "-q", "--allow-empty", "-m", "init");
   return p;
+}
+
+/** The user commits playbook's setup on main, as init's next step says. */
+function commitSetup(p: TempProject): void {
+  execFileSync("git", ["add", "-A"], { cwd: p.dir });
+  execFileSync("git", ["commit", "-q", "-m", "Set up playbook"], {
+    cwd: p.dir,
+  });
 }
 
 const cli = (p: TempProject, ...args: string[]) =>
@@ -315,7 +323,9 @@ describe("playbook init", () => {
   it("uninstall keeps what the user changed after init: a state.md in use, their lines in CLAUDE.md", () => {
     const p = project({ "CLAUDE.md": "# Acme\n" });
     cli(p, "init", "--yes");
+    commitSetup(p);
     p.write("CLAUDE.md", `${p.read("CLAUDE.md")}\nAlways run the linter.\n`);
+    execFileSync("git", ["commit", "-qam", "conventions"], { cwd: p.dir });
     expect(cli(p, "new", "login-form").status).toBe(0);
     const result = cli(p, "uninstall", "--yes");
     expect(result.status).toBe(0);
@@ -422,6 +432,24 @@ describe("playbook init", () => {
     expect(existsSync(p.path(".claude/agents/codex-delegate.md"))).toBe(false);
   });
 
+  it("refuses outside a git repository, writing nothing", () => {
+    const p = createTempProject({ "package.json": '{"name":"acme"}\n' });
+    const result = cli(p, "init", "--yes");
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain("is not a git repository");
+    expect(result.stderr).toContain("git init");
+    expect(readdirSync(p.dir)).toEqual(["package.json"]);
+  });
+
+  it("says so when the hooks would point at this machine's copy of playbook rather than the project's", () => {
+    const p = project();
+    rmSync(p.path("node_modules"), { recursive: true });
+    const result = cli(p, "init", "--yes");
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain("only on this machine");
+    expect(result.stdout).toContain("npm i -D playbook-kit");
+  });
+
   it("--dry-run prints the plan and writes nothing", () => {
     const p = project();
     const before = tree(p);
@@ -447,9 +475,50 @@ describe("playbook init", () => {
 });
 
 describe("playbook new", () => {
+  it("refuses while playbook's setup (or any other change) is not committed, naming the next step and changing nothing", () => {
+    const p = project();
+    expect(cli(p, "init", "--yes").stdout).toContain(
+      'Next: commit the setup on main (`git add -A && git commit -m "Set up playbook"`)',
+    );
+    const before = tree(p);
+    const result = cli(p, "new", "login-form");
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain("uncommitted changes");
+    expect(result.stderr).toContain("would move to feat/login-form");
+    expect(tree(p)).toEqual(before);
+    expect(
+      execFileSync("git", ["branch", "--show-current"], {
+        cwd: p.dir,
+        encoding: "utf8",
+      }).trim(),
+    ).toBe("main");
+    // state.md and playbook's runtime files are its own bookkeeping: they do not count.
+    commitSetup(p);
+    p.write(
+      "state.md",
+      p
+        .read("state.md")
+        .replace("last_start: null", "last_start: 2026-11-24T10:00:00Z"),
+    );
+    p.write(".claude/playbook/logs/hook-timing.log", "x\n");
+    expect(cli(p, "new", "login-form").status).toBe(0);
+  });
+
+  it("refuses in a repository without commits: the branch would have nothing to start from", () => {
+    const p = createTempProject({ "package.json": '{"name":"acme"}\n' });
+    execFileSync("git", ["init", "-q", "-b", "main"], { cwd: p.dir });
+    expect(cli(p, "init", "--yes").status).toBe(0);
+    const result = cli(p, "new", "login-form");
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain("has no commits yet");
+    expect(result.stderr).toContain("git commit");
+    expect(existsSync(p.path("plan/playbook-login-form.md"))).toBe(false);
+  });
+
   it("creates the playbook from the skeleton, its branch, and points state.md at both", () => {
     const p = project();
     cli(p, "init", "--yes");
+    commitSetup(p);
     const result = cli(p, "new", "login-form");
     expect(result.status).toBe(0);
     expect(result.stdout).toContain(
@@ -473,6 +542,7 @@ describe("playbook new", () => {
   it("refuses a second task while one is active, a bad name, and a taken branch, changing nothing", () => {
     const p = project();
     cli(p, "init", "--yes");
+    commitSetup(p);
     expect(cli(p, "new", "Login Form").stderr).toContain(
       'Unexpected playbook name "Login Form"',
     );

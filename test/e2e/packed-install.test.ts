@@ -86,6 +86,24 @@ describe("the published package", () => {
         message: expect.stringMatching(/^the hook answers a Read in/) as string,
       }),
     ]);
+    // The user commits the setup on main, as init's next step says; then the first task starts on its own branch.
+    p.write(".gitignore", `${p.read(".gitignore")}node_modules/\n.pack/\n`);
+    execFileSync("git", ["add", "-A"], { cwd: p.dir });
+    execFileSync(
+      "git",
+      [
+        "-c",
+        "user.name=t",
+        "-c",
+        "user.email=t@t",
+        "commit",
+        "-qm",
+        "Set up playbook",
+      ],
+      {
+        cwd: p.dir,
+      },
+    );
     expect(run("new", "login-form").status).toBe(0);
   });
 

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -12,6 +13,7 @@ const ROOT = join(import.meta.dirname, "..", "..");
 /** init's questions answered by `answers` (by key), as the terminal prompt would return them. */
 function plan(answers: Partial<Record<InitQuestion["key"], string>>) {
   const p = createTempProject({ "package.json": '{"name":"acme"}\n' });
+  execFileSync("git", ["init", "-q", "-b", "main"], { cwd: p.dir });
   const asked: string[] = [];
   return {
     asked,

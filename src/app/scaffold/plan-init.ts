@@ -1,6 +1,10 @@
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
-import { readDefaultBranch, readRemoteUrl } from "../../adapters/git-facts.ts";
+import {
+  isGitRepository,
+  readDefaultBranch,
+  readRemoteUrl,
+} from "../../adapters/git-facts.ts";
 import {
   LANGUAGES,
   TOOLSTACKS,
@@ -112,6 +116,11 @@ export async function planInit(
     throw new PlaybookError("E_USAGE", `${dir} is not a directory.`, {
       hint: "Create it first, or pass the project's directory.",
     });
+  // Tasks run on branches and end in a merge: without git, new, the guards and the archive have nothing to work on.
+  if (!isGitRepository(dir))
+    throw new PlaybookError("E_CONFIG", `${dir} is not a git repository.`, {
+      hint: 'Run `git init` and commit your project (`git add -A && git commit -m "Initial commit"`), then `playbook init` again. Nothing was written.',
+    });
   const read = (path: string): string | null => {
     try {
       return readFileSync(join(dir, path), "utf8");
@@ -179,6 +188,10 @@ export async function planInit(
     removes: w.action === "remove" ? [w.path] : [],
   }));
   const notes: string[] = [];
+  if (!options.plugin && !answers.hookPath.startsWith("${CLAUDE_PROJECT_DIR}"))
+    notes.push(
+      `the hooks call ${answers.hookPath}, which exists only on this machine: for settings that work for every teammate, install playbook in the project (\`npm i -D playbook-kit\`) and run \`npx --no playbook init\` again`,
+    );
   const files: Record<string, string> = {};
   for (const p of createOnlyKept) files[p] = priorFiles[p] ?? "";
   for (const w of writes) {

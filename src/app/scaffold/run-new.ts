@@ -4,7 +4,9 @@ import { writeTextAtomic } from "../../adapters/atomic-write.ts";
 import {
   branchExists,
   createAndSwitchBranch,
+  hasCommits,
   isGitRepository,
+  readChangedFiles,
 } from "../../adapters/git-facts.ts";
 import type { StateSummary } from "../../core/cache/summary.ts";
 import { setStateField } from "../../core/edit/state-writers.ts";
@@ -27,7 +29,8 @@ const NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 /**
  * `playbook new <name>`: `plan/playbook-<name>.md` from the skeleton (in the language init was run with), branch
  * `feat/<name>` created and checked out, and state.md pointing at both. Refuses, changing nothing, while another
- * playbook is active, when the file or the branch already exists, or outside a git repository.
+ * playbook is active, when the file or the branch already exists, outside a git repository, in one without commits,
+ * and while other changes are uncommitted (they would move to the task's branch).
  */
 export function runNew(
   root: string,
@@ -69,6 +72,30 @@ export function runNew(
     throw new PlaybookError("E_CONFIG", `${root} is not a git repository.`, {
       hint: "Run `git init` (and make a first commit), then `playbook new` again.",
     });
+  if (!hasCommits(root))
+    throw new PlaybookError(
+      "E_CONFIG",
+      `This repository has no commits yet, so ${branch} would have nothing to start from.`,
+      {
+        hint: 'Commit the project first (`git add -A && git commit -m "Initial commit"`), then run `playbook new` again.',
+      },
+    );
+  const pending = readChangedFiles(root)
+    .map((line) =>
+      line
+        .slice(3)
+        .replace(/^.* -> /, "")
+        .replace(/^"|"$/g, ""),
+    )
+    .filter((path) => !isPlaybookBookkeeping(path));
+  if (pending.length > 0)
+    throw new PlaybookError(
+      "E_CONFIG",
+      `There are uncommitted changes (${pending.slice(0, 3).join(", ")}${pending.length > 3 ? ` and ${pending.length - 3} more` : ""}), which would move to ${branch} with the new task.`,
+      {
+        hint: 'Commit them first (playbook\'s own setup belongs on the default branch: `git add -A && git commit -m "Set up playbook"`) or stash them, then run `playbook new` again.',
+      },
+    );
   if (branchExists(root, branch))
     throw new PlaybookError(
       "E_CONFIG",
@@ -122,6 +149,11 @@ export function runNew(
       );
   }
   return { playbook, branch };
+}
+
+/** state.md's stamps and playbook's runtime files change by themselves; they are not the user's pending work. */
+function isPlaybookBookkeeping(path: string): boolean {
+  return path === "state.md" || path.startsWith(".claude/playbook/");
 }
 
 function readOrNull(path: string): string | null {

@@ -176,7 +176,7 @@ export const initCommand = defineCommand({
         s.action === "keep-stale",
     ).length;
     out(
-      `${c.green("done")}: ${changing.length} change${changing.length === 1 ? "" : "s"} written${kept > 0 ? `, ${kept} file${kept === 1 ? "" : "s"} of yours kept` : ""}. Next: start Claude Code here and type /playbook-init followed by what you want done; \`${plan.answers.cli} doctor\` checks the setup.`,
+      `${c.green("done")}: ${changing.length} change${changing.length === 1 ? "" : "s"} written${kept > 0 ? `, ${kept} file${kept === 1 ? "" : "s"} of yours kept` : ""}. Next: commit the setup on ${plan.answers.defaultBranch} (\`git add -A && git commit -m "Set up playbook"\`), then start Claude Code here and type /playbook-init followed by what you want done; \`${plan.answers.cli} doctor\` checks the setup.`,
     );
   },
 });
