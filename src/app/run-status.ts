@@ -14,6 +14,7 @@ import {
   findProofGaps,
   reviewState,
 } from "../core/records/proof-state.ts";
+import { planGate } from "../core/records/plan-gate.ts";
 import { createRecordSet } from "../core/records/record-set.ts";
 import { runLint } from "./run-lint.ts";
 
@@ -41,6 +42,10 @@ export interface StatusReport {
     /** Checked subtasks without current proof: claims `playbook check` would fail. */
     unproven: string[];
   }[];
+  /** Why work may not start yet, with what to do (the plan gate the guards apply); null when it may. */
+  gate: { missing: string; next: string } | null;
+  /** Claims the records do not back: ticks without proof, an approval typed by hand, a phase done without the critic. */
+  problems: string[];
   /** Open subtasks whose dependencies are met; `proven` when every validation already has current proof. */
   next: { id: string; phase: string; criterion: string; proven: boolean }[];
   finalTasks: { done: number; total: number };
@@ -77,16 +82,9 @@ export function runStatus(root: string): StatusReport {
     );
   };
   const lock = readPostLoopLock(root);
-  return {
-    initialised: existsSync(join(root, "state.md")),
-    active: file,
-    unreadableActive: lint.active ? null : (state?.playbook.active ?? null),
-    branch: playbook?.meta.branch ?? state?.playbook.branch ?? null,
-    reviewed: playbook ? playbook.meta.reviewed : null,
-    review: summary && file ? reviewState(file, summary, records) : null,
-    summary: playbook?.goal.summary ?? null,
-    currentPhase: state?.goal.phase ?? null,
-    phases: (playbook?.phases ?? []).map((phase) => ({
+  const gate = summary && file ? planGate(file, summary, records) : null;
+  const phases: StatusReport["phases"] = (playbook?.phases ?? []).map(
+    (phase) => ({
       id: phase.id,
       name: phase.name,
       status: phase.status,
@@ -99,7 +97,37 @@ export function runStatus(root: string): StatusReport {
       unproven: phase.subtasks
         .filter((s) => s.checked && !proven(phase.id, s.id))
         .map((s) => s.id),
-    })),
+    }),
+  );
+  const unproven = phases.flatMap((p) => p.unproven);
+  const problems = [
+    ...(unproven.length > 0
+      ? [
+          `${unproven.join(", ")} ${unproven.length === 1 ? "is" : "are"} checked without current proof: run \`playbook verify <id>\` (and \`playbook confirm <id>\` for manual checks)`,
+        ]
+      : []),
+    ...(gate &&
+    !gate.open &&
+    gate.missing !== "review" &&
+    gate.missing !== "context"
+      ? [`\`reviewed: true\` without a current approval: ${gate.next}`]
+      : []),
+    ...phases
+      .filter((p) => p.status === "done" && p.critic !== "PASS")
+      .map(
+        (p) => `${p.id} is done without the critic's PASS: run /crit ${p.id}`,
+      ),
+  ];
+  return {
+    initialised: existsSync(join(root, "state.md")),
+    active: file,
+    unreadableActive: lint.active ? null : (state?.playbook.active ?? null),
+    branch: playbook?.meta.branch ?? state?.playbook.branch ?? null,
+    reviewed: playbook ? playbook.meta.reviewed : null,
+    review: summary && file ? reviewState(file, summary, records) : null,
+    summary: playbook?.goal.summary ?? null,
+    currentPhase: state?.goal.phase ?? null,
+    phases,
     next: playbook
       ? nextSubtasks(playbook).map((item) => ({
           ...item,
@@ -119,6 +147,9 @@ export function runStatus(root: string): StatusReport {
         }
       : null,
     unfinishedArchive: readUnfinishedArchive(root),
+    gate:
+      gate && !gate.open ? { missing: gate.missing, next: gate.next } : null,
+    problems,
     diagnostics: lint.diagnostics,
   };
 }

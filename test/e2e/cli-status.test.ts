@@ -100,15 +100,32 @@ ${subtask("p3.1", false, "`publish()` sends report.html", "")}
 
 const ESC = "\u001b[";
 
-function reportProject() {
-  return createTempProject({
+/** The report project, its plan approved by the reviewer (the ticks and the done phase have no records). */
+function reportProject(text = REPORT_PLAYBOOK) {
+  const project = createTempProject({
     "state.md": stateMd("plan/playbook-report.md"),
-    "plan/playbook-report.md": REPORT_PLAYBOOK,
+    "plan/playbook-report.md": text,
   });
+  const summary = summarizeDocument(
+    "playbook",
+    text,
+    "plan/playbook-report.md",
+  ) as PlaybookSummary;
+  writeRecord(project.dir, {
+    kind: "review",
+    playbook: "plan/playbook-report.md",
+    target: "playbook",
+    verdict: "approve",
+    by: "reviewer",
+    contentHash: summary.hashes.review,
+    at: "2026-11-23T07:00:00.000Z",
+    detail: {},
+  });
+  return project;
 }
 
 describe("playbook status", () => {
-  it("shows the active playbook, its phases with progress, the next subtasks and no problems", () => {
+  it("shows the active playbook, its phases with progress, the next subtasks, and the claims no record backs as problems", () => {
     const project = reportProject();
 
     const result = runCli(["status"], { cwd: project.dir });
@@ -117,7 +134,7 @@ describe("playbook status", () => {
     expect(result.stderr).toBe("");
     const lines = result.stdout.split("\n");
     expect(lines[0]).toBe(
-      "playbook  plan/playbook-report.md  (feat/report)  reviewed, but no approval on record",
+      "playbook  plan/playbook-report.md  (feat/report)  reviewed",
     );
     expect(lines).toContain("goal      The report command writes report.html");
     expect(lines).toContain("phase     p2");
@@ -139,10 +156,13 @@ describe("playbook status", () => {
       "  p2.2  report.html has one row per record",
       "  p2.4  report.css exists",
     ]);
-    expect(lines).toContain(
-      "unproven  p1.1, p1.2, p2.1 are checked without current proof: run `playbook verify <id>` (and `playbook confirm <id>` for manual checks)",
-    );
-    expect(lines.at(-2)).toBe("no problems found");
+    expect(lines.slice(lines.indexOf("2 problems"))).toEqual([
+      "2 problems",
+      "  p1.1, p1.2, p2.1 are checked without current proof: run `playbook verify <id>` (and `playbook confirm <id>` for manual checks)",
+      "  p1 is done without the critic's PASS: run /crit p1",
+      "",
+    ]);
+    expect(result.stdout).not.toContain("no problems found");
   });
 
   it("shows the records behind the claims: the review, the critic, proven subtasks ready to tick", () => {
@@ -223,7 +243,8 @@ describe("playbook status", () => {
     expect(lines).toContain(
       "  p2.2  report.html has one row per record  (proven: tick it)",
     );
-    expect(result.stdout).not.toContain("unproven");
+    expect(result.stdout).not.toMatch(/^\d+ problems?$/m);
+    expect(result.stdout).toContain("no problems found");
     expect(json.review).toBe("approved");
     expect(json.phases.map((p) => p.critic)).toEqual(["PASS", "none", "none"]);
     expect(json.next.map((n) => n.proven)).toEqual([true, false]);
@@ -364,7 +385,7 @@ describe("playbook status", () => {
       unreadableActive: null,
       branch: "feat/report",
       reviewed: true,
-      review: "none",
+      review: "approved",
       summary: "The report command writes report.html",
       currentPhase: "p2",
       phases: [
@@ -413,6 +434,11 @@ describe("playbook status", () => {
       finalTasks: { done: 1, total: 2 },
       lock: null,
       unfinishedArchive: null,
+      gate: null,
+      problems: [
+        "p1.1, p1.2, p2.1 are checked without current proof: run `playbook verify <id>` (and `playbook confirm <id>` for manual checks)",
+        "p1 is done without the critic's PASS: run /crit p1",
+      ],
       diagnostics: [],
     });
   });
@@ -436,6 +462,8 @@ describe("playbook status", () => {
       finalTasks: { done: 0, total: 0 },
       lock: null,
       unfinishedArchive: null,
+      gate: null,
+      problems: [],
       diagnostics: [],
     });
   });
@@ -466,9 +494,8 @@ describe("playbook status", () => {
   ])(
     "shows control characters from the documents as placeholders with %s, and keeps them in JSON",
     (_name, env) => {
-      const project = createTempProject({
-        "state.md": stateMd("plan/playbook-report.md"),
-        "plan/playbook-report.md": REPORT_PLAYBOOK.replace(
+      const project = reportProject(
+        REPORT_PLAYBOOK.replace(
           "summary: The report command writes report.html",
           String.raw`summary: "Sets the title \e]0;pwned\a here"`,
         )
@@ -477,7 +504,7 @@ describe("playbook status", () => {
             "report.css exists",
             "report.css \u001b[2J\u001b]8;;http://x\u0007exists\u0008\u007f ok",
           ),
-      });
+      );
 
       const result = runCli(["status"], { cwd: project.dir, env });
       const json = JSON.parse(

@@ -670,3 +670,64 @@ describe("the status line", () => {
     expect(locked).toContain("post-loop lock (success): /post-loop");
   });
 });
+
+describe("one next step, everywhere", () => {
+  const statusLine = (repo: ReturnType<typeof createGuardedRepo>) =>
+    execFileSync(
+      process.execPath,
+      [join(import.meta.dirname, "../../dist/hook.cjs"), "statusline"],
+      {
+        input: JSON.stringify({
+          session_id: SESSION,
+          cwd: repo.dir,
+          workspace: { current_dir: repo.dir, project_dir: repo.dir },
+        }),
+        encoding: "utf8",
+        env: { ...process.env, NO_COLOR: "1", CLAUDE_PROJECT_DIR: "" },
+      },
+    );
+
+  it("an unreviewed plan: the status line, the session summary, the prompt, status and the guard all say review", () => {
+    const repo = createGuardedRepo({ reviewed: false });
+    expect(statusLine(repo)).toContain("next: review the plan");
+    expect(repo.hook("SessionStart", { source: "startup" }).context).toContain(
+      "Next: have the reviewer subagent review plan/playbook-login-form.md",
+    );
+    expect(
+      repo.hook("UserPromptSubmit", { prompt: "go on" }).context,
+    ).toContain("next: review the plan");
+    const status = runCli(["status", "--cwd", repo.dir], {
+      env: { NO_COLOR: "1" },
+    });
+    expect(status.stdout).toContain(
+      "next      review the plan: have the reviewer subagent review",
+    );
+    const edit = repo.pre("Edit", {
+      file_path: repo.path("src/app.ts"),
+      old_string: "1",
+      new_string: "2",
+    });
+    expect(edit.decision).toBe("deny");
+    expect(edit.reason).toContain("have the reviewer subagent review");
+  });
+
+  it("a hand-typed reviewed: true and a hand-ticked box are problems status names, not 'no problems found'", () => {
+    const repo = createGuardedRepo({ reviewed: true, reviewRecord: false });
+    repo.write(
+      PLAYBOOK,
+      repo.read(PLAYBOOK).replace("- [ ] **p1.1**", "- [x] **p1.1**"),
+    );
+    const status = runCli(["status", "--cwd", repo.dir], {
+      env: { NO_COLOR: "1" },
+    });
+    expect(status.stdout).not.toContain("no problems found");
+    expect(status.stdout).toContain("2 problems");
+    expect(status.stdout).toContain(
+      "p1.1, p1.2 are checked without current proof",
+    );
+    expect(status.stdout).toContain(
+      "`reviewed: true` without a current approval",
+    );
+    expect(statusLine(repo)).toContain("next: review the plan");
+  });
+});

@@ -80,13 +80,13 @@ export function formatStatus(unsafe: StatusReport, c: Colors): string[] {
       );
     }
   }
-  const unproven = report.phases.flatMap((p) => p.unproven);
-  if (unproven.length > 0)
-    lines.push(
-      "",
-      `${c.bold("unproven")}  ${c.red(unproven.join(", "))} ${unproven.length === 1 ? "is" : "are"} checked without current proof: run \`playbook verify <id>\` (and \`playbook confirm <id>\` for manual checks)`,
-    );
-  if (report.next.length > 0) {
+  if (report.gate) {
+    const what =
+      report.gate.missing === "context"
+        ? "write ## context"
+        : "review the plan";
+    lines.push("", `${c.bold("next")}      ${what}: ${report.gate.next}`);
+  } else if (report.next.length > 0) {
     lines.push("", c.bold("next"));
     for (const item of report.next)
       lines.push(
@@ -107,11 +107,19 @@ export function formatStatus(unsafe: StatusReport, c: Colors): string[] {
     );
   }
   lines.push("");
-  if (report.diagnostics.length === 0) lines.push(c.green("no problems found"));
-  else
+  if (report.problems.length > 0)
+    lines.push(
+      c.bold(
+        `${report.problems.length} problem${report.problems.length === 1 ? "" : "s"}`,
+      ),
+      ...report.problems.map((p) => `  ${c.red(p)}`),
+    );
+  if (report.diagnostics.length > 0)
     lines.push(
       c.bold("diagnostics"),
       ...formatDiagnostics(report.diagnostics, c).map((l) => `  ${l}`),
     );
+  if (report.problems.length === 0 && report.diagnostics.length === 0)
+    lines.push(c.green("no problems found"));
   return lines;
 }

@@ -1,4 +1,5 @@
 import type { PlaybookSummary } from "../cache/summary.ts";
+import { planGate } from "../records/plan-gate.ts";
 import type { PlaybookRecord } from "../records/record.ts";
 import {
   ALLOW,
@@ -83,18 +84,7 @@ function checkGate(ctx: GuardContext): GuardResult {
       `${what} ${ctx.activeProblem ?? "the active playbook cannot be read."} Next: fix \`active\` in state.md or the playbook, then retry.`,
     );
   const { path, summary } = ctx.active;
-  if (!summary.meta.reviewed)
-    return block(
-      `${what} \`${path}\` is not reviewed yet. Next: have the reviewer subagent review it; it runs \`playbook review approve\`.`,
-    );
-  const review = reviewState(ctx, path, summary);
-  if (!review.current)
-    return block(
-      `${what} \`reviewed: true\` in \`${path}\` is not backed by a current review record${review.record ? " (the plan changed after the review, or it was rejected)" : ""}. Next: have the reviewer subagent review it again; it runs \`playbook review approve\`.`,
-    );
-  if (!summary.hasContext)
-    return block(
-      `${what} \`${path}\` has no \`## context\`. Next: run Skill(understanding-check) and write the 5W1H answers into \`## context\`.`,
-    );
+  const gate = planGate(path, summary, ctx.records);
+  if (!gate.open) return block(`${what} ${gate.reason} Next: ${gate.next}`);
   return ALLOW;
 }

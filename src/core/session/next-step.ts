@@ -1,5 +1,6 @@
 import type { PlaybookSummary } from "../cache/summary.ts";
 import { VALIDATION_NAMES } from "../model/playbook.ts";
+import { planGate } from "../records/plan-gate.ts";
 import type { RecordSet } from "../records/record.ts";
 
 type PhaseSummary = PlaybookSummary["phases"][number];
@@ -7,6 +8,7 @@ type SubtaskSummary = PhaseSummary["subtasks"][number];
 
 /** What the active playbook needs next, as the continuation loop, the session summary and the status line say it. */
 export type NextStep =
+  | { kind: "plan"; missing: "review" | "context"; text: string }
   | { kind: "implement"; phase: string; subtask: string; text: string }
   | { kind: "fix"; phase: string; subtask: string | null; text: string }
   | { kind: "tick"; phase: string; subtask: string; text: string }
@@ -30,12 +32,20 @@ export interface PlaybookView {
 }
 
 /**
- * The next concrete step of the playbook: the phase state.md names (or the first one in progress, or the first one
+ * The next concrete step of the playbook: the review or the context while the plan gate is shut, then the phase state.md names (or the first one in progress, or the first one
  * not done), its first open subtask whose dependencies are checked, and what that subtask lacks — code and
  * `playbook verify`, a fix after a failed verification, the user's confirmation, or only the tick. A phase whose
  * subtasks are all checked needs the critic, then `**status**: done`. Pure: records are looked up, never read.
  */
 export function nextStep(view: PlaybookView): NextStep {
+  // Before the plan is approved (and has its context), nothing else can start: the guards refuse it.
+  const gate = planGate(view.path, view.playbook, view.records);
+  if (!gate.open)
+    return {
+      kind: "plan",
+      missing: gate.missing === "context" ? "context" : "review",
+      text: gate.next,
+    };
   const phases = view.playbook.phases;
   const done = new Set(
     phases.filter((p) => p.status === "done").map((p) => p.id),

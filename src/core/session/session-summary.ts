@@ -130,6 +130,8 @@ function snapshotLines(s: CompactSnapshot): string[] {
 
 function shortStep(step: NextStep): string {
   switch (step.kind) {
+    case "plan":
+      return step.missing === "review" ? "review the plan" : "write ## context";
     case "implement":
       return `${step.subtask} (do it, then playbook verify ${step.subtask})`;
     case "fix":

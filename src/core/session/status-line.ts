@@ -49,6 +49,8 @@ export function renderStatusLine(view: StatusLineView, color: boolean): string {
 function nextLabel(p: PlaybookProgress): string {
   const step = p.next;
   switch (step.kind) {
+    case "plan":
+      return step.missing === "review" ? "review the plan" : "write ## context";
     case "implement":
     case "fix":
     case "tick":

@@ -17,12 +17,23 @@ function stepOf(
   records: (book: ReturnType<typeof playbookOf>) => PlaybookRecord[] = () => [],
   statePhase: string | null = "p1",
   roles: Record<string, string> = {},
+  approved = true,
 ): NextStep {
   const playbook = playbookOf(text);
+  // The reviewer's approval of the plan as it is: without it, the next step is the review.
+  const approval = approved
+    ? [
+        recordFor(playbook, {
+          kind: "review",
+          target: "playbook",
+          verdict: "approve",
+        }),
+      ]
+    : [];
   return nextStep({
     path: BOOK,
     playbook,
-    records: createRecordSet(records(playbook)),
+    records: createRecordSet([...approval, ...records(playbook)]),
     statePhase,
     resolveExecutor: (name) =>
       roles[name] ?? (name === "worker" ? "claudecode" : name),
@@ -42,6 +53,16 @@ const P1_DONE = REVIEWED.replace("- [ ] **p1.1**", "- [x] **p1.1**");
 
 describe("nextStep", () => {
   it.each<[string, () => NextStep, Partial<NextStep>]>([
+    [
+      "a plan not reviewed yet: the review, before any subtask",
+      () => stepOf(REVIEWED.replace("reviewed: true", "reviewed: false")),
+      { kind: "plan", missing: "review" },
+    ],
+    [
+      "reviewed: true typed without an approval on record: the review",
+      () => stepOf(REVIEWED, () => [], "p1", {}, false),
+      { kind: "plan", missing: "review" },
+    ],
     [
       "an open subtask without evidence: do the work, then verify",
       () => stepOf(REVIEWED),
