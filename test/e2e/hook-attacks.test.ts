@@ -365,6 +365,32 @@ describe("the attack corpus is blocked", () => {
     expectDenied(guarded.bash("echo B=2 >> .env"), ".env");
   });
 
+  it("gitignore patterns in protected-files.txt: a class and a negation, through the hook", () => {
+    const guarded = createGuardedRepo({
+      files: {
+        ".claude/protected-files.txt":
+          "HARD_BLOCK native/*.[ch]\nHARD_BLOCK native/**\nHARD_BLOCK !native/NOTES.md\n",
+        "native/io.c": "int x;\n",
+        "native/NOTES.md": "notes\n",
+      },
+    });
+    expectDenied(
+      guarded.pre("Write", {
+        file_path: guarded.path("native/io.h"),
+        content: "int y;",
+      }),
+      "native/io.h",
+    );
+    expectDenied(guarded.bash("echo 'int z;' >> native/io.c"), "native/io.c");
+    expect(
+      guarded.pre("Edit", {
+        file_path: guarded.path("native/NOTES.md"),
+        old_string: "notes",
+        new_string: "more notes",
+      }).hookSpecificOutput?.permissionDecision ?? "allow",
+    ).not.toBe("deny");
+  });
+
   it("a playbook Write too large to check", () => {
     const huge = `${SAMPLE_PLAYBOOK}\n${"<!-- padding -->\n".repeat(80_000)}`;
     expectDenied(

@@ -1,3 +1,4 @@
+import ignore, { type Ignore } from "ignore";
 import { diagnosticAt, type Diagnostic } from "../model/diagnostic.ts";
 
 export const PROTECTION_LEVELS = ["HARD_BLOCK", "BLOCK", "WARN"] as const;
@@ -5,10 +6,10 @@ export type ProtectionLevel = (typeof PROTECTION_LEVELS)[number];
 
 export interface ProtectedRule {
   level: ProtectionLevel;
+  /** A gitignore pattern; `!pattern` takes paths back out of this level. */
   pattern: string;
   /** Where the rule comes from: `.claude/protected-files.txt:12`, or `built-in`. */
   source: string;
-  matcher: RegExp;
 }
 
 /**
@@ -28,14 +29,13 @@ export const BUILT_IN_RULES: readonly ProtectedRule[] = BUILT_IN.map(
     level,
     pattern,
     source: "built-in",
-    matcher: globToRegExp(pattern),
   }),
 );
 
 /**
  * Parses `.claude/protected-files.txt`: one `LEVEL pattern` (or `LEVEL: pattern`) per line, or `[LEVEL]` headers
- * followed by bare patterns; `#` starts a comment. Patterns are gitignore-like globs: without a `/` they match a
- * file name at any depth, with one they are anchored at the repository root; `**` crosses folders.
+ * followed by bare patterns; `#` starts a comment. Patterns are gitignore patterns, read by the `ignore` library
+ * (the matcher ESLint and Prettier use): classes, `!negation`, anchoring and `**` behave as in `.gitignore`.
  */
 export function parseProtectedRules(
   text: string,
@@ -84,7 +84,6 @@ export function parseProtectedRules(
       level: effective,
       pattern,
       source: `${file}:${index + 1}`,
-      matcher: globToRegExp(pattern),
     });
   });
   return { rules, diagnostics };
@@ -96,43 +95,54 @@ function asLevel(word: string): ProtectionLevel | null {
     : null;
 }
 
-/** The strictest rule matching `repoPath`, or null. */
+/**
+ * The strictest rule protecting `repoPath`, or null. Within one level the rules are one gitignore file (the last
+ * matching line wins, so `!pattern` unprotects); the built-in rules are their own list, which no user line negates.
+ * Matching ignores case: on a case-insensitive disk `.ENV` is `.env`.
+ */
 export function findProtection(
   rules: readonly ProtectedRule[],
   repoPath: string,
 ): ProtectedRule | null {
-  let found: ProtectedRule | null = null;
-  for (const rule of rules) {
-    if (!rule.matcher.test(repoPath)) continue;
-    if (
-      !found ||
-      PROTECTION_LEVELS.indexOf(rule.level) <
-        PROTECTION_LEVELS.indexOf(found.level)
-    )
-      found = rule;
-  }
-  return found;
+  if (!ignore.isPathValid(repoPath)) return null;
+  for (const level of PROTECTION_LEVELS)
+    for (const list of compiled(rules)[level]) {
+      const found = list.rules[Number(list.matcher.test(repoPath).rule?.mark)];
+      if (found) return found;
+    }
+  return null;
 }
 
-/** A gitignore-like glob as a regular expression over repository-relative POSIX paths. */
-export function globToRegExp(pattern: string): RegExp {
-  let p = pattern.replace(/\\/g, "/");
-  const anchored = p.startsWith("/") || p.slice(0, -1).includes("/");
-  p = p.replace(/^\//, "");
-  const dirOnly = p.endsWith("/");
-  if (dirOnly) p = `${p}**`;
-  let source = "";
-  for (let i = 0; i < p.length; i++) {
-    const ch = p[i] ?? "";
-    if (ch === "*" && p[i + 1] === "*") {
-      const slashAfter = p[i + 2] === "/";
-      source += slashAfter ? "(?:.*/)?" : ".*";
-      i += slashAfter ? 2 : 1;
-    } else if (ch === "*") source += "[^/]*";
-    else if (ch === "?") source += "[^/]";
-    else source += ch.replace(/[.+^${}()|[\]\\]/g, "\\$&");
+interface CompiledList {
+  matcher: Ignore;
+  rules: readonly ProtectedRule[];
+}
+
+const cache = new WeakMap<
+  readonly ProtectedRule[],
+  Record<ProtectionLevel, CompiledList[]>
+>();
+
+function compiled(
+  rules: readonly ProtectedRule[],
+): Record<ProtectionLevel, CompiledList[]> {
+  const hit = cache.get(rules);
+  if (hit) return hit;
+  const byLevel = {} as Record<ProtectionLevel, CompiledList[]>;
+  for (const level of PROTECTION_LEVELS) {
+    const lists: CompiledList[] = [];
+    for (const builtIn of [true, false]) {
+      const own = rules.filter(
+        (r) => r.level === level && (r.source === "built-in") === builtIn,
+      );
+      if (own.length === 0) continue;
+      const matcher = ignore().add(
+        own.map((r, i) => ({ pattern: r.pattern, mark: String(i) })),
+      );
+      lists.push({ matcher, rules: own });
+    }
+    byLevel[level] = lists;
   }
-  // A pattern naming a folder also covers everything inside it.
-  const tail = "(?:/.*)?";
-  return new RegExp(`^${anchored ? "" : "(?:.*/)?"}${source}${tail}$`);
+  cache.set(rules, byLevel);
+  return byLevel;
 }

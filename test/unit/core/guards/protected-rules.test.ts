@@ -70,3 +70,53 @@ describe("findProtection", () => {
     expect(findProtection(both, "SECRET.md")?.level).toBe("HARD_BLOCK");
   });
 });
+
+describe("findProtection reads patterns as gitignore does", () => {
+  it("matches a character class: `*.[ch]` covers C sources and headers, not other files", () => {
+    const { rules } = parseProtectedRules("BLOCK *.[ch]\n", FILE);
+    expect(findProtection(rules, "src/main.c")?.level).toBe("BLOCK");
+    expect(findProtection(rules, "include/api.h")?.level).toBe("BLOCK");
+    expect(findProtection(rules, "src/main.d")).toBeNull();
+    expect(findProtection(rules, "src/main.cc")).toBeNull();
+  });
+
+  it("a `!pattern` takes a file back out of its level, as a later gitignore line does", () => {
+    const { rules, diagnostics } = parseProtectedRules(
+      "[BLOCK]\ngenerated/**\n!generated/README.md\n[WARN]\n*.md\n",
+      FILE,
+    );
+    expect(diagnostics).toEqual([]);
+    expect(findProtection(rules, "generated/api.ts")?.level).toBe("BLOCK");
+    // Unblocked at BLOCK, still warned about by the WARN rule for every .md.
+    expect(findProtection(rules, "generated/README.md")?.level).toBe("WARN");
+    expect(findProtection(rules, "generated/README.md")?.source).toBe(
+      `${FILE}:5`,
+    );
+  });
+
+  it("a negation cannot take back the built-in protection of records, git and settings", () => {
+    const { rules } = parseProtectedRules(
+      "WARN !.claude/playbook/**\nWARN !.git/**\nWARN !.claude/settings.json\n",
+      FILE,
+    );
+    const all = [...BUILT_IN_RULES, ...rules];
+    expect(findProtection(all, ".claude/playbook/records/x.json")?.level).toBe(
+      "HARD_BLOCK",
+    );
+    expect(findProtection(all, ".git/config")?.level).toBe("HARD_BLOCK");
+    expect(findProtection(all, ".claude/settings.json")?.level).toBe("BLOCK");
+  });
+
+  it("escapes work: `\\#notes` protects a file named #notes", () => {
+    const { rules } = parseProtectedRules("HARD_BLOCK \\#notes\n", FILE);
+    expect(findProtection(rules, "#notes")?.level).toBe("HARD_BLOCK");
+  });
+
+  it("reports which line matched", () => {
+    const { rules } = parseProtectedRules(
+      "WARN *.lock\nBLOCK /config/\n",
+      FILE,
+    );
+    expect(findProtection(rules, "config/db.yml")?.source).toBe(`${FILE}:2`);
+  });
+});
