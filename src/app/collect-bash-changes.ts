@@ -5,7 +5,7 @@ import type { BashAnalysis, SimpleCommand } from "../core/bash/types.ts";
 import { baseName, gitArgs } from "../core/guards/command-words.ts";
 import type { FileChange } from "../core/guards/types.ts";
 import { toAbsolute, toRepoPath } from "../core/paths/repo-path.ts";
-import { shellGlobReach, shellGlobSource } from "../core/paths/shell-glob.ts";
+import { shellGlob, type ShellGlob } from "../core/paths/shell-glob.ts";
 
 export interface BashChangeInput {
   projectDir: string;
@@ -63,9 +63,11 @@ export function collectBashChanges(
       }
       const glob = toAbsolute(cwd, expandHome(input, raw));
       changes.push({ ...folder, glob });
-      const pattern = shellGlobReach(glob);
+      const pattern = shellGlob(glob);
+      // A guarded folder (`.claude/playbook`) is reached by a glob that matches it, a folder above it, or a path
+      // inside it (`.claude/*/records`).
       for (const file of guardedFiles())
-        if (pattern.test(file))
+        if (pattern.reaches(file) || pattern.reachesInside(file))
           changes.push(change(input, "/", file, raw, op, command, true));
     }
   };
@@ -170,6 +172,16 @@ function existingGuarded(projectDir: string): string[] {
     ".git",
   ])
     found.push(`${root}/${rel}`);
+  // What sits directly inside the runtime folder and git's, so `find . -name records -exec rm -rf {} +` (a glob
+  // through `**`) is seen to reach `.claude/playbook/records`.
+  for (const rel of [".claude/playbook", ".git"]) {
+    try {
+      for (const name of readdirSync(`${root}/${rel}`))
+        found.push(`${root}/${rel}/${name}`);
+    } catch {
+      // Not there: nothing inside to reach.
+    }
+  }
   return found;
 }
 
@@ -185,21 +197,18 @@ function findNameFilter(
     (c) => c.text === text && baseName(c.argv[0] ?? "") === "find",
   );
   if (!find) return () => true;
-  const patterns: RegExp[] = [];
+  const patterns: ShellGlob[] = [];
   find.argv.forEach((arg, i) => {
     const pattern = find.argv[i + 1];
     if ((arg === "-name" || arg === "-iname") && pattern !== undefined)
       patterns.push(
-        new RegExp(
-          `^${shellGlobSource(pattern)}$`,
-          arg === "-iname" ? "i" : "",
-        ),
+        shellGlob(pattern, { dotfiles: true, ignoreCase: arg === "-iname" }),
       );
   });
   if (patterns.length === 0) return () => true;
   return (file) => {
     const name = file.slice(file.lastIndexOf("/") + 1);
-    return patterns.some((p) => p.test(name));
+    return patterns.some((p) => p.matches(name));
   };
 }
 

@@ -260,6 +260,29 @@ describe("the attack corpus is blocked", () => {
     expectDenied(repo.bash(command(repo)));
   });
 
+  it("globs are read as bash expands them: `*` skips dotfiles, and a glob through a folder reaches inside it", () => {
+    // `*` cannot match `.claude`: the refusal names what `./*` really takes (the playbook), not the settings.
+    const wide = repo.bash("rm -rf ./*");
+    expectDenied(wide, "plan/playbook-login-form.md");
+    expect(wide.reason).not.toContain(".claude/settings.json");
+    expectDenied(repo.bash("rm -rf .claude/*/records"), ".claude");
+    expectDenied(repo.bash("rm -rf ./.*/objects"), ".git");
+    // find's and tar's wildcards do match dotfiles.
+    expectDenied(
+      repo.bash("find . -name '*.json' -delete"),
+      ".claude/settings.json",
+    );
+    expectDenied(repo.bash("tar -xf backup.tar"), ".claude");
+    // A name at any depth reaches what sits inside the runtime folder and git's.
+    expectDenied(
+      repo.bash("find . -name records -exec rm -rf {} +"),
+      ".claude/playbook/records",
+    );
+    expectDenied(repo.bash("find . -name hooks -exec rm -rf {} +"), ".git");
+    // A glob that can only reach ordinary files goes through.
+    expect(repo.bash("rm -f ?env *.log").decision).toBeNull();
+  });
+
   it("git reset --hard over uncommitted work", () => {
     const dirty = createGuardedRepo();
     dirty.write("src/app.ts", "export const app = 2;\n");
@@ -387,8 +410,8 @@ describe("the attack corpus is blocked", () => {
         file_path: guarded.path("native/NOTES.md"),
         old_string: "notes",
         new_string: "more notes",
-      }).hookSpecificOutput?.permissionDecision ?? "allow",
-    ).not.toBe("deny");
+      }).decision,
+    ).toBeNull();
   });
 
   it("a playbook Write too large to check", () => {

@@ -38,7 +38,7 @@ function tar(args: readonly string[]): Target[] {
   const [directory] = optionValues(split, "C", "--directory").slice(-1);
   const archives = optionValues(split, "f", "--file").filter((f) => f !== "-");
   if (hasOption(split, "x", "--extract", "--get"))
-    return [{ path: inFolder(directory ?? ".", "*"), op: "write" }];
+    return [{ path: inFolder(directory ?? ".", "**"), op: "write" }];
   if (hasOption(split, "c", "r", "u", "--create", "--append", "--update"))
     return archives.map((path) => ({ path, op: "write" }));
   return [];
@@ -58,7 +58,7 @@ function unzip(args: readonly string[]): Target[] {
       break;
     }
   }
-  return [{ path: inFolder(directory, "*"), op: "write" }];
+  return [{ path: inFolder(directory, "**"), op: "write" }];
 }
 
 /** `cpio -i` extracts into the current folder (or `-D DIR`); `cpio -p DIR` copies into DIR. */
@@ -77,11 +77,11 @@ function cpio(args: readonly string[]): Target[] {
   });
   const [directory] = optionValues(split, "D", "--directory");
   if (hasOption(split, "i", "--extract"))
-    return [{ path: inFolder(directory ?? ".", "*"), op: "write" }];
+    return [{ path: inFolder(directory ?? ".", "**"), op: "write" }];
   if (hasOption(split, "p", "--pass-through"))
     return split.operands
       .slice(0, 1)
-      .map((dir) => ({ path: inFolder(dir, "*"), op: "write" }));
+      .map((dir) => ({ path: inFolder(dir, "**"), op: "write" }));
   return [];
 }
 

@@ -1,4 +1,4 @@
-import { shellGlobMatch } from "../paths/shell-glob.ts";
+import { dotfileVariants, shellGlob } from "../paths/shell-glob.ts";
 import { baseName, commandName, inFolder } from "./command-name.ts";
 import type { Target } from "./file-commands.ts";
 
@@ -70,13 +70,14 @@ export function findFoundNames(args: readonly string[]): string[] {
       if (word === "-name") names.push(pattern);
       if (word === "-iname") names.push(caseless(pattern));
     });
-  if (names.length === 0) return roots.map((root) => inFolder(root, "*"));
-  // Every test must pass, so one name pattern already bounds what `{}` can be; the root is tested too.
+  if (names.length === 0) return roots.map((root) => inFolder(root, "**"));
+  // Every test must pass, so one name pattern already bounds what `{}` can be; the root is tested too. find's
+  // wildcards match dotfiles, which a shell glob's do not: the dotfile variants say those names.
   const name = names[0]!;
-  const matches = shellGlobMatch(name);
+  const matches = shellGlob(name, { dotfiles: true });
   return roots.flatMap((root) => [
-    ...(matches.test(baseName(root)) ? [root] : []),
-    inFolder(root, `**/${name}`),
+    ...(matches.matches(baseName(root)) ? [root] : []),
+    ...[name, ...dotfileVariants(name)].map((n) => inFolder(root, `**/${n}`)),
   ]);
 }
 

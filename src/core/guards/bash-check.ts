@@ -4,7 +4,7 @@ import {
   isRuntimePath,
   isStatePath,
 } from "../paths/repo-path.ts";
-import { isWholeFolderGlob, shellGlobMatch } from "../paths/shell-glob.ts";
+import { isWholeFolderGlob, shellGlob } from "../paths/shell-glob.ts";
 import { baseName, gitArgs, hasFlag, playbookArgs } from "./command-words.ts";
 import { ALLOW, block, context, isAgent } from "./facts.ts";
 import type {
@@ -324,19 +324,22 @@ function judgeGlob(
   recursive: boolean,
 ): string | null {
   const root = ctx.projectDir.replace(/\\/g, "/");
-  const matches = shellGlobMatch(glob);
+  const pattern = shellGlob(glob);
   const folder = glob.slice(0, glob.lastIndexOf("/")) || "/";
   const whole = isWholeFolderGlob(glob);
   const reaches = (dir: string) =>
-    ancestorsOf(dir).some((a) => matches.test(a)) ||
-    (whole && isAncestorOrSelf(folder, dir));
+    pattern.reaches(dir) || (whole && isAncestorOrSelf(folder, dir));
   if (reaches(root))
     return folder === root && whole
       ? "every file in the repository"
       : `\`${glob}\`, which takes the repository with it`;
   if (ctx.homeDir && reaches(ctx.homeDir)) return "your home folder";
   const git = `${root}/.git`;
-  if (matches.test(git) || isAncestorOrSelf(git, folder))
+  if (
+    pattern.reaches(git) ||
+    pattern.reachesInside(git) ||
+    isAncestorOrSelf(git, folder)
+  )
     return "git's own data (.git)";
   const inside = folder === root || folder.startsWith(`${root}/`);
   if (
@@ -346,16 +349,6 @@ function judgeGlob(
   )
     return `\`${glob}\`, outside the repository`;
   return null;
-}
-
-/** `/a/b/c`, `/a/b`, `/a` and `/`. */
-function ancestorsOf(dir: string): string[] {
-  const found = [dir];
-  for (let d = dir; d !== "/" && d !== "";) {
-    d = d.slice(0, d.lastIndexOf("/")) || "/";
-    found.push(d);
-  }
-  return found;
 }
 
 function judgeGit(

@@ -222,15 +222,15 @@ describe("writes", () => {
       [
         ["delete", "a"],
         ["delete", "b"],
-        ["delete", "a/*"],
-        ["delete", "b/*"],
+        ["delete", "a/**"],
+        ["delete", "b/**"],
       ],
     ],
     [
       "find a -execdir /bin/rm -f {} \\;",
       [
         ["delete", "a"],
-        ["delete", "a/*"],
+        ["delete", "a/**"],
       ],
     ],
     ["find a -name '*.md' -print", []],

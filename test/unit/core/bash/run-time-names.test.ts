@@ -35,40 +35,40 @@ describe("find -exec: {} stands for the files under each root", () => {
       "find . -name '*.pyc' -o -name '*.md' -exec rm {} \\;",
       [
         ["delete", "."],
-        ["delete", "./*"],
+        ["delete", "./**"],
       ],
     ],
     [
       "find . ! -name '*.pyc' -exec rm {} \\;",
       [
         ["delete", "."],
-        ["delete", "./*"],
+        ["delete", "./**"],
       ],
     ],
     [
       "find plan docs/ -exec sed -i s/a/b/ {} \\;",
       [
-        ["write", "plan/*"],
-        ["write", "docs/*"],
+        ["write", "plan/**"],
+        ["write", "docs/**"],
       ],
     ],
-    ["find -type f -execdir sed -i s/a/b/ {} +", [["write", "./*"]]],
-    ["find / -okdir sed -i s/a/b/ {} \\;", [["write", "/*"]]],
+    ["find -type f -execdir sed -i s/a/b/ {} +", [["write", "./**"]]],
+    ["find / -okdir sed -i s/a/b/ {} \\;", [["write", "/**"]]],
     [
       "find plan -ok rm {} \\;",
       [
         ["delete", "plan"],
-        ["delete", "plan/*"],
+        ["delete", "plan/**"],
       ],
     ],
     [
       "find plan -exec mv {} {}.bak \\;",
       [
-        ["move", "plan/*"],
-        ["write", "plan/*.bak"],
+        ["move", "plan/**"],
+        ["write", "plan/**.bak"],
       ],
     ],
-    ["sudo find plan -exec sudo tee {} \\; < x", [["write", "plan/*"]]],
+    ["sudo find plan -exec sudo tee {} \\; < x", [["write", "plan/**"]]],
     ["find plan -exec grep -l x {} +", []],
   ] as const)("%s", (command, expected) => {
     const analysis = analyzeBash(command);
@@ -90,6 +90,9 @@ describe("find -exec: {} stands for the files under each root", () => {
       ["write", "log.txt", "find . -name '*.tmp' -exec rm -rf {} + > log.txt"],
       ["delete", ".", "find . -name '*.tmp' -exec rm -rf {} + > log.txt"],
       ["delete", "./**/*.tmp", "rm -rf {}"],
+      // find's `*` matches dotfiles too: `.x.tmp` and `.tmp`
+      ["delete", "./**/.*.tmp", "rm -rf {}"],
+      ["delete", "./**/.tmp", "rm -rf {}"],
     ]);
   });
 
@@ -103,7 +106,7 @@ describe("find -exec: {} stands for the files under each root", () => {
       "find {} -exec touch '{}'",
       "touch '{}'",
     ]);
-    expect(writesOf(analysis)).toEqual([["write", "a/*/*"]]);
+    expect(writesOf(analysis)).toEqual([["write", "a/**/**"]]);
   });
 });
 
