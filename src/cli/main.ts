@@ -121,6 +121,12 @@ async function run(argv: string[]): Promise<void> {
     return;
   }
   const names = Object.keys(subCommands).join(", ");
+  if (first === "help") {
+    const topic = argv[1];
+    if (topic === undefined) await showUsage(main);
+    else await showUsage(await loadCommand(topic, "help "), main);
+    return;
+  }
   if (first.startsWith("-")) {
     throw new PlaybookError(
       "E_USAGE",
@@ -128,23 +134,17 @@ async function run(argv: string[]): Promise<void> {
       { hint: COMMANDS_HINT },
     );
   }
-  const load = subCommands[first];
-  if (!load) {
-    const meant = didYouMean(first, Object.keys(subCommands));
-    throw new PlaybookError(
-      "E_USAGE",
-      `Unknown command ${first}, expected one of ${names}.`,
-      {
-        hint: meant
-          ? `Did you mean \`playbook ${meant}\`? ${COMMANDS_HINT}`
-          : COMMANDS_HINT,
-      },
-    );
-  }
-  const command = await load();
+  const command = await loadCommand(first, "");
   const rest = argv.slice(1);
-  if (rest.includes("--help") || rest.includes("-h")) {
+  const options = rest.includes("--")
+    ? rest.slice(0, rest.indexOf("--"))
+    : rest;
+  if (options.includes("--help") || options.includes("-h")) {
     await showUsage(command, main);
+    return;
+  }
+  if (options.includes("--version") || options.includes("-v")) {
+    process.stdout.write(`${version}\n`);
     return;
   }
   const defs = (command.args ?? {}) as ArgsDef;
@@ -176,7 +176,35 @@ async function run(argv: string[]): Promise<void> {
       },
     );
   }
-  await runCommand(command, { rawArgs: rest });
+  await runCommand(ownMissingArgs(command), { rawArgs: rest });
+}
+
+/** The command named `name`, or a usage error that suggests the closest one (`prefix` is `help ` for `playbook help`). */
+async function loadCommand(name: string, prefix: string): Promise<CommandDef> {
+  const load = subCommands[name];
+  if (load) return load();
+  const meant = didYouMean(name, Object.keys(subCommands));
+  throw new PlaybookError(
+    "E_USAGE",
+    `Unknown command ${name}, expected one of ${Object.keys(subCommands).join(", ")}.`,
+    {
+      hint: meant
+        ? `Did you mean \`playbook ${prefix}${meant}\`? ${COMMANDS_HINT}`
+        : COMMANDS_HINT,
+    },
+  );
+}
+
+/**
+ * The command as it runs: required positionals are shown as `<NAME>` in the usage, but a missing one is reported by
+ * the command itself, with an example and the next step, rather than by citty's bare "Missing required argument".
+ */
+function ownMissingArgs(command: CommandDef): CommandDef {
+  const args = { ...((command.args ?? {}) as ArgsDef) };
+  for (const [name, def] of Object.entries(args))
+    if (def.type === "positional" && def.required === true)
+      args[name] = { ...def, required: false };
+  return { ...command, args };
 }
 
 /** Whether the arguments ask for JSON, so that a failure is reported as JSON on stdout too. */

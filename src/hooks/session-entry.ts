@@ -7,6 +7,7 @@ import { statusLineMain } from "./status-line-main.ts";
  * the status line. Kept apart so the intent patterns and the lifecycle code never load on a tool call.
  */
 export function hookMain(argv: readonly string[]): Promise<void> {
-  if (argv[0] === "statusline") return statusLineMain();
+  if (argv[0] === "statusline")
+    return statusLineMain(argv[1] === "--cwd" ? argv[2] : undefined);
   return runHookMain(argv, runSessionHook);
 }

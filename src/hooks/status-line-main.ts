@@ -1,4 +1,5 @@
 import { writeSync } from "node:fs";
+import { isatty } from "node:tty";
 import { runStatusLine } from "../app/run-status-line.ts";
 import { analyzeBashLazily, summarizeLazily } from "./lazy-bundles.ts";
 import { STDIN_TIMEOUT_MS } from "./main.ts";
@@ -8,8 +9,14 @@ import { readEvent } from "./read-stdin.ts";
  * `node dist/hook.cjs statusline` (and `playbook statusline`): Claude Code's status line JSON on stdin, one line on
  * stdout. Whatever goes wrong, the line says so briefly instead of failing: a blank status line helps nobody.
  */
-export async function statusLineMain(): Promise<void> {
-  const input = await readEvent(1024 * 1024, STDIN_TIMEOUT_MS);
+export async function statusLineMain(
+  projectDir?: string,
+): Promise<void> {
+  // A person at a terminal has no JSON to give: do not wait for it. (isatty, not process.stdin, which would put the
+  // pipe Claude Code writes into non-blocking mode before it is read.)
+  const input = isatty(0)
+    ? { text: "", readPending: false }
+    : await readEvent(1024 * 1024, STDIN_TIMEOUT_MS);
   let json: unknown;
   try {
     json = input.text.trim() === "" ? {} : JSON.parse(input.text);
@@ -19,7 +26,10 @@ export async function statusLineMain(): Promise<void> {
   let line: string;
   try {
     // An empty CLAUDE_PROJECT_DIR is as good as none.
-    line = runStatusLine(json, process.env["CLAUDE_PROJECT_DIR"] || undefined, {
+    line = runStatusLine(
+      json,
+      projectDir ?? (process.env["CLAUDE_PROJECT_DIR"] || undefined),
+      {
       summarizeFor: summarizeLazily,
       analyzeBash: analyzeBashLazily(),
       color: useColor(),

@@ -210,3 +210,90 @@ describe("playbook help colours", () => {
     },
   );
 });
+
+describe("CLI conventions", () => {
+  const COMMANDS = [
+    "lint",
+    "status",
+    "review",
+    "crit",
+    "verify",
+    "confirm",
+    "hook",
+    "archive",
+    "post-loop",
+    "loop",
+    "init",
+    "check",
+    "doctor",
+    "new",
+    "uninstall",
+    "statusline",
+  ];
+
+  it.each(COMMANDS)("`playbook %s --version` prints the version", (command) => {
+    const root = runCli(["--version"]);
+    const result = runCli([command, "--version"], { cwd: project().dir });
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe(root.stdout);
+    expect(result.stdout).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it("`playbook help` and `playbook help <command>` show the same text as --help", () => {
+    expect(runCli(["help"]).stdout).toBe(runCli(["--help"]).stdout);
+    const help = runCli(["help", "verify"]);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toBe(runCli(["verify", "--help"]).stdout);
+    expect(help.stdout).toContain("USAGE playbook verify");
+  });
+
+  it("`playbook help <typo>` suggests the command", () => {
+    const result = runCli(["help", "verfy"]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("Unknown command verfy");
+    expect(result.stderr).toContain("playbook help verify");
+  });
+
+  it.each([
+    ["verify", "playbook verify [OPTIONS] <SUBTASK>"],
+    ["confirm", "playbook confirm [OPTIONS] <SUBTASK>"],
+    ["crit", "playbook crit [OPTIONS] <ACTION> <PHASE> <VERDICT>"],
+    ["review", "playbook review [OPTIONS] <ACTION>"],
+    ["loop", "playbook loop [OPTIONS] <ACTION> [PROMPT]"],
+    ["new", "playbook new [OPTIONS] <NAME>"],
+    ["init", "playbook init [OPTIONS] [DIR]"],
+  ])(
+    "the usage of %s marks required arguments as required",
+    (command, usage) => {
+      const result = runCli([command, "--help"], { env: USER_SHELL });
+      expect(
+        result.stdout.replace(new RegExp(`${ESC}\\[[0-9;]*m`, "g"), ""),
+      ).toContain(usage);
+    },
+  );
+
+  it("a missing required argument still gets the command's own message, not the parser's", () => {
+    const result = runCli(["verify"], { cwd: project().dir });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("Missing the subtask id");
+  });
+
+  it("`playbook statusline --cwd <dir>` shows that project, as the README says every command does", () => {
+    const p = project();
+    const elsewhere = createTempProject({});
+    const result = runCli(["statusline", "--cwd", p.dir], {
+      cwd: elsewhere.dir,
+      env: { NO_COLOR: "1", CLAUDE_PROJECT_DIR: undefined },
+    });
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    expect(result.stdout).not.toContain("no state.md");
+    expect(
+      runCli(["statusline"], {
+        cwd: elsewhere.dir,
+        env: { NO_COLOR: "1", CLAUDE_PROJECT_DIR: undefined },
+      }).stdout,
+    ).toContain("no state.md");
+  });
+});

@@ -17,7 +17,7 @@ export const confirmCommand = defineCommand({
     ...sharedArgs,
     subtask: {
       type: "positional",
-      required: false,
+      required: true,
       description: "The subtask id, e.g. p1.1",
       valueHint: "subtask",
     },

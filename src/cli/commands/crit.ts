@@ -18,19 +18,19 @@ export const critCommand = defineCommand({
     ...sharedArgs,
     action: {
       type: "positional",
-      required: false,
+      required: true,
       description: "record",
       valueHint: "record",
     },
     phase: {
       type: "positional",
-      required: false,
+      required: true,
       description: "The phase id, e.g. p1",
       valueHint: "phase",
     },
     verdict: {
       type: "positional",
-      required: false,
+      required: true,
       description: "PASS or FAIL",
       valueHint: "PASS|FAIL",
     },

@@ -23,7 +23,7 @@ export const loopCommand = defineCommand({
     ...sharedArgs,
     action: {
       type: "positional",
-      required: false,
+      required: true,
       description: "start, status or cancel",
       valueHint: "start|status|cancel",
     },

@@ -16,7 +16,7 @@ export const newCommand = defineCommand({
     name: {
       type: "positional",
       description: "The task's name in kebab-case, e.g. login-form",
-      required: false,
+      required: true,
     },
   },
   run({ args }) {

@@ -18,7 +18,7 @@ export const reviewCommand = defineCommand({
     ...sharedArgs,
     action: {
       type: "positional",
-      required: false,
+      required: true,
       description: "approve or reject",
       valueHint: "approve|reject",
     },

@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { findPackageRoot } from "../../adapters/package-root.ts";
 import { defineCommand } from "citty";
+import { projectRoot, sharedArgs } from "../shared-args.ts";
 
 /**
  * `playbook statusline`: the Claude Code status line (its JSON on stdin, one line on stdout). Wire
@@ -13,8 +14,8 @@ export const statuslineCommand = defineCommand({
     description:
       "Print the Claude Code status line: branch, playbook, phase progress, next step, lock",
   },
-  args: {},
-  async run() {
+  args: { cwd: sharedArgs.cwd },
+  async run({ args }) {
     const require = createRequire(import.meta.url);
     // This command runs from a chunk in dist/chunks/; the hook bundles sit in dist/.
     const hook = require(
@@ -22,6 +23,10 @@ export const statuslineCommand = defineCommand({
     ) as {
       hookMain: (argv: readonly string[]) => Promise<void>;
     };
-    await hook.hookMain(["statusline"]);
+    await hook.hookMain(
+      args.cwd === undefined
+        ? ["statusline"]
+        : ["statusline", "--cwd", projectRoot(args)],
+    );
   },
 });

@@ -21,7 +21,7 @@ export const verifyCommand = defineCommand({
     ...sharedArgs,
     subtask: {
       type: "positional",
-      required: false,
+      required: true,
       description: "The subtask id, e.g. p1.1",
       valueHint: "subtask",
     },
