@@ -34,8 +34,19 @@ function parserVersion() {
   return `${pkg.version}+${hash.digest("hex").slice(0, 12)}`;
 }
 
+function bugsUrl(pkg) {
+  const bugs = typeof pkg.bugs === "string" ? pkg.bugs : pkg.bugs?.url;
+  if (bugs) return bugs;
+  const repo =
+    typeof pkg.repository === "string" ? pkg.repository : pkg.repository?.url;
+  const github = repo && /github\.com[/:]([^/]+\/[^/.]+)/.exec(repo);
+  return github ? `https://github.com/${github[1]}/issues` : null;
+}
+
 const define = {
   __PLAYBOOK_VERSION__: JSON.stringify(pkg.version),
+  // Where crashes are reported: `bugs` (a string or { url }), else the repository's issues on GitHub, else none.
+  __PLAYBOOK_BUGS__: JSON.stringify(bugsUrl(pkg)),
   __PLAYBOOK_PARSER_VERSION__: JSON.stringify(parserVersion()),
 };
 const common = {

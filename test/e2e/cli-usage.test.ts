@@ -166,6 +166,12 @@ describe("playbook usage errors with --json", () => {
     expect(json.error.code).toBe("E_INTERNAL");
     expect(json.error.message).toContain("injected failure");
     expect(json.error.hint).toContain("bug in playbook");
+    // It says where to report, and the version to report, without another command.
+    const version = runCli(["--version"]).stdout.trim();
+    expect(json.error.hint).toContain(`playbook ${version}`);
+    expect(json.error.hint).toMatch(
+      /report it at https:\/\/|npm bugs playbook-kit/,
+    );
     expect(result.stderr).toContain("internal error");
   });
 });

@@ -13,8 +13,25 @@ export interface CliFailure {
   stack: string | null;
 }
 
-const BUG_HINT =
-  "This is a bug in playbook; please report it with the output of `playbook --version`.";
+declare const __PLAYBOOK_VERSION__: string | undefined;
+declare const __PLAYBOOK_BUGS__: string | null | undefined;
+
+/**
+ * Where a crash should be reported: package.json's `bugs` URL, put in at build time, so the one field serves both
+ * `npm bugs playbook-kit` and this message; without one, `npm bugs` still finds the package's page.
+ */
+export function bugHint(version: string, bugsUrl: string | null): string {
+  return bugsUrl
+    ? `This is a bug in playbook ${version}. Please report it at ${bugsUrl}, with the text above.`
+    : `This is a bug in playbook ${version}. Please report it with the text above: \`npm bugs playbook-kit\` opens where.`;
+}
+
+const BUG_HINT = bugHint(
+  typeof __PLAYBOOK_VERSION__ === "string"
+    ? __PLAYBOOK_VERSION__
+    : "0.0.0-source",
+  typeof __PLAYBOOK_BUGS__ === "string" ? __PLAYBOOK_BUGS__ : null,
+);
 
 /** Classifies a thrown value: ours and citty's argument errors are usage errors (exit 2), the rest are bugs. */
 export function toCliFailure(error: unknown): CliFailure {
