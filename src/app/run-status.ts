@@ -67,7 +67,13 @@ export function runStatus(root: string): StatusReport {
   const state = lint.state?.state ?? null;
   const playbook = lint.active?.playbook ?? null;
   const file = lint.active?.file ?? null;
-  const summary = playbook ? summarizePlaybook(playbook, []) : null;
+  // With the playbook's own lint diagnostics, as the hook's parse cache has them: a plan with errors is not written yet.
+  const summary = playbook
+    ? summarizePlaybook(
+        playbook,
+        lint.diagnostics.filter((d) => d.file === file),
+      )
+    : null;
   const records = createRecordSet(file ? readRecords(root, file) : []);
   const proven = (phase: string, id: string) => {
     const subtask = summary?.phases
@@ -108,8 +114,7 @@ export function runStatus(root: string): StatusReport {
       : []),
     ...(gate &&
     !gate.open &&
-    gate.missing !== "review" &&
-    gate.missing !== "context"
+    (gate.missing === "fresh-review" || gate.missing === "forged-review")
       ? [`\`reviewed: true\` without a current approval: ${gate.next}`]
       : []),
     ...phases

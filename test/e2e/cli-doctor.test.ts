@@ -73,6 +73,30 @@ describe("playbook doctor", () => {
     });
   });
 
+  it("calls a playbook that `new` just started a plan to write, not a broken install", () => {
+    const p = installed();
+    execFileSync("git", ["add", "-A"], { cwd: p.dir });
+    execFileSync(
+      "git",
+      ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "setup"],
+      { cwd: p.dir },
+    );
+    expect(runCli(["new", "login-form", "--cwd", p.dir]).status).toBe(0);
+    const { findings, status } = doctor(p);
+    expect(status).toBe(0);
+    expect(findings.find((f) => f.area === "state")).toMatchObject({
+      level: "warn",
+      message: expect.stringContaining(
+        "plan/playbook-login-form.md not written yet",
+      ) as string,
+      fix: expect.stringContaining("until `playbook lint` is clean") as string,
+    });
+    const status_ = runCli(["status", "--cwd", p.dir], {
+      env: { NO_COLOR: "1" },
+    });
+    expect(status_.stdout).toContain("next      write the plan: fill it in");
+  });
+
   it("fails below the Claude Code that runs exec-form hooks, and says when there is none", () => {
     const p = installed();
     // An older release answers `claude --version` the way the real one does.

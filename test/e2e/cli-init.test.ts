@@ -320,7 +320,7 @@ describe("playbook init", () => {
     expect(result.stdout).toContain("unfinished archive");
   });
 
-  it("uninstall keeps what the user changed after init: a state.md in use, their lines in CLAUDE.md", () => {
+  it("uninstall keeps what the user changed after init (their lines in CLAUDE.md, their playbook) and removes a state.md only playbook wrote to", () => {
     const p = project({ "CLAUDE.md": "# Acme\n" });
     cli(p, "init", "--yes");
     commitSetup(p);
@@ -330,10 +330,11 @@ describe("playbook init", () => {
     const result = cli(p, "uninstall", "--yes");
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(
-      /keep\s+state\.md\s+it names the active playbook plan\/playbook-login-form\.md: kept/,
+      /remove\s+state\.md\s+only playbook's own entries changed since init \(it named plan\/playbook-login-form\.md, which stays\)/,
     );
     expect(p.read("CLAUDE.md")).toBe("# Acme\n\nAlways run the linter.\n");
-    expect(p.read("state.md")).toContain("active: plan/playbook-login-form.md");
+    expect(existsSync(p.path("state.md"))).toBe(false);
+    expect(result.stdout).not.toContain("you changed is still there");
     expect(p.read("plan/playbook-login-form.md")).toContain(
       "project: login-form",
     );

@@ -194,7 +194,8 @@ function withoutYamlValues(text: string): string {
 
 /**
  * state.md after init: playbook writes its yaml values (the active playbook, the phase, session stamps), so a state.md
- * whose prose is still init's is playbook's own, unless it names an active playbook, which is work in progress.
+ * whose prose is still init's is playbook's own and goes, even while it names an active playbook: the playbook is the
+ * user's work and stays, the pointer to it is playbook's bookkeeping.
  */
 function stateStep(text: string, template: string | null): UninstallStep {
   const keep = (detail: string): UninstallStep => ({
@@ -210,12 +211,10 @@ function stateStep(text: string, template: string | null): UninstallStep {
   )
     return keep("you changed it since init: kept");
   const active = parseState(text, STATE).value.playbook.active;
-  if (active !== null)
-    return keep(`it names the active playbook ${active}: kept`);
   return {
     path: STATE,
     action: "remove",
-    detail: "only playbook's own entries changed since init",
+    detail: `only playbook's own entries changed since init${active === null ? "" : ` (it named ${active}, which stays)`}`,
     writes: [],
     removes: [STATE],
   };

@@ -148,9 +148,20 @@ export function runDoctor(root: string, deps: DoctorDeps): Finding[] {
       `${configErrors.length} problem${configErrors.length === 1 ? "" : "s"} in ${CONFIG_FILE}, first: ${first.message}`,
       `Run \`playbook lint\` and fix what it lists for ${CONFIG_FILE}.`,
     );
-  const errors = lint.diagnostics.filter(
-    (d) => d.severity === "error" && d.file !== CONFIG_FILE,
-  ).length;
+  // A playbook not reviewed yet is a plan still being written (`playbook new` starts one from the skeleton): its
+  // lint errors are the work ahead, not a broken install.
+  const drafts = new Set(
+    lint.playbooks.filter((p) => !p.playbook.meta.reviewed).map((p) => p.file),
+  );
+  const errorsIn = (inDraft: boolean) =>
+    lint.diagnostics.filter(
+      (d) =>
+        d.severity === "error" &&
+        d.file !== CONFIG_FILE &&
+        drafts.has(d.file) === inDraft,
+    );
+  const errors = errorsIn(false).length;
+  const draftErrors = errorsIn(true);
   if (!existsSync(join(root, "state.md")))
     error("state", "state.md is missing", "Run `playbook init`.");
   else if (errors > 0)
@@ -158,6 +169,12 @@ export function runDoctor(root: string, deps: DoctorDeps): Finding[] {
       "state",
       `${errors} lint error${errors === 1 ? "" : "s"} in state.md and the playbooks`,
       "Run `playbook lint` and fix what it lists.",
+    );
+  else if (draftErrors.length > 0)
+    warn(
+      "state",
+      `${[...new Set(draftErrors.map((d) => d.file))].join(", ")} not written yet (${draftErrors.length} lint error${draftErrors.length === 1 ? "" : "s"}, not reviewed)`,
+      "Fill it in (the pm subagent does, from the understanding check) until `playbook lint` is clean, then have the reviewer approve it.",
     );
   else
     ok(

@@ -1,3 +1,4 @@
+import { PLAN_STEP } from "../../core/session/next-step.ts";
 import type { Colors } from "./colors.ts";
 import type { StatusReport } from "../../app/run-status.ts";
 import { formatDiagnostics } from "./diagnostics.ts";
@@ -82,9 +83,9 @@ export function formatStatus(unsafe: StatusReport, c: Colors): string[] {
   }
   if (report.gate) {
     const what =
-      report.gate.missing === "context"
-        ? "write ## context"
-        : "review the plan";
+      report.gate.missing === "context" || report.gate.missing === "write"
+        ? PLAN_STEP[report.gate.missing]
+        : PLAN_STEP.review;
     lines.push("", `${c.bold("next")}      ${what}: ${report.gate.next}`);
   } else if (report.next.length > 0) {
     lines.push("", c.bold("next"));

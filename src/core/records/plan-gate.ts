@@ -9,7 +9,8 @@ export type PlanGate =
   | { open: true }
   | {
       open: false;
-      missing: "review" | "fresh-review" | "forged-review" | "context";
+      missing:
+        "write" | "review" | "fresh-review" | "forged-review" | "context";
       /** What is wrong, as a sentence about `path`. */
       reason: string;
       /** What to do, without "Next:". */
@@ -30,6 +31,17 @@ export function planGate(
     review !== null &&
     review.verdict === "approve" &&
     review.contentHash === playbook.hashes.review;
+  const errors = playbook.diagnostics.filter(
+    (d) => d.severity === "error",
+  ).length;
+  // A plan with lint errors cannot be approved yet (`review approve` lints first): writing it comes before review.
+  if (!playbook.meta.reviewed && errors > 0)
+    return {
+      open: false,
+      missing: "write",
+      reason: `\`${path}\` is not written yet (${errors} lint error${errors === 1 ? "" : "s"}).`,
+      next: `fill it in (the pm subagent, from the understanding check) until \`playbook lint\` is clean, then have the reviewer approve it.`,
+    };
   if (!playbook.meta.reviewed)
     return {
       open: false,

@@ -6,9 +6,16 @@ import type { RecordSet } from "../records/record.ts";
 type PhaseSummary = PlaybookSummary["phases"][number];
 type SubtaskSummary = PhaseSummary["subtasks"][number];
 
+/** The words for a shut plan gate, shared by the status line, the session summary and `playbook status`. */
+export const PLAN_STEP = {
+  write: "write the plan",
+  review: "review the plan",
+  context: "write ## context",
+} as const;
+
 /** What the active playbook needs next, as the continuation loop, the session summary and the status line say it. */
 export type NextStep =
-  | { kind: "plan"; missing: "review" | "context"; text: string }
+  | { kind: "plan"; missing: "write" | "review" | "context"; text: string }
   | { kind: "implement"; phase: string; subtask: string; text: string }
   | { kind: "fix"; phase: string; subtask: string | null; text: string }
   | { kind: "tick"; phase: string; subtask: string; text: string }
@@ -43,7 +50,10 @@ export function nextStep(view: PlaybookView): NextStep {
   if (!gate.open)
     return {
       kind: "plan",
-      missing: gate.missing === "context" ? "context" : "review",
+      missing:
+        gate.missing === "context" || gate.missing === "write"
+          ? gate.missing
+          : "review",
       text: gate.next,
     };
   const phases = view.playbook.phases;

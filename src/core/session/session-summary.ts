@@ -1,6 +1,6 @@
 import type { PostLoopLock } from "../guards/types.ts";
 import type { CompactSnapshot } from "./compact-snapshot.ts";
-import type { NextStep } from "./next-step.ts";
+import { PLAN_STEP, type NextStep } from "./next-step.ts";
 
 /** The active playbook as summaries show it. */
 export interface PlaybookProgress {
@@ -131,7 +131,7 @@ function snapshotLines(s: CompactSnapshot): string[] {
 function shortStep(step: NextStep): string {
   switch (step.kind) {
     case "plan":
-      return step.missing === "review" ? "review the plan" : "write ## context";
+      return PLAN_STEP[step.missing];
     case "implement":
       return `${step.subtask} (do it, then playbook verify ${step.subtask})`;
     case "fix":

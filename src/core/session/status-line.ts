@@ -1,5 +1,6 @@
 import type { PostLoopLock } from "../guards/types.ts";
 import type { LoopState } from "./loop-state.ts";
+import { PLAN_STEP } from "./next-step.ts";
 import type { PlaybookProgress } from "./session-summary.ts";
 
 export interface StatusLineView {
@@ -50,7 +51,7 @@ function nextLabel(p: PlaybookProgress): string {
   const step = p.next;
   switch (step.kind) {
     case "plan":
-      return step.missing === "review" ? "review the plan" : "write ## context";
+      return PLAN_STEP[step.missing];
     case "implement":
     case "fix":
     case "tick":

@@ -59,6 +59,17 @@ describe("nextStep", () => {
       { kind: "plan", missing: "review" },
     ],
     [
+      "a plan not written yet (lint errors, not reviewed): writing it, before the review",
+      () =>
+        stepOf(
+          REVIEWED.replace("reviewed: true", "reviewed: false").replace(
+            /summary: .*\n/,
+            "",
+          ),
+        ),
+      { kind: "plan", missing: "write" },
+    ],
+    [
       "reviewed: true typed without an approval on record: the review",
       () => stepOf(REVIEWED, () => [], "p1", {}, false),
       { kind: "plan", missing: "review" },
