@@ -105,6 +105,20 @@ describe("the published package", () => {
       },
     );
     expect(run("new", "login-form").status).toBe(0);
+
+    // A teammate's fresh clone, before `npm install`: npx refuses to fetch, and the CLAUDE.md block tells the agent
+    // what that refusal says and means.
+    const clone = createTempProject({ "package.json": '{"name":"acme"}\n' });
+    const npx = spawnSync("npx", ["--no", "playbook", "status"], {
+      cwd: clone.dir,
+      encoding: "utf8",
+      env: childEnv({ npm_config_offline: "true" }),
+    });
+    expect(npx.status).not.toBe(0);
+    const refusal = "could not determine executable to run";
+    expect(npx.stderr).toContain(refusal);
+    expect(p.read("CLAUDE.md")).toContain(refusal);
+    expect(p.read("CLAUDE.md")).toContain("npm install");
   });
 
   it("npm i -D of the tarball pulls in nothing but playbook-kit: dist/ bundles what it runs", () => {
