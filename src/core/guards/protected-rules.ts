@@ -1,4 +1,3 @@
-import ignore, { type Ignore } from "ignore";
 import { diagnosticAt, type Diagnostic } from "../model/diagnostic.ts";
 
 export const PROTECTION_LEVELS = ["HARD_BLOCK", "BLOCK", "WARN"] as const;
@@ -93,56 +92,4 @@ function asLevel(word: string): ProtectionLevel | null {
   return (PROTECTION_LEVELS as readonly string[]).includes(word)
     ? (word as ProtectionLevel)
     : null;
-}
-
-/**
- * The strictest rule protecting `repoPath`, or null. Within one level the rules are one gitignore file (the last
- * matching line wins, so `!pattern` unprotects); the built-in rules are their own list, which no user line negates.
- * Matching ignores case: on a case-insensitive disk `.ENV` is `.env`.
- */
-export function findProtection(
-  rules: readonly ProtectedRule[],
-  repoPath: string,
-): ProtectedRule | null {
-  if (!ignore.isPathValid(repoPath)) return null;
-  for (const level of PROTECTION_LEVELS)
-    for (const list of compiled(rules)[level]) {
-      const found = list.rules[Number(list.matcher.test(repoPath).rule?.mark)];
-      if (found) return found;
-    }
-  return null;
-}
-
-interface CompiledList {
-  matcher: Ignore;
-  rules: readonly ProtectedRule[];
-}
-
-const cache = new WeakMap<
-  readonly ProtectedRule[],
-  Record<ProtectionLevel, CompiledList[]>
->();
-
-function compiled(
-  rules: readonly ProtectedRule[],
-): Record<ProtectionLevel, CompiledList[]> {
-  const hit = cache.get(rules);
-  if (hit) return hit;
-  const byLevel = {} as Record<ProtectionLevel, CompiledList[]>;
-  for (const level of PROTECTION_LEVELS) {
-    const lists: CompiledList[] = [];
-    for (const builtIn of [true, false]) {
-      const own = rules.filter(
-        (r) => r.level === level && (r.source === "built-in") === builtIn,
-      );
-      if (own.length === 0) continue;
-      const matcher = ignore().add(
-        own.map((r, i) => ({ pattern: r.pattern, mark: String(i) })),
-      );
-      lists.push({ matcher, rules: own });
-    }
-    byLevel[level] = lists;
-  }
-  cache.set(rules, byLevel);
-  return byLevel;
 }

@@ -1,7 +1,7 @@
 import { isRepairPath, isStatePath } from "../paths/repo-path.ts";
 import type { SecurityMode } from "../model/state.ts";
 import { ALLOW, block, context } from "./facts.ts";
-import { findProtection } from "./protected-rules.ts";
+import { findProtection } from "./protected-match.ts";
 import type { Guard } from "./types.ts";
 
 const STRENGTH: Record<SecurityMode, number> = {

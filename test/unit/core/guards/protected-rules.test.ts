@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { findProtection } from "../../../../src/core/guards/protected-match.ts";
 import {
   BUILT_IN_RULES,
-  findProtection,
   parseProtectedRules,
 } from "../../../../src/core/guards/protected-rules.ts";
 
