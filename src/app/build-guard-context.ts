@@ -91,10 +91,7 @@ export function buildGuardContext(input: ContextInput): GuardContext {
     event,
     toolName,
     toolInput,
-    agentType:
-      typeof payload.agent_type === "string" && payload.agent_type !== ""
-        ? payload.agent_type
-        : null,
+    agentType: subagentType(payload),
     sessionId: payload.session_id ?? null,
     projectDir,
     security: state?.config.security ?? "strict",
@@ -349,4 +346,21 @@ function safe<T>(read: () => T): T | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The subagent making the call, or null for the main agent. Claude Code sets `agent_type` also for a main session
+ * started with `claude --agent reviewer` (which the agent's own Bash can start); only a subagent's call carries
+ * `agent_id`, so a verdict role is granted only with both.
+ */
+export function subagentType(payload: {
+  agent_type?: string | null;
+  agent_id?: unknown;
+}): string | null {
+  return typeof payload.agent_type === "string" &&
+    payload.agent_type !== "" &&
+    typeof payload.agent_id === "string" &&
+    payload.agent_id !== ""
+    ? payload.agent_type
+    : null;
 }

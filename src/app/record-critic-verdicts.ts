@@ -3,6 +3,7 @@ import { parseVerdictBlocks } from "../core/records/verdict-block.ts";
 import type { HookPayload } from "../hooks/payload.ts";
 import type { HookAnswer } from "../hooks/reply.ts";
 import type { HookDeps } from "./hook-run.ts";
+import { subagentType } from "./build-guard-context.ts";
 import { readWorkspaceSummary } from "./read-workspace-summary.ts";
 
 const VERDICT_FORMAT =
@@ -19,7 +20,8 @@ export function recordCriticVerdicts(
   deps: Pick<HookDeps, "summarize" | "now">,
 ): HookAnswer {
   const answer: HookAnswer = { block: null, context: [], notice: null };
-  const agent = payload.agent_type ?? "";
+  // Only a subagent (agent_id present) is the critic: a main session started with `--agent critic` is not.
+  const agent = subagentType(payload) ?? "";
   if (agent !== "critic" && !agent.endsWith(":critic")) return answer;
   const retry = (why: string): HookAnswer =>
     payload.stop_hook_active === true

@@ -48,6 +48,7 @@ export interface HookPayload {
   cwd?: string;
   hook_event_name?: string;
   agent_type?: string | null;
+  agent_id?: string;
   tool_name?: string;
   tool_input?: Record<string, unknown>;
   tool_use_id?: string;

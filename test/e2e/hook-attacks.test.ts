@@ -1,4 +1,4 @@
-import { mkdirSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, symlinkSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
 import {
@@ -185,14 +185,44 @@ describe("the attack corpus is blocked", () => {
 
   it("any agent running `playbook confirm`, which only a person may run", () => {
     expectDenied(
-      repo.bash("playbook confirm p1.1", { agent_type: "reviewer" }),
+      repo.bash("playbook confirm p1.1", {
+        agent_type: "reviewer",
+        agent_id: "a1f3c9",
+      }),
       "person",
     );
   });
 
+  it("a main session started with `claude --agent reviewer` (agent_type without agent_id) cannot approve or record a verdict", () => {
+    const fresh = createGuardedRepo({ reviewed: false });
+    const grants = fresh.path(".claude/playbook/grants");
+    const count = () => (existsSync(grants) ? readdirSync(grants).length : 0);
+    expectDenied(
+      fresh.bash("playbook review approve", { agent_type: "reviewer" }),
+      "reviewer",
+    );
+    expectDenied(
+      fresh.bash("playbook crit record p1 PASS", { agent_type: "critic" }),
+      "critic",
+    );
+    // No grant was left for the CLI to use.
+    expect(count()).toBe(0);
+    // The same call from a subagent (agent_id present) is the reviewer's.
+    expect(
+      fresh.bash("playbook review approve", {
+        agent_type: "reviewer",
+        agent_id: "a1f3c9",
+      }).decision,
+    ).toBeNull();
+    expect(count()).toBe(1);
+  });
+
   it("the critic running `playbook review approve`", () => {
     expectDenied(
-      repo.bash("playbook review approve", { agent_type: "critic" }),
+      repo.bash("playbook review approve", {
+        agent_type: "critic",
+        agent_id: "a1f3c9",
+      }),
     );
   });
 

@@ -293,7 +293,10 @@ describe("work along the Golden Path is allowed", () => {
   it("the reviewer running `playbook review approve` is allowed and leaves a one-time grant for the CLI", () => {
     const repo = createGuardedRepo({ reviewed: false });
     expectAllowed(
-      repo.bash("playbook review approve", { agent_type: "reviewer" }),
+      repo.bash("playbook review approve", {
+        agent_type: "reviewer",
+        agent_id: "a1f3c9",
+      }),
     );
     const grants = join(repo.dir, ".claude/playbook/grants");
     expect(existsSync(grants) ? readdirSync(grants).length : 0).toBe(1);
@@ -304,6 +307,7 @@ describe("work along the Golden Path is allowed", () => {
     expectAllowed(
       repo.bash("playbook crit record p1 PASS --evidence 'tests pass'", {
         agent_type: "critic",
+        agent_id: "a1f3c9",
       }),
     );
   });

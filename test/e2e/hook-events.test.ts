@@ -39,6 +39,7 @@ const PAYLOADS: Record<string, Record<string, unknown>> = {
     stop_hook_active: false,
     agent_id: "a1",
     agent_type: "Explore",
+    agent_id: "a1f3c9",
     agent_transcript_path: "/tmp/a.jsonl",
     last_assistant_message: "Found it.",
   },
@@ -154,6 +155,7 @@ describe("SubagentStop of the critic", () => {
     const repo = createGuardedRepo();
     const reply = repo.hook("SubagentStop", {
       agent_type: "critic",
+      agent_id: "a1f3c9",
       agent_id: "c1",
       stop_hook_active: false,
       last_assistant_message: verdict(
@@ -184,6 +186,7 @@ describe("SubagentStop of the critic", () => {
     const repo = createGuardedRepo();
     const first = repo.hook("SubagentStop", {
       agent_type: "critic",
+      agent_id: "a1f3c9",
       stop_hook_active: false,
       last_assistant_message: verdict("verdict: PASS"),
     });
@@ -191,6 +194,7 @@ describe("SubagentStop of the critic", () => {
     expect(first.reason).toContain("phase");
     const again = repo.hook("SubagentStop", {
       agent_type: "critic",
+      agent_id: "a1f3c9",
       stop_hook_active: true,
       last_assistant_message: verdict("verdict: PASS"),
     });
@@ -202,6 +206,7 @@ describe("SubagentStop of the critic", () => {
     const repo = createGuardedRepo();
     const reply = repo.hook("SubagentStop", {
       agent_type: "critic",
+      agent_id: "a1f3c9",
       stop_hook_active: false,
       last_assistant_message: verdict("phase: p7\nverdict: PASS\nevidence: x"),
     });
@@ -213,6 +218,7 @@ describe("SubagentStop of the critic", () => {
     const repo = createGuardedRepo();
     const reply = repo.hook("SubagentStop", {
       agent_type: "general-purpose",
+      agent_id: "a1f3c9",
       stop_hook_active: false,
       last_assistant_message: verdict("phase: p1\nverdict: PASS\nevidence: x"),
     });

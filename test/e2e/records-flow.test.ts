@@ -44,7 +44,10 @@ describe("proof along the Golden Path: hook and CLI together", () => {
 
     // The reviewer's call is allowed and leaves a grant the CLI uses up.
     expect(
-      repo.bash("playbook review approve", { agent_type: "reviewer" }).decision,
+      repo.bash("playbook review approve", {
+        agent_type: "reviewer",
+        agent_id: "a1f3c9",
+      }).decision,
     ).toBeNull();
     const approved = cli(["review", "approve"]);
     expect(approved.status).toBe(0);
