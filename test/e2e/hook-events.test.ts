@@ -155,7 +155,6 @@ describe("SubagentStop of the critic", () => {
     const repo = createGuardedRepo();
     const reply = repo.hook("SubagentStop", {
       agent_type: "critic",
-      agent_id: "a1f3c9",
       agent_id: "c1",
       stop_hook_active: false,
       last_assistant_message: verdict(
