@@ -39,7 +39,6 @@ const PAYLOADS: Record<string, Record<string, unknown>> = {
     stop_hook_active: false,
     agent_id: "a1",
     agent_type: "Explore",
-    agent_id: "a1f3c9",
     agent_transcript_path: "/tmp/a.jsonl",
     last_assistant_message: "Found it.",
   },
