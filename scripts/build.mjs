@@ -114,6 +114,13 @@ await Promise.all([
   }),
   build({
     ...common,
+    entryPoints: [join(root, "src/hooks/job-entry.ts")],
+    outfile: join(out, "job.cjs"),
+    format: "cjs",
+    minify: true,
+  }),
+  build({
+    ...common,
     entryPoints: [join(root, "src/hooks/parser-entry.ts")],
     outfile: join(out, "parser.cjs"),
     format: "cjs",

@@ -18,6 +18,8 @@ export interface HookDeps {
   ) => Promise<{ text: string }>;
   now: () => Date;
   clock: () => number;
+  /** The folder of the running hook bundle (dist/), where `job.cjs` and `cli.mjs` sit. */
+  distDir: string;
 }
 
 export interface HookRun {

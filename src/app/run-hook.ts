@@ -1,3 +1,4 @@
+import { startTrustedJob } from "../adapters/trusted-job.ts";
 import { readSummaryCached } from "../adapters/parse-cache.ts";
 import { writeGrant } from "../adapters/grant-store.ts";
 import { addSessionReads } from "../adapters/session-store.ts";
@@ -71,8 +72,11 @@ function checkToolUse(
     analyzeBash: deps.analyzeBash,
   });
   const verdict = evaluateGuards(ctx, undefined, deps.clock);
+  let updatedInput: Record<string, unknown> | undefined;
   try {
     applyEffects(ctx, verdict.effects, deps.now);
+    if (verdict.block === null)
+      updatedInput = runTrustedCommands(ctx, payload, verdict.effects, deps);
   } catch (error) {
     // The verdict stands; what could not be written is said, not thrown (e.g. a read-only checkout).
     verdict.context.push(
@@ -84,11 +88,40 @@ function checkToolUse(
       block: verdict.block?.reason ?? null,
       context: verdict.context,
       notice: null,
+      ...(updatedInput ? { updatedInput } : {}),
     },
     projectDir: ctx.projectDir,
     verdict,
     tool: payload.tool_name ?? null,
   };
+}
+
+/**
+ * A proof-writing playbook command the guards let through runs here, as the hook's own job: hooks run outside the
+ * agent's sandbox, so the records it writes never pass through anything the agent's shell can reach. The agent's
+ * Bash call then runs a command that shows the job's output and exit code.
+ */
+function runTrustedCommands(
+  ctx: GuardContext,
+  payload: HookPayload,
+  effects: readonly Effect[],
+  deps: HookDeps,
+): Record<string, unknown> | undefined {
+  const run = effects.find((e) => e.kind === "trusted-command");
+  if (!run) return undefined;
+  const now = deps.now();
+  const { display } = startTrustedJob({
+    projectDir: ctx.projectDir,
+    distDir: deps.distDir,
+    cwd:
+      typeof payload.cwd === "string" && payload.cwd !== ""
+        ? payload.cwd
+        : ctx.projectDir,
+    id: payload.tool_use_id ?? `job-${now.getTime().toString(36)}`,
+    args: run.args,
+    now,
+  });
+  return { ...ctx.toolInput, command: display };
 }
 
 function applyEffects(

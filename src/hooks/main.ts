@@ -12,6 +12,8 @@ import {
 import { readEvent } from "./read-stdin.ts";
 import { toHookReply, type HookAnswer } from "./reply.ts";
 
+declare const __dirname: string;
+
 /** A 10 MB Write is still checked; beyond this the call cannot be judged. */
 const MAX_STDIN_BYTES = 64 * 1024 * 1024;
 export const STDIN_TIMEOUT_MS = 3000;
@@ -105,6 +107,7 @@ export async function runHookMain(
       archive: (dir, session) => loadArchive().archiveFromHook(dir, session),
       now: () => new Date(),
       clock,
+      distDir: __dirname,
     });
   } catch (error) {
     // Our own failure must never brick the session, and never pass silently either: the user sees it.

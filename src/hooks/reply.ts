@@ -8,6 +8,8 @@ export interface HookAnswer {
   context: string[];
   /** A short notice for the user (problems of playbook itself, e.g. an unreadable payload). */
   notice: string | null;
+  /** PreToolUse: the tool input to run instead (a proof-writing command the hook ran itself shows its result). */
+  updatedInput?: Record<string, unknown>;
 }
 
 export interface HookReply {
@@ -44,8 +46,9 @@ const NOTICE_EVENTS: ReadonlySet<HookEvent> = new Set([
 
 /**
  * Maps an answer to exactly one reply that follows Claude Code's contract: always exit 0 with at most one JSON object
- * on stdout (never JSON mixed with exit 2). PreToolUse refuses with `permissionDecision: "deny"` and never says
- * "allow" (that would skip the user's permission prompts); Post/Stop events use `decision: "block"`; context goes in
+ * on stdout (never JSON mixed with exit 2). PreToolUse refuses with `permissionDecision: "deny"`, and says "allow"
+ * only for a proof-writing command it ran itself (with `updatedInput` showing its output); otherwise it stays silent,
+ * so the user's permission prompts stay; Post/Stop events use `decision: "block"`; context goes in
  * `hookSpecificOutput.additionalContext` where the event honours it. Output strings stay under Claude Code's
  * 10,000-character cap.
  */
@@ -60,6 +63,18 @@ export function toHookReply(event: HookEvent, answer: HookAnswer): HookReply {
       reply["decision"] = "block";
       reply["reason"] = cap(answer.block);
     }
+  }
+  if (
+    answer.block === null &&
+    answer.updatedInput !== undefined &&
+    event === "PreToolUse"
+  ) {
+    // The hook already ran the command outside the agent's shell: what runs now only shows its result, so there is
+    // nothing left to ask the user about.
+    specific["permissionDecision"] = "allow";
+    specific["permissionDecisionReason"] =
+      "playbook runs this command itself, outside the agent's shell, and shows its output.";
+    specific["updatedInput"] = answer.updatedInput;
   }
   if (answer.context.length > 0 && CONTEXT_EVENTS.has(event))
     specific["additionalContext"] = cap(answer.context.join("\n"));

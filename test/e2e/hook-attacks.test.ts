@@ -4,6 +4,7 @@ import { execFileSync } from "node:child_process";
 import {
   createGuardedRepo,
   expectDenied,
+  runByPlaybook,
   PLAYBOOK,
   type GuardedRepo,
 } from "../helpers/guarded-repo.ts";
@@ -207,14 +208,45 @@ describe("the attack corpus is blocked", () => {
     );
     // No grant was left for the CLI to use.
     expect(count()).toBe(0);
-    // The same call from a subagent (agent_id present) is the reviewer's.
-    expect(
+    expect(fresh.read(PLAYBOOK)).toContain("reviewed: false");
+    // The same call from a subagent (agent_id present) is the reviewer's: the hook runs it and it records.
+    const shown = runByPlaybook(
       fresh.bash("playbook review approve", {
         agent_type: "reviewer",
         agent_id: "a1f3c9",
-      }).decision,
-    ).toBeNull();
-    expect(count()).toBe(1);
+      }),
+    );
+    expect(shown.status).toBe(0);
+    expect(fresh.read(PLAYBOOK)).toContain("reviewed: true");
+  });
+
+  it.each([
+    ["chained after cd", "cd . && npx --no playbook verify p1.1"],
+    ["piped", "npx --no playbook verify p1.1 | tail -5"],
+    ["redirected", "npx --no playbook verify p1.1 > out.txt"],
+    ["with a variable", 'npx --no playbook verify "$ID"'],
+    ["inside bash -c", "bash -c 'npx --no playbook verify p1.1'"],
+  ])(
+    "a proof-writing command that is not a command of its own (%s) is refused, and nothing is run",
+    (_name, command) => {
+      const jobs = repo.path(".claude/playbook/jobs");
+      const before = existsSync(jobs) ? readdirSync(jobs).length : 0;
+      expectDenied(repo.bash(command), "a command of its own");
+      expect(existsSync(jobs) ? readdirSync(jobs).length : 0).toBe(before);
+    },
+  );
+
+  it("the command the agent's shell runs instead only shows the job: whatever binary `playbook` names there, playbook's own code ran", () => {
+    const fresh = createGuardedRepo();
+    // A `playbook` on the agent's PATH would forge evidence; the hook never runs it.
+    fresh.write("bin/playbook", "#!/bin/sh\necho forged > forged.txt\n");
+    const reply = fresh.bash("playbook verify p1.1", {
+      cwd: fresh.dir,
+    });
+    const shown = runByPlaybook(reply);
+    expect(shown.output).not.toContain("forged");
+    expect(existsSync(fresh.path("forged.txt"))).toBe(false);
+    expect(reply.command).not.toContain("bin/playbook");
   });
 
   it("the critic running `playbook review approve`", () => {

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import {
   createGuardedRepo,
   expectAllowed,
+  runByPlaybook,
   PLAYBOOK,
   type GuardedRepo,
 } from "../helpers/guarded-repo.ts";
@@ -103,8 +104,6 @@ describe("the deadlock corpus stays allowed", () => {
     "git branch -D old-branch",
     "playbook status",
     "playbook lint",
-    "playbook post-loop",
-    "npx playbook verify p1.1",
     "ls -la plan/ && cat state.md",
     "git commit -F - <<'EOF'\nfix: parse > and >> in messages\n\nrm -rf / is only text here; so is sed -i state.md\nEOF",
     "git commit -m 'docs: mention tee state.md'",
@@ -112,6 +111,15 @@ describe("the deadlock corpus stays allowed", () => {
   ])("Bash: %s", (command) => {
     expectAllowed(repo.bash(command));
   });
+
+  it.each(["playbook post-loop", "npx playbook verify p1.1"])(
+    "Bash: %s is run by the hook itself, never refused",
+    (command) => {
+      const fresh = lockedRepo();
+      const shown = runByPlaybook(fresh.bash(command));
+      expect(shown.output).not.toContain("Blocked");
+    },
+  );
 });
 
 describe("a deleted or corrupted state.md never blocks for good", () => {
@@ -290,26 +298,37 @@ describe("work along the Golden Path is allowed", () => {
     expectAllowed(setDone());
   });
 
-  it("the reviewer running `playbook review approve` is allowed and leaves a one-time grant for the CLI", () => {
+  it("the reviewer running `playbook review approve` is run by the hook itself, which records the approval", () => {
     const repo = createGuardedRepo({ reviewed: false });
-    expectAllowed(
+    const shown = runByPlaybook(
       repo.bash("playbook review approve", {
         agent_type: "reviewer",
         agent_id: "a1f3c9",
       }),
     );
+    expect(shown.status).toBe(0);
+    expect(repo.read(PLAYBOOK)).toContain("reviewed: true");
+    expect(
+      existsSync(
+        join(
+          repo.dir,
+          ".claude/playbook/records/plan__playbook-login-form.md/review.playbook.json",
+        ),
+      ),
+    ).toBe(true);
+    // The one-time grant was used up by the hook's own run.
     const grants = join(repo.dir, ".claude/playbook/grants");
-    expect(existsSync(grants) ? readdirSync(grants).length : 0).toBe(1);
+    expect(existsSync(grants) ? readdirSync(grants).length : 0).toBe(0);
   });
 
-  it("the critic running `playbook crit record` is allowed", () => {
+  it("the critic running `playbook crit record` is run by the hook itself", () => {
     const repo = createGuardedRepo();
-    expectAllowed(
-      repo.bash("playbook crit record p1 PASS --evidence 'tests pass'", {
-        agent_type: "critic",
-        agent_id: "a1f3c9",
-      }),
+    const reply = repo.bash(
+      "playbook crit record p1 PASS --evidence 'tests pass'",
+      { agent_type: "critic", agent_id: "a1f3c9" },
     );
+    expect(reply.decision).toBe("allow");
+    expect(reply.command).toContain("job.cjs");
   });
 
   it("PLAYBOOK_DISABLE=1 turns every guard off", () => {

@@ -1,6 +1,10 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createGuardedRepo, PLAYBOOK } from "../helpers/guarded-repo.ts";
+import {
+  createGuardedRepo,
+  PLAYBOOK,
+  runByPlaybook,
+} from "../helpers/guarded-repo.ts";
 import { CLI_BUNDLE, childEnv } from "../helpers/run-cli.ts";
 import { SAMPLE_PLAYBOOK } from "../helpers/sample-docs.ts";
 
@@ -17,7 +21,7 @@ const PLAYBOOK_TEXT = SAMPLE_PLAYBOOK.replace(
 const TICK = { old_string: "- [ ] **p1.1**", new_string: "- [x] **p1.1**" };
 
 describe("proof along the Golden Path: hook and CLI together", () => {
-  it("review through the hook's grant, verify, a person's confirmation, then the tick is allowed", () => {
+  it("review and verify run by the hook itself, a person's confirmation, then the tick is allowed", () => {
     const repo = createGuardedRepo({
       reviewed: false,
       playbook: PLAYBOOK_TEXT,
@@ -42,14 +46,14 @@ describe("proof along the Golden Path: hook and CLI together", () => {
     expect(repo.bash("playbook review approve").decision).toBe("deny");
     expect(cli(["review", "approve"]).status).toBe(1);
 
-    // The reviewer's call is allowed and leaves a grant the CLI uses up.
-    expect(
+    // The reviewer's call is run by the hook itself (outside the agent's shell): the agent sees its output.
+    const approved = runByPlaybook(
       repo.bash("playbook review approve", {
         agent_type: "reviewer",
         agent_id: "a1f3c9",
-      }).decision,
-    ).toBeNull();
-    const approved = cli(["review", "approve"]);
+      }),
+    );
+    expect(approved.output).toContain("approved plan/playbook-login-form.md");
     expect(approved.status).toBe(0);
     expect(repo.read(PLAYBOOK)).toContain("reviewed: true");
     expect(writeSource().decision).toBeNull();
@@ -58,8 +62,9 @@ describe("proof along the Golden Path: hook and CLI together", () => {
     expect(
       repo.pre("Edit", { file_path: repo.path(PLAYBOOK), ...TICK }).reason,
     ).toContain("technical: no evidence record");
-    const verified = cli(["verify", "p1.1"]);
+    const verified = runByPlaybook(repo.bash("npx --no playbook verify p1.1"));
     expect(verified.status).toBe(0);
+    expect(verified.output).toContain("p1.1");
     const afterVerify = repo.pre("Edit", {
       file_path: repo.path(PLAYBOOK),
       ...TICK,

@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeRecord } from "../../src/adapters/record-store.ts";
@@ -37,8 +37,10 @@ export interface GuardedRepoOptions {
 }
 
 export interface HookReplyView {
-  /** `deny` for a refused PreToolUse, `block` for a top-level decision, else null. */
-  decision: "deny" | "block" | null;
+  /** `deny` for a refused PreToolUse, `block` for a top-level decision, `allow` for a command playbook ran itself. */
+  decision: "deny" | "block" | "allow" | null;
+  /** What Claude Code runs instead, when playbook ran the command itself. */
+  command: string | null;
   reason: string;
   context: string;
   notice: string;
@@ -213,6 +215,23 @@ export function expectDenied(reply: HookReplyView, ...mentions: string[]) {
   expect(reply.reason).toContain("PLAYBOOK_DISABLE=1");
   expect(reply.reason).toMatch(/Next: /);
   for (const text of mentions) expect(reply.reason).toContain(text);
+}
+
+/**
+ * A proof-writing command the hook ran itself: the call is allowed with a command that shows the job's output. Runs
+ * that command as the agent's shell would and returns what it printed and its exit code.
+ */
+export function runByPlaybook(reply: HookReplyView): {
+  output: string;
+  status: number | null;
+} {
+  expect(reply.decision).toBe("allow");
+  expect(reply.command).toMatch(/job\.cjs' 'wait' /);
+  const shown = spawnSync("sh", ["-c", reply.command ?? "false"], {
+    encoding: "utf8",
+    timeout: 120_000,
+  });
+  return { output: shown.stdout + shown.stderr, status: shown.status };
 }
 
 /** A call that goes through without a word: no decision, no reason, exit 0. */

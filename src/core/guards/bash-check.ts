@@ -104,6 +104,17 @@ function checkInlineRecordCommands(
     : null;
 }
 
+/** Commands that write records, the lock or the archive journal: the hook runs them itself (see `trusted`). */
+function writesTrustState(sub: string | undefined, verb: string | undefined) {
+  return (
+    sub === "verify" ||
+    sub === "post-loop" ||
+    sub === "archive" ||
+    (sub === "review" && (verb === "approve" || verb === "reject")) ||
+    (sub === "crit" && verb === "record")
+  );
+}
+
 function checkPlaybookCommands(
   ctx: GuardContext,
   commands: readonly SimpleCommand[],
@@ -113,6 +124,14 @@ function checkPlaybookCommands(
     const args = playbookArgs(cmd.argv);
     if (!args) continue;
     const [sub, verb] = args;
+    if (writesTrustState(sub, verb)) {
+      const alone = trustedCommand(ctx, commands, cmd, args);
+      if (!alone)
+        return block(
+          `Blocked: \`playbook ${sub}${verb && sub !== "verify" ? ` ${verb}` : ""}\` writes proof, so playbook runs it itself, outside your shell, and it has to be a command of its own. Next: run \`${cmd.text}\` alone, with its arguments spelled out (no \`cd ... &&\`, pipes, redirects or variables).`,
+        );
+      effects.push(alone);
+    }
     if (sub === "init" || sub === "uninstall")
       return block(
         `Blocked: \`playbook ${sub}\` changes the hook wiring and the framework's own files, so only the user runs it, in their own terminal. Next: tell the user what you want changed and ask them to run \`playbook ${sub}\`.`,
@@ -137,6 +156,31 @@ function checkPlaybookCommands(
     }
   }
   return effects.length > 0 ? { decision: { kind: "allow" }, effects } : null;
+}
+
+/**
+ * The hook runs a proof-writing command itself when it is the whole Bash call: one simple command, no redirect, no
+ * run-time value. Then what the agent's shell runs instead only shows the result, so nothing the agent's shell can
+ * reach ever writes a record.
+ */
+function trustedCommand(
+  ctx: GuardContext,
+  commands: readonly SimpleCommand[],
+  cmd: SimpleCommand,
+  args: readonly string[],
+): Effect | null {
+  const raw = ctx.toolInput["command"];
+  const whole = typeof raw === "string" ? raw.trim() : "";
+  if (
+    commands.length !== 1 ||
+    cmd.depth !== 0 ||
+    cmd.dynamic ||
+    cmd.redirects.length > 0 ||
+    Object.keys(cmd.env).length > 0 ||
+    whole !== cmd.text.trim()
+  )
+    return null;
+  return { kind: "trusted-command", args: [...args] };
 }
 
 function grant(

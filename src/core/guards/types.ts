@@ -22,7 +22,9 @@ export type Effect =
         command: string;
       };
     }
-  | { kind: "session-read"; path: string };
+  | { kind: "session-read"; path: string }
+  /** Run `playbook <args>` as the hook's own job and show the agent its output instead of running the command. */
+  | { kind: "trusted-command"; args: string[] };
 
 /** The documents a tool call changes, before and after, as the parser sees them. */
 export type DocumentChange =

@@ -1,0 +1,117 @@
+import { spawn } from "node:child_process";
+import {
+  closeSync,
+  existsSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
+import { join } from "node:path";
+
+/**
+ * `dist/job.cjs`: the two halves of a playbook command the hook runs for the agent (see app/trusted-commands.ts).
+ *
+ * - `run <job> <cli> <args...>`: started by the hook, outside the agent's sandbox. Runs the playbook CLI with its output
+ *   in `<job>/output`, then writes the exit code to `<job>/status` (atomically, so a reader sees all of it or none).
+ * - `wait <job>`: what the agent's Bash tool runs instead of the command. Prints the output as it grows and exits
+ *   with the command's exit code: the agent sees the command as if it had run it, and can write nothing here.
+ */
+const POLL_MS = 100;
+/** The runner touches `<job>/alive` this often; a waiter that sees no touch for STALE_MS gives up. */
+const HEARTBEAT_MS = 1000;
+const STALE_MS = Number(process.env["PLAYBOOK_JOB_STALE_MS"]) || 15_000;
+
+function run(job: string, cli: string, args: readonly string[]): void {
+  const out = openSync(join(job, "output"), "a");
+  const child = spawn(process.execPath, [cli, ...args], {
+    stdio: ["ignore", out, out],
+    env: { ...process.env, PLAYBOOK_TRUSTED_JOB: job },
+  });
+  const alive = join(job, "alive");
+  writeFileSync(alive, "");
+  const heartbeat = setInterval(() => {
+    const now = new Date();
+    utimesSync(alive, now, now);
+  }, HEARTBEAT_MS);
+  const finish = (code: number) => {
+    clearInterval(heartbeat);
+    closeSync(out);
+    const temp = join(job, `status.${process.pid}.tmp`);
+    writeFileSync(temp, `${code}\n`);
+    renameSync(temp, join(job, "status"));
+  };
+  child.on("error", (error) => {
+    writeSync(out, `playbook could not start: ${error.message}\n`);
+    finish(1);
+  });
+  child.on("exit", (code, signal) => {
+    if (signal) writeSync(out, `playbook stopped by ${signal}\n`);
+    finish(code ?? 1);
+  });
+}
+
+function wait(job: string): void {
+  const output = join(job, "output");
+  const status = join(job, "status");
+  let offset = 0;
+  const buffer = Buffer.alloc(64 * 1024);
+  const drain = () => {
+    if (!existsSync(output)) return;
+    const fd = openSync(output, "r");
+    try {
+      for (;;) {
+        const n = readSync(fd, buffer, 0, buffer.length, offset);
+        if (n <= 0) break;
+        writeSync(1, buffer.subarray(0, n));
+        offset += n;
+      }
+    } finally {
+      closeSync(fd);
+    }
+  };
+  const tick = () => {
+    const done = existsSync(status);
+    drain();
+    if (!done) {
+      if (stale(join(job, "alive"))) {
+        process.stderr.write(
+          `playbook: the job in ${job} stopped without a result; run the command again.\n`,
+        );
+        process.exit(1);
+      }
+      setTimeout(tick, POLL_MS);
+      return;
+    }
+    const code = Number.parseInt(readFileSync(status, "utf8"), 10);
+    process.exit(Number.isInteger(code) ? code : 1);
+  };
+  tick();
+}
+
+const started = Date.now();
+
+/** No heartbeat for a while (or none at all, long after the wait began): the runner is gone. */
+function stale(alive: string): boolean {
+  let last = started;
+  try {
+    last = Math.max(last, statSync(alive).mtimeMs);
+  } catch {
+    // Not written yet: measured from the start of the wait.
+  }
+  return Date.now() - last > STALE_MS;
+}
+
+const [mode, job, ...rest] = process.argv.slice(2);
+if (mode === "run" && job && rest[0]) run(job, rest[0], rest.slice(1));
+else if (mode === "wait" && job) wait(job);
+else {
+  process.stderr.write(
+    "usage: node job.cjs run <job> <cli> <args...> | wait <job>\n",
+  );
+  process.exit(2);
+}
