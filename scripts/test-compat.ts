@@ -11,6 +11,7 @@ const REAL_CLIENT_FILES = [
   "test/e2e/claude-code-contract.test.ts",
   "test/e2e/plugin-route.test.ts",
   "test/e2e/demo.test.ts",
+  "test/e2e/trust-boundary.test.ts",
 ];
 
 const root = join(import.meta.dirname, "..");

@@ -26,7 +26,7 @@ export function collectBashChanges(
   input: BashChangeInput,
   bash: BashAnalysis,
 ): FileChange[] {
-  const cwds = cdFolders(input.cwd, bash.commands);
+  const cwds = cdFolders(input.cwd, bash.commands, input.homeDir);
   // Listed only when a target needs it: most commands (`git status`, `npm test`) write nothing.
   let listed: string[] | undefined;
   const guardedFiles = () => (listed ??= existingGuarded(input.projectDir));
@@ -39,8 +39,9 @@ export function collectBashChanges(
           changes.push(change(input, "/", file, raw, op, command, dynamic));
     };
     for (const cwd of cwds) {
-      if (!DYNAMIC.test(raw)) {
-        const direct = change(input, cwd, raw, raw, op, command, false);
+      const word = expandTilde(raw, cwd, input.homeDir);
+      if (!DYNAMIC.test(word)) {
+        const direct = change(input, cwd, word, raw, op, command, false);
         changes.push(direct);
         // Deleting or moving a folder takes the guarded files inside it along.
         if (op === "delete" || op === "move") within(direct.absolute, false);
@@ -49,19 +50,19 @@ export function collectBashChanges(
       const folder = change(
         input,
         cwd,
-        staticFolder(raw),
+        staticFolder(word),
         raw,
         op,
         command,
         true,
       );
-      if (VARIABLE.test(raw)) {
+      if (VARIABLE.test(word)) {
         changes.push(folder);
         // `$F` is known only at run time: it could be any guarded file below the folder it starts in.
         within(folder.absolute, true);
         continue;
       }
-      const glob = toAbsolute(cwd, expandHome(input, raw));
+      const glob = toAbsolute(cwd, word);
       changes.push({ ...folder, glob });
       const pattern = shellGlob(glob);
       // A guarded folder (`.claude/playbook`) is reached by a glob that matches it, a folder above it, or a path
@@ -96,7 +97,7 @@ function change(
   command: string,
   dynamic: boolean,
 ): FileChange {
-  const absolute = resolveRealPath(cwd, expandHome(input, fixed));
+  const absolute = resolveRealPath(cwd, fixed);
   return {
     path: toRepoPath(input.projectDir, "/", absolute),
     absolute,
@@ -109,23 +110,36 @@ function change(
   };
 }
 
-/** `~/x` as the shell expands it. */
-function expandHome(input: BashChangeInput, path: string): string {
-  return input.homeDir && /^~(?:\/|$)/.test(path)
-    ? input.homeDir + path.slice(1)
-    : path;
+/**
+ * A leading tilde as bash expands it: `~` is the home folder, `~+` the working directory. `~-` (the previous
+ * folder), `~user` and the directory stack (`~2`, `~+1`) are known only at run time, so they read as a variable.
+ */
+export function expandTilde(
+  path: string,
+  cwd: string,
+  homeDir: string | null,
+): string {
+  const tilde = /^~([^/]*)(\/.*)?$/.exec(path);
+  if (!tilde) return path;
+  const [, name = "", rest = ""] = tilde;
+  if (name === "") return homeDir ? homeDir + rest : path;
+  if (name === "+") return cwd + rest;
+  return `$TILDE${rest}`;
 }
 
 /** The start folder and every folder `cd`/`pushd` leads to, each resolved against the one before. */
 export function cdFolders(
   start: string,
   commands: readonly SimpleCommand[],
+  homeDir: string | null = null,
 ): string[] {
   const found = [start];
   let current = start;
   for (const cmd of commands) {
     const name = cmd.argv[0];
-    const target = cmd.argv[1];
+    const raw = cmd.argv[1] ?? (name === "cd" ? "~" : undefined);
+    const target =
+      raw === undefined ? undefined : expandTilde(raw, current, homeDir);
     if (
       (name === "cd" || name === "pushd") &&
       target &&

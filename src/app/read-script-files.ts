@@ -11,7 +11,7 @@ import { justfileRecipes } from "../core/bash/justfile-recipes.ts";
 import { makefileRecipes } from "../core/bash/makefile-recipes.ts";
 import type { BashAnalysis, ScriptFile } from "../core/bash/types.ts";
 import { toAbsolute } from "../core/paths/repo-path.ts";
-import { cdFolders } from "./collect-bash-changes.ts";
+import { cdFolders, expandTilde } from "./collect-bash-changes.ts";
 
 export interface ScriptFileInput {
   cwd: string;
@@ -44,7 +44,7 @@ export function withScriptFiles(
   const queue = [...bash.scriptFiles];
   const seen = new Set<string>();
   // `cd scripts && ./x.sh` runs `scripts/x.sh`: a script is looked for in every folder the line moves to.
-  const cwds = cdFolders(input.cwd, bash.commands);
+  const cwds = cdFolders(input.cwd, bash.commands, input.homeDir);
   while (queue.length > 0 && seen.size < MAX_SCRIPTS) {
     const script = queue.shift()!;
     for (const cwd of cwds) {
@@ -247,11 +247,7 @@ function resolveScript(
   cwd: string,
   script: ScriptFile,
 ): string {
-  const path =
-    input.homeDir && /^~(?:\/|$)/.test(script.path)
-      ? input.homeDir + script.path.slice(1)
-      : script.path;
-  return toAbsolute(cwd, path);
+  return toAbsolute(cwd, expandTilde(script.path, cwd, input.homeDir));
 }
 
 function readHead(path: string): string | null {

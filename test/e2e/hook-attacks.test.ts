@@ -345,6 +345,20 @@ describe("the attack corpus is blocked", () => {
     expect(repo.bash("rm -f ?env *.log").decision).toBeNull();
   });
 
+  it("bash's other spellings of a folder: `~+` is the working directory, `~-` and `~user` are known only when it runs", () => {
+    expectDenied(
+      repo.bash(
+        "cp forged.json ~+/.claude/playbook/records/plan__playbook-login-form.md/review.playbook.json",
+      ),
+      ".claude/playbook",
+    );
+    expectDenied(repo.bash("rm -rf ~+"));
+    expectDenied(repo.bash("rm -rf ~+/plan"), "plan/playbook-login-form.md");
+    expectDenied(repo.bash("rm -rf ~-"));
+    expectDenied(repo.bash("rm -rf ~root/project"));
+    expectDenied(repo.bash("echo x > ~+/state.md"), "state.md");
+  });
+
   it("git reset --hard over uncommitted work", () => {
     const dirty = createGuardedRepo();
     dirty.write("src/app.ts", "export const app = 2;\n");
