@@ -1,10 +1,9 @@
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { hasUncommittedTrackedChanges } from "../adapters/git-dirty.ts";
-import { readSummaryCached, type Summarize } from "../adapters/parse-cache.ts";
+import type { Summarize } from "../adapters/parse-cache.ts";
 import { readGitHead } from "../adapters/read-git-head.ts";
 import { readRecords } from "../adapters/record-store.ts";
-import { resolveRealPath } from "../adapters/resolve-real-path.ts";
 import {
   readPostLoopLock,
   readUnfinishedArchive,
@@ -12,24 +11,13 @@ import {
 import { readSessionReads } from "../adapters/session-store.ts";
 import type { BashAnalysis } from "../core/bash/types.ts";
 import type { PlaybookSummary, StateSummary } from "../core/cache/summary.ts";
-import { simulateToolEdit } from "../core/edit/simulate-tool-edit.ts";
 import type { HookEvent } from "../core/guards/events.ts";
-import { gitArgs } from "../core/guards/command-words.ts";
 import {
   BUILT_IN_RULES,
   parseProtectedRules,
 } from "../core/guards/protected-rules.ts";
-import type {
-  DocumentChange,
-  FileChange,
-  GuardContext,
-} from "../core/guards/types.ts";
-import {
-  isPlaybookPath,
-  isStatePath,
-  toForwardSlashes,
-  toRepoPath,
-} from "../core/paths/repo-path.ts";
+import type { FileChange, GuardContext } from "../core/guards/types.ts";
+import { toForwardSlashes } from "../core/paths/repo-path.ts";
 import { createRecordSet } from "../core/records/record-set.ts";
 import type { RecordKey } from "../core/records/record.ts";
 import {
@@ -37,12 +25,8 @@ import {
   normaliseActivePath,
 } from "../core/validate/active-path.ts";
 import type { HookPayload } from "../hooks/payload.ts";
-import { collectBashChanges } from "./collect-bash-changes.ts";
-import { withScriptFiles } from "./read-script-files.ts";
+import type { ToolCall, ToolCallInput } from "./read-tool-call.ts";
 import { readWorkspaceSummary } from "./read-workspace-summary.ts";
-
-/** A playbook bigger than this is not parsed on the hook path: micromark would take seconds. */
-const MAX_CHECKED_DOCUMENT = 1024 * 1024;
 
 export interface ContextInput {
   event: HookEvent;
@@ -50,6 +34,11 @@ export interface ContextInput {
   projectDir: string;
   summarize: Summarize;
   analyzeBash: (command: string) => BashAnalysis;
+  /**
+   * Reads what a tool call would change (app/read-tool-call.ts). Only the tool bundle passes it, so the session
+   * events' bundle does not carry the shell and edit analysis.
+   */
+  readToolCall?: (input: ToolCallInput) => ToolCall;
 }
 
 /** Reads everything the guards may look at for one call (plan, then apply: guards get plain data). */
@@ -65,27 +54,20 @@ export function buildGuardContext(input: ContextInput): GuardContext {
       ? payload.cwd
       : projectDir;
   const homeDir = safe(() => toForwardSlashes(realOrSelf(homeFolder())));
-  const bash =
-    event === "PreToolUse" &&
-    (toolName === "Bash" || toolName === "PowerShell") &&
-    typeof toolInput["command"] === "string"
-      ? withScriptFiles(
-          { cwd, homeDir, analyzeBash: input.analyzeBash },
-          input.analyzeBash(toolInput["command"]),
-        )
-      : null;
-  const changes =
-    event === "PreToolUse" && toolName !== null
-      ? collectChanges({
+  const call =
+    event === "PreToolUse" && toolName !== null && input.readToolCall
+      ? input.readToolCall({
           projectDir,
           cwd,
           homeDir,
           toolName,
           toolInput,
-          bash,
           summarize,
+          analyzeBash: input.analyzeBash,
         })
-      : [];
+      : null;
+  const bash = call?.bash ?? null;
+  const changes = call?.changes ?? [];
   const activePath = workspace.active?.path ?? null;
   return {
     event,
@@ -101,10 +83,9 @@ export function buildGuardContext(input: ContextInput): GuardContext {
     activeProblem: describeActiveProblem(state, workspace.active),
     git: {
       ...readGitHead(projectDir),
-      dirtyTracked:
-        bash && mayDiscardWork(bash)
-          ? hasUncommittedTrackedChanges(projectDir)
-          : null,
+      dirtyTracked: call?.mayDiscardWork
+        ? hasUncommittedTrackedChanges(projectDir)
+        : null,
     },
     lock: readPostLoopLock(projectDir),
     unfinishedArchive: state?.playbook.active
@@ -195,121 +176,6 @@ function loadRecords(
     records.push(...readRecords(projectDir, activePath, [review]));
   }
   return records;
-}
-
-function mayDiscardWork(bash: BashAnalysis): boolean {
-  return bash.commands.some((c) => {
-    const sub = gitArgs(c.argv)?.[0];
-    return sub === "reset" || sub === "checkout" || sub === "restore";
-  });
-}
-
-interface ChangeInput {
-  projectDir: string;
-  cwd: string;
-  homeDir: string | null;
-  toolName: string;
-  toolInput: Record<string, unknown>;
-  bash: BashAnalysis | null;
-  summarize: Summarize;
-}
-
-function collectChanges(input: ChangeInput): FileChange[] {
-  const { toolName, toolInput } = input;
-  if (toolName === "Edit" || toolName === "Write" || toolName === "MultiEdit") {
-    const raw = toolInput["file_path"];
-    if (typeof raw !== "string") return [];
-    return [fileToolChange(input, toolName, raw)];
-  }
-  if (toolName === "NotebookEdit") {
-    const raw = toolInput["notebook_path"];
-    if (typeof raw !== "string") return [];
-    return [
-      {
-        ...locate(input, input.cwd, raw),
-        raw,
-        tool: "NotebookEdit",
-        op: "edit",
-        command: null,
-        dynamic: false,
-        document: null,
-      },
-    ];
-  }
-  return input.bash ? collectBashChanges(input, input.bash) : [];
-}
-
-function locate(
-  input: ChangeInput,
-  cwd: string,
-  raw: string,
-): { path: string | null; absolute: string } {
-  const expanded =
-    input.homeDir && /^~(?:\/|$)/.test(raw)
-      ? input.homeDir + raw.slice(1)
-      : raw;
-  const absolute = resolveRealPath(cwd, expanded);
-  return { path: toRepoPath(input.projectDir, "/", absolute), absolute };
-}
-
-function fileToolChange(
-  input: ChangeInput,
-  tool: "Edit" | "Write" | "MultiEdit",
-  raw: string,
-): FileChange {
-  const where = locate(input, input.cwd, raw);
-  const change: FileChange = {
-    ...where,
-    raw,
-    tool,
-    op: tool === "Write" ? "write" : "edit",
-    command: null,
-    dynamic: false,
-    document: null,
-  };
-  const path = where.path;
-  if (path !== null && (isStatePath(path) || isPlaybookPath(path)))
-    change.document = documentChange(input, path, tool);
-  return change;
-}
-
-function documentChange(
-  input: ChangeInput,
-  path: string,
-  tool: string,
-): DocumentChange {
-  const kind = isStatePath(path) ? "state" : "playbook";
-  let beforeText: string | null;
-  try {
-    beforeText = readFileSync(join(input.projectDir, path), "utf8");
-  } catch {
-    beforeText = null;
-  }
-  const cached =
-    beforeText === null
-      ? null
-      : readSummaryCached(input.projectDir, path, kind, input.summarize);
-  const before = cached && cached.status !== "missing" ? cached.summary : null;
-  const simulated = simulateToolEdit(tool, input.toolInput, beforeText);
-  let after = null;
-  let afterProblem: string | null = null;
-  if (simulated.kind !== "content") afterProblem = simulated.reason;
-  else if (simulated.text.length > MAX_CHECKED_DOCUMENT)
-    afterProblem = `the new content is ${Math.round(simulated.text.length / 1024)} KB, more than the 1024 KB a playbook document may have`;
-  else after = input.summarize(kind, simulated.text, path);
-  return kind === "state"
-    ? {
-        kind,
-        before: before?.kind === "state" ? before : null,
-        after: after?.kind === "state" ? after : null,
-        afterProblem,
-      }
-    : {
-        kind,
-        before: before?.kind === "playbook" ? before : null,
-        after: after?.kind === "playbook" ? after : null,
-        afterProblem,
-      };
 }
 
 /** From the environment where it says; `node:os` costs the hook ~2 ms to load, so only as a fallback. */

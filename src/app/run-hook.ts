@@ -14,14 +14,14 @@ import { readRecords } from "../adapters/record-store.ts";
 import type { HookPayload } from "../hooks/payload.ts";
 import type { HookAnswer } from "../hooks/reply.ts";
 import { buildGuardContext } from "./build-guard-context.ts";
+import { readToolCall } from "./read-tool-call.ts";
 import { readConfig } from "./read-config.ts";
-import { recordCriticVerdicts } from "./record-critic-verdicts.ts";
 import { runToolFailure } from "./run-tool-failure.ts";
 import { preparePayload, type HookDeps, type HookRun } from "./hook-run.ts";
 import { toIsoTime } from "../core/time/iso-time.ts";
 
 /**
- * One tool event (PreToolUse, PostToolUse, PostToolUseFailure, SubagentStop): validate the payload, run the guards
+ * One tool event (PreToolUse, PostToolUse, PostToolUseFailure): validate the payload, run the guards
  * or the follow-up of the event, apply their effects (grants, records, remembered reads) and say what to answer.
  * Never throws for bad input: an unusable payload is answered with a notice and nothing checked.
  */
@@ -42,8 +42,6 @@ export function runToolHook(
     tool,
   });
   switch (event) {
-    case "SubagentStop":
-      return done(recordCriticVerdicts(projectDir, payload, deps));
     case "PostToolUse":
       return afterToolUse(projectDir, payload, deps).then(done);
     case "PostToolUseFailure":
@@ -70,6 +68,7 @@ function checkToolUse(
     projectDir,
     summarize: deps.summarize,
     analyzeBash: deps.analyzeBash,
+    readToolCall,
   });
   const verdict = evaluateGuards(ctx, undefined, deps.clock);
   let updatedInput: Record<string, unknown> | undefined;

@@ -3,6 +3,7 @@ import type { HookPayload } from "../hooks/payload.ts";
 import type { HookAnswer } from "../hooks/reply.ts";
 import { buildGuardContext } from "./build-guard-context.ts";
 import { readConfig } from "./read-config.ts";
+import { recordCriticVerdicts } from "./record-critic-verdicts.ts";
 import { preparePayload, type HookDeps, type HookRun } from "./hook-run.ts";
 import { runPreCompact } from "./run-pre-compact.ts";
 import { runPromptSubmit } from "./run-prompt-submit.ts";
@@ -11,8 +12,8 @@ import { runSessionStart } from "./run-session-start.ts";
 import { runStop } from "./run-stop.ts";
 
 /**
- * One session event (SessionStart, UserPromptSubmit, Stop, PreCompact, SessionEnd; SPEC §7): validate the payload,
- * read the workspace the way the guards see it, then act. Lives in its own bundle, so tool calls never load it.
+ * One session event (SessionStart, UserPromptSubmit, Stop, SubagentStop, PreCompact, SessionEnd; SPEC §7): validate
+ * the payload, read the workspace the way the guards see it, then act. Lives in its own bundle, so tool calls never load it.
  */
 export function runSessionHook(
   event: HookEvent,
@@ -22,6 +23,13 @@ export function runSessionHook(
 ): HookRun {
   const prepared = preparePayload(event, json, envProjectDir);
   if (!prepared.ok) return prepared.run;
+  if (event === "SubagentStop")
+    return {
+      answer: recordCriticVerdicts(prepared.projectDir, prepared.payload, deps),
+      projectDir: prepared.projectDir,
+      verdict: null,
+      tool: null,
+    };
   const { answer, projectDir } = lifecycle(
     event,
     prepared.payload,

@@ -3,6 +3,7 @@ const SESSION_EVENTS: ReadonlySet<string> = new Set([
   "SessionStart",
   "UserPromptSubmit",
   "Stop",
+  "SubagentStop",
   "PreCompact",
   "SessionEnd",
   "statusline",

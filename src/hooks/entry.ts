@@ -5,7 +5,7 @@ declare const module: unknown;
 declare const require: { main: unknown };
 
 /**
- * The tool bundle (`dist/hook-main.cjs`): PreToolUse, PostToolUse, PostToolUseFailure and SubagentStop, the events
+ * The tool bundle (`dist/hook-main.cjs`): PreToolUse, PostToolUse and PostToolUseFailure, the events
  * of every tool call. `dist/hook.cjs` loads it for those events; `playbook hook <Event>` loads it the same way.
  */
 export function hookMain(argv: readonly string[]): Promise<void> {

@@ -3,7 +3,8 @@ import { runHookMain } from "./main.ts";
 import { statusLineMain } from "./status-line-main.ts";
 
 /**
- * The session bundle (`dist/hook-session.cjs`): SessionStart, UserPromptSubmit, Stop, PreCompact, SessionEnd and
+ * The session bundle (`dist/hook-session.cjs`): SessionStart, UserPromptSubmit, Stop, SubagentStop, PreCompact,
+ * SessionEnd and
  * the status line. Kept apart so the intent patterns and the lifecycle code never load on a tool call.
  */
 export function hookMain(argv: readonly string[]): Promise<void> {
