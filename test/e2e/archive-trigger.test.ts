@@ -5,7 +5,11 @@ import {
   createFinishedRepo,
   FINISHED_PLAYBOOK,
 } from "../helpers/finished-repo.ts";
-import { PLAYBOOK, type GuardedRepo } from "../helpers/guarded-repo.ts";
+import {
+  PLAYBOOK,
+  runByPlaybook,
+  type GuardedRepo,
+} from "../helpers/guarded-repo.ts";
 
 beforeAll(() => {
   execFileSync("npm", ["run", "build", "--silent"], { stdio: "ignore" });
@@ -58,7 +62,12 @@ describe("the archive starts when an edit finishes the playbook", () => {
     });
     expect(edit.decision).toBe("deny");
     expect(edit.reason).toContain("post-loop lock");
-    expect(repo.bash("playbook post-loop").decision).toBeNull();
+    // `playbook post-loop` is run by the hook itself, and lifts the lock.
+    const lifted = runByPlaybook(repo.bash("playbook post-loop"));
+    expect(lifted.status).toBe(0);
+    expect(existsSync(repo.path(".claude/playbook/post-loop.json"))).toBe(
+      false,
+    );
   });
 
   it("does not start without the proof: a missing critic verdict keeps it open", () => {
