@@ -659,7 +659,7 @@ try {
     "- The hook never parses markdown on a cache hit: it reads `.claude/playbook/cache/` (JSON, checked against a",
     "  schema) and loads `dist/parser.cjs` only on a miss, which happens once per change of `state.md` or the playbook.",
     "- Nearly all of a cold parse is micromark (remark's tokenizer), about 0.4 MB/s on this VM; our own parsing and",
-    "  rules add under 10%. The 1,000-subtask fixture follows SPEC §3.2 (seven lines per subtask, 345 KB). Parsing",
+    "  rules add under 10%. The 1,000-subtask fixture follows docs/playbook-format.md (seven lines per subtask, 345 KB). Parsing",
     "  it in one piece took 4.2 s (micromark's cost grows with document size times list items); cutting it at",
     "  headings made it linear, and using only GFM's task-list extension saved another 25-30%. The 300 ms target",
     "  would need a tokenizer about three times faster than micromark on this machine.",

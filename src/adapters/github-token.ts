@@ -1,5 +1,5 @@
 /**
- * The GitHub token (SPEC §8): `GITHUB_TOKEN`, then `GH_TOKEN`, then `gh auth token` (started only when neither is
+ * The GitHub token (docs/archive.md): `GITHUB_TOKEN`, then `GH_TOKEN`, then `gh auth token` (started only when neither is
  * set, and only once). Null when there is none. The token is never printed or logged by playbook.
  */
 export function findGitHubToken(

@@ -16,7 +16,7 @@ import { writeTextAtomic } from "./atomic-write.ts";
 export const RUNTIME_DIR = join(".claude", "playbook");
 export const LOCK_FILE = join(RUNTIME_DIR, "post-loop.json");
 
-/** The post-loop lock (SPEC §8), or null. An unreadable lock still counts as set: `playbook post-loop` lifts it. */
+/** The post-loop lock (docs/archive.md), or null. An unreadable lock still counts as set: `playbook post-loop` lifts it. */
 export function readPostLoopLock(projectDir: string): PostLoopLock | null {
   let text: string;
   try {
@@ -47,7 +47,7 @@ export function readPostLoopLock(projectDir: string): PostLoopLock | null {
   }
 }
 
-/** Sets the post-loop lock (SPEC §8 step 8), flushed to disk: it decides what the agent may do next. */
+/** Sets the post-loop lock (docs/archive.md step 8), flushed to disk: it decides what the agent may do next. */
 export function writePostLoopLock(
   projectDir: string,
   lock: PostLoopLock,

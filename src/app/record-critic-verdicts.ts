@@ -10,7 +10,7 @@ const VERDICT_FORMAT =
   "End your final message with a fenced block:\n```verdict\nphase: <phase id>\nverdict: PASS or FAIL\nevidence: <what you ran and saw>\n```";
 
 /**
- * SubagentStop of the critic (SPEC §6): the fenced `verdict` block of its last message becomes a critic record for the
+ * SubagentStop of the critic (docs/guards.md): the fenced `verdict` block of its last message becomes a critic record for the
  * active playbook's phase, hashed over the phase as it is now. A critic that ends without a usable block is sent
  * back once (not while `stop_hook_active`, so it can never loop).
  */

@@ -36,7 +36,7 @@ export interface ConfirmReport {
 }
 
 /**
- * `playbook confirm <subtask>` (SPEC §6): a person at a terminal confirms the subtask's manual and hybrid checks
+ * `playbook confirm <subtask>` (docs/guards.md): a person at a terminal confirms the subtask's manual and hybrid checks
  * by typing its id. Records a confirmation (hashed with `subtaskHash`) and marks the manual validations PASS in the
  * playbook (a hybrid one when its command's evidence also passed).
  *

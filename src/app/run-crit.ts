@@ -15,7 +15,7 @@ export interface CritOptions {
 }
 
 /**
- * `playbook crit record <phase> PASS|FAIL` (SPEC §6): records the critic's verdict on the phase as it is now
+ * `playbook crit record <phase> PASS|FAIL` (docs/guards.md): records the critic's verdict on the phase as it is now
  * (hashed with `phaseHash`, so checking or editing its subtasks later makes it stale). Only a person at a terminal
  * or the critic subagent (through the hook's grant) may run it.
  *

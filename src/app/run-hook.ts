@@ -148,7 +148,7 @@ function applyEffects(
 /**
  * After an edit of `state.md` or a playbook: refresh the parse cache (the next PreToolUse then hits it), tell the
  * model about errors the edit left, with file and line, and when the edit finished the active playbook with proof
- * for everything (SPEC §7.4), start the archive workflow, loading its bundle only then.
+ * for everything (docs/sessions.md), start the archive workflow, loading its bundle only then.
  */
 async function afterToolUse(
   projectDir: string,

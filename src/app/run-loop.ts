@@ -12,7 +12,7 @@ export interface LoopDeps {
 }
 
 /**
- * `playbook loop start "<prompt>" --max N --promise TEXT` (SPEC §7.3): the Stop hook then feeds the prompt again
+ * `playbook loop start "<prompt>" --max N --promise TEXT` (docs/sessions.md): the Stop hook then feeds the prompt again
  * until a message ends with `<promise>TEXT</promise>` or N iterations have run. The loop belongs to the session that
  * started it (`--session`, else `CLAUDE_CODE_SESSION_ID`); started from a terminal, the first session that stops
  * claims it.

@@ -7,7 +7,7 @@ import type { PostLoopLock } from "../core/guards/types.ts";
 import { toIsoTime } from "../core/time/iso-time.ts";
 
 /**
- * `playbook post-loop` (SPEC §8): lifts the post-loop lock the archive set and says how to pick the next task. What
+ * `playbook post-loop` (docs/archive.md): lifts the post-loop lock the archive set and says how to pick the next task. What
  * the lock said is kept in `.claude/playbook/logs/locks.log`.
  */
 export function runPostLoop(

@@ -12,7 +12,7 @@ import type { HookAnswer } from "../hooks/reply.ts";
 const LISTED = 20;
 
 /**
- * PreCompact (SPEC §7.1): saves what the session needs to carry on (branch, last commits, changed files, playbook
+ * PreCompact (docs/sessions.md): saves what the session needs to carry on (branch, last commits, changed files, playbook
  * progress, open subtasks, recent errors). PreCompact cannot talk to the model; SessionStart `compact` injects it.
  */
 export function runPreCompact(

@@ -12,7 +12,7 @@ import { toIsoTime } from "../core/time/iso-time.ts";
 import type { HookAnswer } from "../hooks/reply.ts";
 
 /**
- * UserPromptSubmit (SPEC §7.2): one status line, and when no playbook is active and the prompt asks for changes,
+ * UserPromptSubmit (docs/sessions.md): one status line, and when no playbook is active and the prompt asks for changes,
  * the pointer to Skill(playbook-init). The user speaking resets this session's continuation counters and failures,
  * and remembers whether the prompt asked for work (a question is answered without the continuation loop).
  */

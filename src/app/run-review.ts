@@ -29,7 +29,7 @@ export type ReviewOutcome =
   | { status: "refused"; playbook: string; diagnostics: Diagnostic[] };
 
 /**
- * `playbook review approve|reject` (SPEC §6): records the reviewer's verdict on the plan as it is now (hashed with
+ * `playbook review approve|reject` (docs/guards.md): records the reviewer's verdict on the plan as it is now (hashed with
  * `reviewHash`), then sets `reviewed: true|false` in the playbook. Only a person at a terminal or the reviewer
  * subagent (through the hook's grant) may run it. `approve` needs a playbook without lint errors and with a
  * `## context`.

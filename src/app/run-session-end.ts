@@ -9,7 +9,7 @@ import type { HookAnswer } from "../hooks/reply.ts";
 import { writeSessionStamp, type SetStateField } from "./write-state-field.ts";
 
 /**
- * SessionEnd (SPEC §7.1), inside Claude Code's 1.5 s budget: marks the session ended (its locks can then be cleared
+ * SessionEnd (docs/sessions.md), inside Claude Code's 1.5 s budget: marks the session ended (its locks can then be cleared
  * by the next session) and writes `session.last_end`. SessionEnd output reaches nobody, so nothing is said.
  */
 export function runSessionEnd(

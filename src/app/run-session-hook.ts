@@ -12,7 +12,7 @@ import { runSessionStart } from "./run-session-start.ts";
 import { runStop } from "./run-stop.ts";
 
 /**
- * One session event (SessionStart, UserPromptSubmit, Stop, SubagentStop, PreCompact, SessionEnd; SPEC §7): validate
+ * One session event (SessionStart, UserPromptSubmit, Stop, SubagentStop, PreCompact, SessionEnd; docs/sessions.md): validate
  * the payload, read the workspace the way the guards see it, then act. Lives in its own bundle, so tool calls never load it.
  */
 export function runSessionHook(
@@ -39,7 +39,7 @@ export function runSessionHook(
   return { answer, projectDir, verdict: null, tool: null };
 }
 
-/** SessionStart, UserPromptSubmit, Stop, PreCompact and SessionEnd (SPEC §7): read the workspace, then act. */
+/** SessionStart, UserPromptSubmit, Stop, PreCompact and SessionEnd (docs/sessions.md): read the workspace, then act. */
 function lifecycle(
   event: HookEvent,
   payload: HookPayload,

@@ -44,7 +44,7 @@ export interface SessionStartDeps {
 const PRUNE_AFTER_DAYS = 14;
 
 /**
- * SessionStart (SPEC §7.1): remembers the session, clears a post-loop lock whose session is gone, stamps
+ * SessionStart (docs/sessions.md): remembers the session, clears a post-loop lock whose session is gone, stamps
  * `session.last_start`, repairs an `active` that names a missing playbook (with a backup), and injects a short
  * summary — after compaction, the snapshot PreCompact saved. Never blocks and never throws for a broken workspace:
  * problems become lines of the summary.

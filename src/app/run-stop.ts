@@ -19,7 +19,7 @@ import type { HookPayload } from "../hooks/payload.ts";
 import type { HookAnswer } from "../hooks/reply.ts";
 
 /**
- * Stop (SPEC §7.3): reads this session's counters, the plain loop, the transcript's end and the playbook's next
+ * Stop (docs/sessions.md): reads this session's counters, the plain loop, the transcript's end and the playbook's next
  * step, lets `planStop` decide, and saves what changed. A write that fails never turns into a block.
  */
 export function runStop(

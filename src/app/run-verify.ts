@@ -77,7 +77,7 @@ const TAIL_BYTES = 64 * 1024;
 const KILL_GRACE_MS = 2_000;
 
 /**
- * `playbook verify <subtask>` (SPEC §6): runs the command of each automated and hybrid validation with the system
+ * `playbook verify <subtask>` (docs/guards.md): runs the command of each automated and hybrid validation with the system
  * shell in the project root, stores an evidence record per validation (PASS when it exits 0), and writes the
  * results into the playbook. Anyone may run it: the proof is that playbook ran the command, not who asked.
  *

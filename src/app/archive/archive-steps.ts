@@ -68,7 +68,7 @@ const skipped = (detail: string): StepOutcome => ({
   detail,
 });
 
-/** The steps of SPEC §8, in order. Each checks the real state first, so running one twice is always safe. */
+/** The steps of docs/archive.md, in order. Each checks the real state first, so running one twice is always safe. */
 export const ARCHIVE_STEP_RUNNERS: Readonly<Record<ArchiveStepId, Step>> = {
   commit: commitWork,
   push: pushBranch,

@@ -87,7 +87,7 @@ export interface ArchiveOutcome {
 }
 
 /**
- * `playbook archive` (SPEC §8): plans the archive of the finished active playbook (or takes up the journal with
+ * `playbook archive` (docs/archive.md): plans the archive of the finished active playbook (or takes up the journal with
  * `--resume`), then runs the eight steps in order, saving the journal after each. A step that cannot go on stops the
  * archive with status `partial` and one next step; nothing is discarded, force-pushed or cleaned. Running it again
  * after a crash at any point converges to the same end: one pull request, one merge, the playbook archived.

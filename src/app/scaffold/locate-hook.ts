@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join, sep } from "node:path";
 
 /**
- * Where settings.json finds the hook bundle, and how prompts call the CLI (SPEC §9). A project install is named
+ * Where settings.json finds the hook bundle, and how prompts call the CLI (docs/generator.md). A project install is named
  * relative to `${CLAUDE_PROJECT_DIR}`, so the committed settings work for every teammate and machine; otherwise
  * (a global install, a checkout) the absolute path of the running package is used, which `playbook doctor` checks.
  */

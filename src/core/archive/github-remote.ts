@@ -42,7 +42,7 @@ export type ProviderChoice =
   | { provider: null; problem: string };
 
 /**
- * Which provider archives (SPEC §8): `github` with a GitHub repository (the remote's URL, or `archive.repository`)
+ * Which provider archives (docs/archive.md): `github` with a GitHub repository (the remote's URL, or `archive.repository`)
  * and a token; `local` otherwise, which is the embedded default. An explicit `github` without a token or repository
  * is a problem to report, never a silent local merge.
  */

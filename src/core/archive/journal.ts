@@ -70,7 +70,7 @@ export function archivePathFor(
   }
 }
 
-/** The `state.md` edits after archiving (SPEC §8 step 5): no active playbook, the goal reset. */
+/** The `state.md` edits after archiving (docs/archive.md step 5): no active playbook, the goal reset. */
 export function stateResetEdits(archivePath: string): {
   section: "playbook" | "goal";
   key: string;

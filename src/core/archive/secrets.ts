@@ -39,7 +39,7 @@ const SECRET_CONTENT: readonly [RegExp, string][] = [
 ];
 
 /**
- * The files among those about to be committed that look like secrets (SPEC §8 step 1): by name (`.env*`, keys,
+ * The files among those about to be committed that look like secrets (docs/archive.md step 1): by name (`.env*`, keys,
  * certificates, credential files) or by content (private keys, well-known token formats). `content` is null for a
  * deletion or a file that could not be read; only its name is judged then.
  */

@@ -16,7 +16,7 @@ import type {
 } from "./types.ts";
 
 /**
- * SPEC §5 #10 and §6: a Bash command is judged by the simple commands a shell parser finds in it. Records rules
+ * docs/guards.md #10 and §6: a Bash command is judged by the simple commands a shell parser finds in it. Records rules
  * (every mode): no shell writes to playbooks, `state.md` or the runtime folder, and `playbook review|crit|confirm`
  * only from the reviewer, the critic or a person. Destructive commands are blocked (context only in developer mode).
  */

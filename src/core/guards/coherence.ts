@@ -2,7 +2,7 @@ import { gitArgs } from "./command-words.ts";
 import { ALLOW, context } from "./facts.ts";
 import type { Guard, GuardContext } from "./types.ts";
 
-/** SPEC §5 #11: before a commit and at session start, say where `state.md`, the playbook and git disagree. */
+/** docs/guards.md #11: before a commit and at session start, say where `state.md`, the playbook and git disagree. */
 export const coherenceGuard: Guard = {
   id: "coherence",
   number: 11,

@@ -2,7 +2,7 @@ import { ALLOW, block } from "./facts.ts";
 import { playbookEdits } from "./playbook-changes.ts";
 import type { Guard } from "./types.ts";
 
-/** SPEC §5 #8 (every mode, fail-closed): a phase turning `done` needs the critic's PASS for its current content. */
+/** docs/guards.md #8 (every mode, fail-closed): a phase turning `done` needs the critic's PASS for its current content. */
 export const criticGuard: Guard = {
   id: "critic",
   number: 8,

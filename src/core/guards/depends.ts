@@ -7,7 +7,7 @@ import {
 } from "./facts.ts";
 import type { Guard } from "./types.ts";
 
-/** SPEC §5 #5: work in a phase waits until every phase it depends on is done. */
+/** docs/guards.md #5: work in a phase waits until every phase it depends on is done. */
 export const dependsGuard: Guard = {
   id: "depends",
   number: 5,

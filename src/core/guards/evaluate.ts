@@ -13,7 +13,7 @@ import { scopeGuard } from "./scope.ts";
 import { subtaskGuard } from "./subtask.ts";
 import type { Effect, Guard, GuardContext } from "./types.ts";
 
-/** The twelve guards of SPEC §5, in the order they run. */
+/** The twelve guards of docs/guards.md, in the order they run. */
 export const GUARDS: readonly Guard[] = [
   pendingGuard,
   protectedGuard,

@@ -1,4 +1,4 @@
-/** The Claude Code events `playbook hook <Event>` answers (SPEC §4). */
+/** The Claude Code events `playbook hook <Event>` answers (docs/guards.md). */
 export const HOOK_EVENTS = [
   "SessionStart",
   "UserPromptSubmit",

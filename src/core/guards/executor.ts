@@ -11,7 +11,7 @@ import {
 } from "./facts.ts";
 import type { Guard } from "./types.ts";
 
-/** SPEC §5 #6: code in a phase delegated to Codex, CodeRabbit or the user is not written by Claude. */
+/** docs/guards.md #6: code in a phase delegated to Codex, CodeRabbit or the user is not written by Claude. */
 export const executorGuard: Guard = {
   id: "executor",
   number: 6,

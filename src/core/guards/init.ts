@@ -3,7 +3,7 @@ import { ALLOW, block, describeChanges, gatedChanges } from "./facts.ts";
 import type { Guard, GuardContext, GuardResult } from "./types.ts";
 
 /**
- * SPEC §5 #12: a session reads `CLAUDE.md`, `state.md` and the active playbook before it changes anything outside
+ * docs/guards.md #12: a session reads `CLAUDE.md`, `state.md` and the active playbook before it changes anything outside
  * the repair path (off in admin and developer modes). Reads are remembered per session as they happen.
  */
 export const initGuard: Guard = {

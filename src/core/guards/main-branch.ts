@@ -1,7 +1,7 @@
 import { ALLOW, block, describeChanges, gatedChanges } from "./facts.ts";
 import type { Guard } from "./types.ts";
 
-/** SPEC §5 #3: no work on the default branch; the playbook's own branch holds it. */
+/** docs/guards.md #3: no work on the default branch; the playbook's own branch holds it. */
 export const mainBranchGuard: Guard = {
   id: "main-branch",
   number: 3,

@@ -1,7 +1,7 @@
 import { ALLOW, block, describeChanges, gatedChanges } from "./facts.ts";
 import type { Guard } from "./types.ts";
 
-/** SPEC §5 #1: while the post-loop lock is set, nothing but the repair path changes until the next task is picked. */
+/** docs/guards.md #1: while the post-loop lock is set, nothing but the repair path changes until the next task is picked. */
 export const pendingGuard: Guard = {
   id: "pending",
   number: 1,

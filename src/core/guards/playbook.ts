@@ -31,7 +31,7 @@ export function reviewState(
 }
 
 /**
- * SPEC §5 #4, the playbook gate (every mode): changes outside `state.md`/`plan/**` need an active playbook whose
+ * docs/guards.md #4, the playbook gate (every mode): changes outside `state.md`/`plan/**` need an active playbook whose
  * `reviewed: true` is backed by a current review record and which has a `## context`. It also refuses a
  * `reviewed: true` typed into a playbook without such a record.
  */

@@ -12,7 +12,7 @@ const STRENGTH: Record<SecurityMode, number> = {
 };
 
 /**
- * SPEC §5 #2: `.claude/protected-files.txt` levels (HARD_BLOCK always, BLOCK in strict, WARN as context) plus the
+ * docs/guards.md #2: `.claude/protected-files.txt` levels (HARD_BLOCK always, BLOCK in strict, WARN as context) plus the
  * built-in rules. The repair path wins over any list, so a listed `state.md` can never deadlock the workflow; but
  * weakening `security` in `state.md` is the user's decision, in every mode.
  */

@@ -4,7 +4,7 @@ import { playbookEdits } from "./playbook-changes.ts";
 import type { Guard } from "./types.ts";
 
 /**
- * SPEC §5 #9: after review, changing what was approved (done_when, criteria, validations, phases) is scope creep:
+ * docs/guards.md #9: after review, changing what was approved (done_when, criteria, validations, phases) is scope creep:
  * a warning, and in strict mode a block unless the same edit sets `reviewed: false` to ask for a new review.
  */
 export const scopeGuard: Guard = {

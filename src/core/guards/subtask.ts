@@ -11,7 +11,7 @@ import {
 import type { Guard, GuardContext } from "./types.ts";
 
 /**
- * SPEC §5 #7 (every mode, fail-closed): a subtask turning `[x]`, or a validation turning PASS, needs proof the agent
+ * docs/guards.md #7 (every mode, fail-closed): a subtask turning `[x]`, or a validation turning PASS, needs proof the agent
  * cannot type: a current PASS evidence record from `playbook verify` for each automated (and hybrid) validation and
  * a current confirmation record from `playbook confirm` for manual (and hybrid) ones.
  */

@@ -117,7 +117,7 @@ export interface GuardContext {
 export interface Guard {
   /** Kebab id users can grep in logs, e.g. `subtask`. */
   id: string;
-  /** The SPEC §5 number, for docs and the order guards run in. */
+  /** The docs/guards.md number, for docs and the order guards run in. */
   number: number;
   events: readonly HookEvent[];
   /** A throwing fail-closed guard blocks the call; any other throwing guard is reported and skipped. */

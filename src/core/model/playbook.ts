@@ -4,7 +4,7 @@ import type { YamlSection } from "./state.ts";
 export const PHASE_STATUSES = ["pending", "in_progress", "done"] as const;
 export type PhaseStatus = (typeof PHASE_STATUSES)[number];
 
-/** Who can do a subtask (SPEC §2): an agent or tool, or a role resolved through meta, state.md and the toolstack. */
+/** Who can do a subtask (docs/playbook-format.md): an agent or tool, or a role resolved through meta, state.md and the toolstack. */
 export const EXECUTORS = ["claudecode", "codex", "coderabbit", "user"] as const;
 export const ROLE_NAMES = [
   "orchestrator",

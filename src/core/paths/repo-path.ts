@@ -53,7 +53,7 @@ export function isRuntimePath(repoPath: string): boolean {
   );
 }
 
-/** The always-open repair path of SPEC §4: `state.md` and `plan/**` stay editable whatever else blocks. */
+/** The always-open repair path of docs/guards.md: `state.md` and `plan/**` stay editable whatever else blocks. */
 export function isRepairPath(repoPath: string): boolean {
   return isStatePath(repoPath) || isPlanPath(repoPath);
 }

@@ -3,7 +3,7 @@ import { criticState, findProofGaps } from "./proof-state.ts";
 import type { RecordSet } from "./record.ts";
 
 /**
- * What still keeps a playbook from being finished with proof (SPEC §7.4): a phase not `done` or without the critic's
+ * What still keeps a playbook from being finished with proof (docs/sessions.md): a phase not `done` or without the critic's
  * current PASS, a subtask not checked or whose validations lack current passing evidence (automated, hybrid) or a
  * current user confirmation (manual, hybrid), a final task not checked. An empty list means the archive may start.
  * Records are compared by content hash, so proof of text that changed since does not count.

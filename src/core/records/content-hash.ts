@@ -12,7 +12,7 @@ type PhaseSummary = PlaybookSummary["phases"][number];
 type SubtaskSummary = PhaseSummary["subtasks"][number];
 
 /**
- * What a reviewer approves (SPEC §6): the plan, not its progress. Covered: `goal.summary`, `goal.done_when`, whether
+ * What a reviewer approves (docs/guards.md): the plan, not its progress. Covered: `goal.summary`, `goal.done_when`, whether
  * `## context` has text, and per phase its id, name and `depends_on`, per subtask its id, criterion, executor,
  * `depends_on` and each validation's kind and text, plus the final tasks' ids and texts. Not covered: checkboxes,
  * phase statuses, validation results (PASS/FAIL), `validated` stamps and `meta` (so setting `reviewed: true` keeps

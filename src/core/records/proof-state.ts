@@ -14,7 +14,7 @@ export type ProofGap =
     };
 
 /**
- * What is missing for `subtask`'s validations (`names`, all three unless told) to count as proven (SPEC §6): a
+ * What is missing for `subtask`'s validations (`names`, all three unless told) to count as proven (docs/guards.md): a
  * current PASS evidence record for each automated or hybrid one, a current confirmation by the user for each manual
  * or hybrid one. `hash` is the subtask's content hash now; records of other content are stale. Empty: proven.
  */

@@ -12,7 +12,7 @@ export type RecordKind = (typeof RECORD_KINDS)[number];
 export type RecordVerdict = "approve" | "reject" | "PASS" | "FAIL";
 
 /**
- * Proof the agent cannot type (SPEC §6): written only by `playbook review|crit|verify|confirm` and by the hook
+ * Proof the agent cannot type (docs/guards.md): written only by `playbook review|crit|verify|confirm` and by the hook
  * (the critic's SubagentStop verdict), stored under `.claude/playbook/records/`.
  */
 export interface PlaybookRecord {

@@ -5,7 +5,7 @@ import { criticState, findProofGaps, reviewState } from "./proof-state.ts";
 import type { RecordSet } from "./record.ts";
 
 /**
- * What a playbook claims without a current record behind it (SPEC §6, for `playbook check` in CI): `reviewed: true`
+ * What a playbook claims without a current record behind it (docs/guards.md, for `playbook check` in CI): `reviewed: true`
  * without the reviewer's approval of this content, a checked subtask whose validations lack current passing evidence
  * or the user's confirmation, a phase `done` without the critic's current PASS. Each at its line.
  */

@@ -2,7 +2,7 @@
 export const LANGUAGES = ["en", "ja"] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-/** A = Claude Code only; B = + Codex as worker; C = + Codex and CodeRabbit as reviewer (SPEC §2). */
+/** A = Claude Code only; B = + Codex as worker; C = + Codex and CodeRabbit as reviewer (docs/playbook-format.md). */
 export const TOOLSTACKS = ["A", "B", "C"] as const;
 export type Toolstack = (typeof TOOLSTACKS)[number];
 
@@ -25,7 +25,7 @@ export interface InitAnswers {
   hookPath: string;
 }
 
-/** The roles of a toolstack (SPEC §2): who orchestrates, who writes the code, who reviews, who decides. */
+/** The roles of a toolstack (docs/playbook-format.md): who orchestrates, who writes the code, who reviews, who decides. */
 export function rolesFor(toolstack: Toolstack): {
   orchestrator: string;
   worker: string;

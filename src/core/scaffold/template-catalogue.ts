@@ -1,6 +1,6 @@
 import type { InitAnswers } from "./answers.ts";
 
-/** The subagents of SPEC §2; `codex-delegate` only with Codex (toolstack B or C). */
+/** The subagents of docs/playbook-format.md; `codex-delegate` only with Codex (toolstack B or C). */
 export const AGENTS = [
   "pm",
   "reviewer",
@@ -22,7 +22,7 @@ export const SKILLS = [
 ] as const;
 
 /**
- * The slash commands that are not skills. SPEC §2 also names `/playbook-init` and `/crit`: those are skills, and a
+ * The slash commands that are not skills. docs/playbook-format.md also names `/playbook-init` and `/crit`: those are skills, and a
  * skill is a slash command of its name (a command file beside it would never run). `/review` and `/init` are Claude
  * Code built-ins, which a project command hides (`/init`) or turns into a picker (`/review`), so they ship as
  * `/playbook-review` and `/playbook-start` (docs/decisions.md).
@@ -44,7 +44,7 @@ export const FRAMEWORKS = [
 
 export const RULES = ["coding", "testing", "operations"] as const;
 
-/** The tools each agent may use (SPEC §2); the guards enforce the rest. */
+/** The tools each agent may use (docs/playbook-format.md); the guards enforce the rest. */
 export const AGENT_TOOLS: Readonly<
   Record<(typeof AGENTS)[number], readonly string[]>
 > = {

@@ -54,7 +54,7 @@ const AGENT_STEPS: ReadonlySet<NextStep["kind"]> = new Set([
 ]);
 
 /**
- * Decides one Stop (SPEC §7.3). A plain loop bound to this session re-feeds its prompt until the promise or its
+ * Decides one Stop (docs/sessions.md). A plain loop bound to this session re-feeds its prompt until the promise or its
  * maximum; otherwise, while a reviewed playbook has work the agent can do, the stop is refused with the next
  * concrete step, up to the phase's max_iterations. Never refused: after an interrupt or an API error, near the
  * context limit, after `maxConsecutiveBlocks` continuations in a row, when the same tool error repeated

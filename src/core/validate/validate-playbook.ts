@@ -25,7 +25,7 @@ type Report = (
   message: string,
 ) => void;
 
-/** Checks a parsed playbook's meaning (SPEC §3.2): ids, dependencies, validations, wording and status. Pure. */
+/** Checks a parsed playbook's meaning (docs/playbook-format.md): ids, dependencies, validations, wording and status. Pure. */
 export function validatePlaybook(
   playbook: Playbook,
   file: string,

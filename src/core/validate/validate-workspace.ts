@@ -14,7 +14,7 @@ export interface WorkspaceFacts {
   active?: { file: string; playbook: Playbook };
 }
 
-/** Checks that `state.md` and its active playbook agree (SPEC §3.1, §3.2). Pure: existence comes in as a fact. */
+/** Checks that `state.md` and its active playbook agree (docs/playbook-format.md, §3.2). Pure: existence comes in as a fact. */
 export function validateWorkspace(
   state: StateDoc,
   facts: WorkspaceFacts,

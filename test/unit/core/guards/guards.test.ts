@@ -71,7 +71,7 @@ const tick = (text: string, id: string) =>
   text.replace(`- [ ] **${id}**`, `- [x] **${id}**`);
 const unticked = REVIEWED.replace("- [X] **p1.2**", "- [ ] **p1.2**");
 
-it("runs the twelve guards of SPEC §5 in their order", () => {
+it("runs the twelve guards of docs/guards.md in their order", () => {
   expect(GUARDS.map((g) => `${g.number}:${g.id}`)).toEqual([
     "1:pending",
     "2:protected",
