@@ -16,6 +16,7 @@ import {
   BUILT_IN_RULES,
   parseProtectedRules,
 } from "../core/guards/protected-rules.ts";
+import { claimsProof } from "../core/guards/playbook-changes.ts";
 import type { FileChange, GuardContext } from "../core/guards/types.ts";
 import { toForwardSlashes } from "../core/paths/repo-path.ts";
 import { createRecordSet } from "../core/records/record-set.ts";
@@ -25,7 +26,9 @@ import {
   normaliseActivePath,
 } from "../core/validate/active-path.ts";
 import type { HookPayload } from "../hooks/payload.ts";
+import { currentTreeFingerprint } from "./current-tree.ts";
 import type { ToolCall, ToolCallInput } from "./read-tool-call.ts";
+import { readConfig } from "./read-config.ts";
 import { readWorkspaceSummary } from "./read-workspace-summary.ts";
 
 export interface ContextInput {
@@ -76,7 +79,7 @@ export function buildGuardContext(input: ContextInput): GuardContext {
     agentType: subagentType(payload),
     sessionId: payload.session_id ?? null,
     projectDir,
-    security: state?.config.security ?? "strict",
+    security: readConfig(projectDir).config.security,
     state,
     stateProblem: describeStateProblem(projectDir, state),
     active: workspace.active,
@@ -93,6 +96,7 @@ export function buildGuardContext(input: ContextInput): GuardContext {
       : readUnfinishedArchive(projectDir),
     ...readProtectedRules(projectDir),
     records: createRecordSet(loadRecords(projectDir, activePath, changes)),
+    tree: claimsProof(changes) ? currentTreeFingerprint(projectDir) : null,
     changes,
     bash,
     reads: payload.session_id

@@ -42,6 +42,20 @@ export function readConfig(root: string): {
   config: PlaybookConfig;
   problems: ConfigProblem[];
 } {
+  // A hook process serves one call: the guards and the timing log ask for the same file.
+  const cached = readOnce.get(root);
+  if (cached) return cached;
+  const result = readConfigUncached(root);
+  readOnce.set(root, result);
+  return result;
+}
+
+const readOnce = new Map<string, ReturnType<typeof readConfigUncached>>();
+
+function readConfigUncached(root: string): {
+  config: PlaybookConfig;
+  problems: ConfigProblem[];
+} {
   const read = readConfigText(root);
   if (read.status === "missing")
     return { config: defaultConfig(), problems: [] };

@@ -291,14 +291,17 @@ describe("the attack corpus is blocked", () => {
     );
   });
 
-  it("lowering `security` in state.md", () => {
+  it("lowering the security mode in .claude/playbook.json", () => {
     expectDenied(
-      repo.pre("Edit", {
-        file_path: repo.path("state.md"),
-        old_string: "security: strict",
-        new_string: "security: developer",
+      repo.pre("Write", {
+        file_path: repo.path(".claude/playbook.json"),
+        content: '{"security": "developer"}\n',
       }),
-      "security",
+      "HARD_BLOCK",
+    );
+    expectDenied(
+      repo.bash(`echo '{"security":"developer"}' > .claude/playbook.json`),
+      "HARD_BLOCK",
     );
   });
 

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { rmSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   createGuardedRepo,
@@ -411,20 +411,23 @@ describe("BYPASSES: just recipes a line runs by name", () => {
   );
 });
 
-describe("BYPASS: lowering security through a missing state.md", () => {
-  // F12: the lowering check needs a parsed `before`; with state.md gone (git rm, F8) a Write may set
-  // `security: developer`. A missing state.md reads as strict everywhere else, so it should count as strict here.
-  it("F12 Write of a missing state.md with `security: developer`", () => {
+describe("BYPASS: lowering security through state.md", () => {
+  // F12: the mode lived in state.md, which the agent may always write. It lives in .claude/playbook.json now, so a
+  // state.md that says `developer` lowers nothing.
+  it("F12 a state.md saying `security: developer` leaves the guards strict", () => {
     const repo = createGuardedRepo();
-    rmSync(repo.path("state.md"));
+    const state = SAMPLE_STATE.replace(
+      "toolstack: A",
+      "security: developer\ntoolstack: A",
+    );
+    expect(state).toContain("security: developer");
+    writeFileSync(repo.path("state.md"), state);
     expectDenied(
       repo.pre("Write", {
-        file_path: repo.path("state.md"),
-        content: SAMPLE_STATE.replace(
-          "security: strict",
-          "security: developer",
-        ),
+        file_path: repo.path(".claude/settings.json"),
+        content: "{}\n",
       }),
+      "security is strict",
     );
   });
 });

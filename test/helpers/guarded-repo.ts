@@ -84,12 +84,7 @@ export function createGuardedRepo(
   const playbookText =
     options.playbook ??
     SAMPLE_PLAYBOOK.replace("reviewed: false", `reviewed: ${reviewed}`);
-  const stateText =
-    options.state ??
-    SAMPLE_STATE.replace(
-      "security: strict",
-      `security: ${options.security ?? "strict"}`,
-    );
+  const stateText = options.state ?? SAMPLE_STATE;
   const remote = createTempProject();
   const project = createTempProject({
     "CLAUDE.md": "# Project\n",
@@ -97,6 +92,11 @@ export function createGuardedRepo(
     [PLAYBOOK]: playbookText,
     "src/app.ts": "export const app = 1;\n",
     ".gitignore": ".claude/playbook/\n",
+    ...(options.security
+      ? {
+          ".claude/playbook.json": `${JSON.stringify({ security: options.security })}\n`,
+        }
+      : {}),
     ...options.files,
   });
   const git = (...args: string[]) =>

@@ -90,7 +90,6 @@ last_end:
 ## config
 
 \`\`\`yaml
-security: strict
 toolstack: A
 roles: {orchestrator: claudecode, worker: claudecode, reviewer: claudecode, human: user}
 \`\`\`
@@ -139,7 +138,6 @@ last_end: null
 ## config
 
 \`\`\`yaml
-security: strict
 toolstack: A
 roles: {orchestrator: claudecode, worker: claudecode, reviewer: claudecode, human: user}
 \`\`\`

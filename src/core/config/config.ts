@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { SECURITY_MODES, type SecurityMode } from "../model/state.ts";
 import { didYouMean } from "../text/did-you-mean.ts";
 
 const count = (min: number, max: number, fallback: number, text: string) =>
@@ -180,20 +181,59 @@ export const CONFIG_SECTIONS = {
       ),
       null,
     ),
+    requireRerun: flag(
+      false,
+      "Before pushing, run every automated validation again in the sandbox (`playbook check --rerun`) and stop when one disagrees with its evidence",
+    ),
+  }),
+  verify: v.object({
+    allowedDomains: v.optional(
+      v.pipe(
+        v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(300))),
+        v.description(
+          "Hosts validation commands may reach, e.g. `registry.npmjs.org` or `*.example.com:443` (default none: only the sandbox's own loopback).",
+        ),
+      ),
+      [],
+    ),
+    allowWrite: v.optional(
+      v.pipe(
+        v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(1000))),
+        v.description(
+          "Folders outside the project validation commands may write, absolute or `~/...` (the OS temp folder and npm's download cache always; trust paths never).",
+        ),
+      ),
+      [],
+    ),
   }),
 } as const;
 
 type Sections = typeof CONFIG_SECTIONS;
 export type SectionName = keyof Sections;
 
+/**
+ * How strictly the guards hold (docs/guards.md). It lives here, in a trust path the agent cannot write, not in
+ * state.md, which the agent may always edit.
+ */
+const SECURITY = v.optional(
+  v.pipe(
+    v.picklist(SECURITY_MODES),
+    v.description(
+      "How strictly the guards hold: strict (everything, and Claude Code refuses to start without its sandbox), trusted, admin or developer (default strict).",
+    ),
+  ),
+  "strict",
+);
+
 /** The resolved configuration: every key present, defaults filled in. */
 export type PlaybookConfig = {
   [K in SectionName]: v.InferOutput<Sections[K]>;
-};
+} & { security: SecurityMode };
 
 /** The whole file, for the published JSON Schema (editor completion). */
 export const CONFIG_SCHEMA = v.object({
   $schema: v.optional(v.string()),
+  security: SECURITY,
   ...Object.fromEntries(
     Object.entries(CONFIG_SECTIONS).map(([name, schema]) => [
       name,
@@ -234,9 +274,23 @@ export function resolveConfig(json: unknown): {
       severity: "error",
     });
   for (const key of Object.keys(file))
-    if (key !== "$schema" && !NAMES.includes(key as SectionName))
-      problems.push(unknownKey([key], NAMES));
-  const config = {} as Record<SectionName, unknown>;
+    if (
+      key !== "$schema" &&
+      key !== "security" &&
+      !NAMES.includes(key as SectionName)
+    )
+      problems.push(unknownKey([key], [...NAMES, "security"]));
+  const config = {} as Record<SectionName, unknown> & {
+    security: SecurityMode;
+  };
+  const security = v.safeParse(SECURITY, file["security"]);
+  config.security = security.success ? security.output : "strict";
+  if (!security.success)
+    problems.push({
+      path: ["security"],
+      message: `Unexpected ${JSON.stringify(file["security"])} at \`security\`, expected one of ${SECURITY_MODES.join(", ")}. strict applies until it is fixed.`,
+      severity: "error",
+    });
   for (const name of NAMES) {
     const schema = CONFIG_SECTIONS[name];
     const given = file[name];

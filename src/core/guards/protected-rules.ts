@@ -1,4 +1,5 @@
 import { diagnosticAt, type Diagnostic } from "../model/diagnostic.ts";
+import { TRUST_PATHS } from "../paths/trust-paths.ts";
 
 export const PROTECTION_LEVELS = ["HARD_BLOCK", "BLOCK", "WARN"] as const;
 export type ProtectionLevel = (typeof PROTECTION_LEVELS)[number];
@@ -12,13 +13,16 @@ export interface ProtectedRule {
 }
 
 /**
- * Always protected, whatever the file says: the runtime folder holds records and locks only playbook commands may
- * write; git's own folder is never edited by hand; the hook wiring and the protection list are the user's call.
+ * Always protected, whatever the file says: the trust paths (records, locks, the security configuration, the
+ * agents whose verdicts count, the enforcement code) only playbook or the user may write; git's own folder is never
+ * edited by hand; the hook wiring is the user's call.
  */
 const BUILT_IN: readonly [ProtectionLevel, string][] = [
-  ["HARD_BLOCK", ".claude/playbook/**"],
+  ...TRUST_PATHS.map(
+    ({ path, folder }) =>
+      ["HARD_BLOCK", folder ? `${path}/**` : path] as [ProtectionLevel, string],
+  ),
   ["HARD_BLOCK", ".git/**"],
-  ["BLOCK", ".claude/protected-files.txt"],
   ["BLOCK", ".claude/settings.json"],
   ["BLOCK", ".claude/settings.local.json"],
 ];

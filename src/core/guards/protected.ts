@@ -1,20 +1,12 @@
-import { isRepairPath, isStatePath } from "../paths/repo-path.ts";
-import type { SecurityMode } from "../model/state.ts";
+import { isRepairPath } from "../paths/repo-path.ts";
 import { ALLOW, block, context } from "./facts.ts";
 import { findProtection } from "./protected-match.ts";
 import type { Guard } from "./types.ts";
 
-const STRENGTH: Record<SecurityMode, number> = {
-  strict: 3,
-  trusted: 2,
-  admin: 1,
-  developer: 0,
-};
-
 /**
  * docs/guards.md #2: `.claude/protected-files.txt` levels (HARD_BLOCK always, BLOCK in strict, WARN as context) plus the
- * built-in rules. The repair path wins over any list, so a listed `state.md` can never deadlock the workflow; but
- * weakening `security` in `state.md` is the user's decision, in every mode.
+ * built-in rules. The repair path wins over any list, so a listed `state.md` can never deadlock the workflow. The
+ * security mode itself lives in `.claude/playbook.json`, a trust path the agent cannot write.
  */
 export const protectedGuard: Guard = {
   id: "protected",
@@ -24,23 +16,6 @@ export const protectedGuard: Guard = {
     const warnings: string[] = [];
     for (const change of ctx.changes) {
       if (change.path === null) continue;
-      const doc = change.document;
-      // A state.md that is missing counts as strict, the default: deleting it first must not open a way around.
-      const previous =
-        doc?.kind === "state"
-          ? (doc.before?.config.security ?? "strict")
-          : null;
-      if (
-        isStatePath(change.path) &&
-        doc?.kind === "state" &&
-        previous &&
-        doc.after &&
-        STRENGTH[doc.after.config.security] < STRENGTH[previous]
-      ) {
-        return block(
-          `Blocked: this edit lowers \`security\` in state.md from ${previous} to ${doc.after.config.security}. Relaxing the guards is the user's decision. Next: keep \`security: ${previous}\` in the edit, or ask the user to change it themselves.`,
-        );
-      }
       if (isRepairPath(change.path)) continue;
       const rule = findProtection(ctx.protectedRules, change.path);
       if (!rule) continue;
@@ -59,7 +34,7 @@ export const protectedGuard: Guard = {
       if (ctx.security === "developer") continue;
       if (rule.level === "BLOCK" && ctx.security === "strict")
         return block(
-          `Blocked: ${where}; security is strict. Next: ${change.dynamic ? "name files explicitly in shell commands; or " : ""}ask the user to change it themselves, or to set \`security: trusted\` in state.md.`,
+          `Blocked: ${where}; security is strict. Next: ${change.dynamic ? "name files explicitly in shell commands; or " : ""}ask the user to change it themselves, or to set \`"security": "trusted"\` in .claude/playbook.json.`,
         );
       if (rule.level === "WARN")
         warnings.push(`${where}: change it only if the task needs it.`);

@@ -111,6 +111,18 @@ export function parseState(text: string, file: string): Parsed<StateDoc> {
     },
     sections: found,
   };
+  const securityAt = found.config?.fields["security"]?.start;
+  if (securityAt)
+    // The agent may edit state.md, so a mode written here would be the agent's to lower.
+    diagnostics.push(
+      diagnosticAt(
+        file,
+        securityAt,
+        "security-moved",
+        "warning",
+        `Unexpected \`security\` in state.md, expected it in .claude/playbook.json, where the agent cannot change it: state.md's value is ignored (the mode is .claude/playbook.json's \`security\`, strict when absent). Next: run \`npx --no playbook upgrade\`, which moves it, or delete the line.`,
+      ),
+    );
   diagnostics.push(
     ...checkRoles(
       value.config.roles,

@@ -11,6 +11,12 @@ import {
   type ParseError,
 } from "jsonc-parser";
 import {
+  addBoundary,
+  removeBoundary,
+  type BoundaryRecord,
+} from "./boundary-settings.ts";
+import type { SecurityMode } from "../model/state.ts";
+import {
   HOOK_EVENTS,
   hookHandler,
   isPlaybookHandler,
@@ -18,7 +24,14 @@ import {
 } from "./hook-settings.ts";
 
 export type SettingsEdit =
-  | { ok: true; text: string; changed: boolean; notes: string[] }
+  | {
+      ok: true;
+      text: string;
+      changed: boolean;
+      notes: string[];
+      /** What the boundary added (null when this edit leaves none). */
+      boundary: BoundaryRecord | null;
+    }
   | { ok: false; line: number; column: number; problem: string };
 
 type Json = Record<string, unknown>;
@@ -26,12 +39,14 @@ type Json = Record<string, unknown>;
 /**
  * `.claude/settings.json` with playbook's hooks: one handler per event (added once, however often init runs), the
  * user's own hooks, keys, comments and order kept, playbook's older handlers (another path, another event) replaced.
- * The status line is set only when the user has none. `text` null means the file does not exist yet.
+ * The status line is set only when the user has none. `text` null means the file does not exist yet. With `boundary`,
+ * the sandbox and the file-tool rules of the trust boundary are added too (see `addBoundary`).
  */
 export function planSettingsMerge(
   text: string | null,
   hookPath: string,
   knownPaths: readonly string[],
+  boundary?: { mode: SecurityMode; prior: BoundaryRecord | undefined },
 ): SettingsEdit {
   const start = text ?? "{}\n";
   const read = readSettings(start);
@@ -85,13 +100,26 @@ export function planSettingsMerge(
     if (!sameJson(statusLine, ourLine)) editor.set(["statusLine"], ourLine);
   } else
     notes.push(`kept your statusLine; playbook's is \`${ourLine.command}\``);
-  return { ok: true, text: editor.text, changed: editor.text !== start, notes };
+  let record: BoundaryRecord | null = null;
+  if (boundary) {
+    const added = addBoundary(editor, boundary.mode, boundary.prior);
+    record = added.record;
+    notes.push(...added.notes);
+  }
+  return {
+    ok: true,
+    text: editor.text,
+    changed: editor.text !== start,
+    notes,
+    boundary: record,
+  };
 }
 
 /** `.claude/settings.json` without playbook's handlers and status line; containers left empty by that go too. */
 export function planSettingsRemoval(
   text: string,
   knownPaths: readonly string[],
+  boundary?: BoundaryRecord,
 ): SettingsEdit {
   const read = readSettings(text);
   if (!read.ok) return read;
@@ -116,11 +144,13 @@ export function planSettingsRemoval(
   }
   if (isPlaybookHandler(read.json["statusLine"], knownPaths))
     editor.set(["statusLine"], undefined);
+  if (boundary) removeBoundary(editor, boundary);
   return {
     ok: true,
     text: editor.text,
     changed: editor.text !== text,
     notes: [],
+    boundary: null,
   };
 }
 
@@ -250,6 +280,24 @@ function readSettings(
         ...positionOf(text, text.indexOf(`"${event}"`)),
         problem: `"hooks.${event}" is not a list`,
       };
+  const shapes: [string[], "object" | "list"][] = [
+    [["sandbox"], "object"],
+    [["sandbox", "filesystem"], "object"],
+    [["sandbox", "filesystem", "denyWrite"], "list"],
+    [["permissions"], "object"],
+    [["permissions", "deny"], "list"],
+  ];
+  for (const [path, shape] of shapes) {
+    let value: unknown = json;
+    for (const key of path) value = isObject(value) ? value[key] : undefined;
+    if (value === undefined) continue;
+    if (shape === "object" ? isObject(value) : Array.isArray(value)) continue;
+    return {
+      ok: false,
+      ...positionOf(text, text.indexOf(`"${path.at(-1) ?? ""}"`)),
+      problem: `"${path.join(".")}" is not ${shape === "object" ? "an object" : "a list"}`,
+    };
+  }
   return { ok: true, json };
 }
 

@@ -131,18 +131,6 @@ describe("protected: playbook's own files", () => {
     expect(reason).toContain("playbook post-loop");
   });
 });
-const weaker = (to: string) => [
-  fileChange("state.md", {
-    document: {
-      kind: "state",
-      before: stateOf(SAMPLE_STATE),
-      after: stateOf(
-        SAMPLE_STATE.replace("security: strict", `security: ${to}`),
-      ),
-      afterProblem: null,
-    },
-  }),
-];
 table(protectedGuard, [
   ["unlisted file", () => ({ protectedRules: rules, changes: src() }), "allow"],
   [
@@ -202,13 +190,29 @@ table(protectedGuard, [
     "block",
   ],
   [
-    "lowering security to developer",
-    () => ({ changes: weaker("developer") }),
+    "the security mode's file, in developer mode",
+    () => ({
+      security: "developer",
+      changes: [fileChange(".claude/playbook.json")],
+    }),
     "block",
   ],
   [
-    "raising nothing: same security",
-    () => ({ changes: weaker("strict") }),
+    "the installed package, in developer mode",
+    () => ({
+      security: "developer",
+      changes: [fileChange("node_modules/playbook-kit/dist/hook.cjs")],
+    }),
+    "block",
+  ],
+  [
+    "the hook loader",
+    () => ({ changes: [fileChange(".claude/hooks/playbook.cjs")] }),
+    "block",
+  ],
+  [
+    "state.md naming a mode: only a document now",
+    () => ({ changes: [fileChange("state.md")] }),
     "allow",
   ],
 ]);

@@ -128,6 +128,7 @@ const EXPECTED_CODES: [string, string[]][] = [
   ["state/section-duplicate.md", ["section-duplicate"]],
   ["state/field-invalid.md", ["field-invalid"]],
   ["state/field-unknown.md", ["field-unknown"]],
+  ["state/security-moved.md", ["security-moved"]],
   ["playbooks/section-missing.md", ["section-missing"]],
   ["playbooks/section-duplicate.md", ["section-duplicate"]],
   ["playbooks/field-invalid.md", ["field-invalid"]],
@@ -350,7 +351,7 @@ describe("diagnostic codes", () => {
       5,
       '"the CLI works well on Windows"',
     ],
-    ["state/yaml-unclosed-quote.md", "yaml-syntax", 25, 12, '"B'],
+    ["state/yaml-unclosed-quote.md", "yaml-syntax", 24, 12, '"B'],
     [
       "playbooks/validation-text-missing.md",
       "validation-text-missing",
@@ -482,7 +483,7 @@ describe("odd encodings and layouts", () => {
         ]),
       );
     expect(fieldStarts(crlf)).toEqual(fieldStarts(lf));
-    expect(fieldStarts(crlf)).toHaveLength(12);
+    expect(fieldStarts(crlf)).toHaveLength(11);
   });
 
   it("keeps positions right after a UTF-8 BOM in state.md", () => {

@@ -1,0 +1,53 @@
+/** Where init writes the hook loader, which every hook handler runs. */
+export const HOOK_LOADER = ".claude/hooks/playbook.cjs";
+
+/**
+ * The trust paths (docs/trust-boundary.md): what proves work and what enforces the rules. The agent's shell sees
+ * them read-only (Claude Code's Bash sandbox, `sandbox.filesystem.denyWrite`), the file tools may not write them
+ * (`permissions.deny`), validations run with them read-only, and the `protected` guard refuses them in every mode.
+ * Folders cover everything inside them. Paths are relative to the project's root.
+ */
+export const TRUST_PATHS: readonly { path: string; folder: boolean }[] = [
+  // Records, grants, locks, the archive journal, the parse cache, logs and trusted jobs.
+  { path: ".claude/playbook", folder: true },
+  // The security mode and the rest of the configuration.
+  { path: ".claude/playbook.json", folder: false },
+  { path: ".claude/protected-files.txt", folder: false },
+  // The reviewer and critic whose verdicts count.
+  { path: ".claude/agents", folder: true },
+  // The loader every hook handler runs: it refuses writes when the package below is missing or altered.
+  { path: HOOK_LOADER, folder: false },
+  // The enforcement code itself, and the command that runs it.
+  { path: "node_modules/playbook-kit", folder: true },
+  { path: "node_modules/.bin/playbook", folder: false },
+];
+
+/** Claude Code's own settings, which switch the sandbox and the hooks: the file tools may not write them either. */
+const SETTINGS_FILES = [".claude/settings.json", ".claude/settings.local.json"];
+
+/** `sandbox.filesystem.denyWrite` entries: relative paths, which Claude Code resolves against the project. */
+export function sandboxDenyWrite(): string[] {
+  return TRUST_PATHS.map((p) => p.path);
+}
+
+/**
+ * `permissions.deny` rules for the file tools. Claude Code applies `Edit(…)` rules to every tool that edits files
+ * (Edit, MultiEdit, Write, NotebookEdit; seen with the pinned and the minimum version, while `Write(…)` rules with
+ * a path matched nothing). A leading `/` anchors the pattern at the project's root.
+ */
+export function fileToolDenyRules(): string[] {
+  const rules: string[] = [];
+  for (const { path, folder } of TRUST_PATHS)
+    rules.push(folder ? `Edit(/${path}/**)` : `Edit(/${path})`);
+  for (const path of SETTINGS_FILES) rules.push(`Edit(/${path})`);
+  return rules;
+}
+
+/** Whether a repository-relative path is a trust path or lies inside one. */
+export function isTrustPath(repoPath: string): boolean {
+  return TRUST_PATHS.some(({ path, folder }) =>
+    folder
+      ? repoPath === path || repoPath.startsWith(`${path}/`)
+      : repoPath === path,
+  );
+}
