@@ -16,6 +16,7 @@ import {
 } from "../core/records/proof-state.ts";
 import { planGate } from "../core/records/plan-gate.ts";
 import { createRecordSet } from "../core/records/record-set.ts";
+import { currentTreeFingerprint } from "./current-tree.ts";
 import { runLint } from "./run-lint.ts";
 
 export interface StatusReport {
@@ -75,6 +76,9 @@ export function runStatus(root: string): StatusReport {
       )
     : null;
   const records = createRecordSet(file ? readRecords(root, file) : []);
+  const tree = playbook?.phases.some((p) => p.subtasks.some((s) => s.checked))
+    ? currentTreeFingerprint(root)
+    : null;
   const proven = (phase: string, id: string) => {
     const subtask = summary?.phases
       .find((p) => p.id === phase)
@@ -83,8 +87,14 @@ export function runStatus(root: string): StatusReport {
       !!summary &&
       !!file &&
       !!subtask &&
-      findProofGaps(file, subtask, summary.hashes.subtasks[id] ?? null, records)
-        .length === 0
+      findProofGaps(
+        file,
+        subtask,
+        summary.hashes.subtasks[id] ?? null,
+        records,
+        undefined,
+        tree,
+      ).length === 0
     );
   };
   const lock = readPostLoopLock(root);

@@ -153,6 +153,7 @@ export function guardContext(
         verdict: "approve",
       }),
     ]),
+    tree: null,
     changes: [],
     bash: null,
     reads: ["CLAUDE.md", "state.md", BOOK],

@@ -183,7 +183,7 @@ export const CONFIG_SECTIONS = {
     ),
     requireRerun: flag(
       false,
-      "Before pushing, run every automated validation again in the sandbox (`playbook check --rerun`) and stop when one disagrees with its evidence",
+      "Stop before pushing unless `playbook check --rerun` passes",
     ),
   }),
   verify: v.object({
@@ -191,7 +191,7 @@ export const CONFIG_SECTIONS = {
       v.pipe(
         v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(300))),
         v.description(
-          "Hosts validation commands may reach, e.g. `registry.npmjs.org` or `*.example.com:443` (default none: only the sandbox's own loopback).",
+          "Hosts validations may reach, e.g. `*.example.com` (default none).",
         ),
       ),
       [],
@@ -199,9 +199,7 @@ export const CONFIG_SECTIONS = {
     allowWrite: v.optional(
       v.pipe(
         v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(1000))),
-        v.description(
-          "Folders outside the project validation commands may write, absolute or `~/...` (the OS temp folder and npm's download cache always; trust paths never).",
-        ),
+        v.description("Folders validations may also write (`~/` allowed)."),
       ),
       [],
     ),

@@ -1,8 +1,13 @@
+import type { PlaybookSummary } from "../cache/summary.ts";
+import { findProofGaps } from "../records/proof-state.ts";
 import { ALLOW, block } from "./facts.ts";
 import { playbookEdits } from "./playbook-changes.ts";
-import type { Guard } from "./types.ts";
+import type { Guard, GuardContext } from "./types.ts";
 
-/** docs/guards.md #8 (every mode, fail-closed): a phase turning `done` needs the critic's PASS for its current content. */
+/**
+ * docs/guards.md #8 (every mode, fail-closed): a phase turning `done` needs the critic's PASS for its current content,
+ * and the evidence of its subtasks must prove the code as it is now.
+ */
 export const criticGuard: Guard = {
   id: "critic",
   number: 8,
@@ -23,6 +28,11 @@ export const criticGuard: Guard = {
         if (open.length > 0)
           return block(
             `Blocked: phase ${phase.id} in \`${edit.path}\` cannot be done while ${open.join(", ")} ${open.length === 1 ? "is" : "are"} open. Next: finish and check them first (\`playbook verify <subtask>\`).`,
+          );
+        const stale = staleEvidence(ctx, edit.path, edit.after, phase.subtasks);
+        if (stale.length > 0)
+          return block(
+            `Blocked: phase ${phase.id} cannot be done: the evidence of ${stale.join(", ")} is stale (the code changed since verify). Next: run \`npx --no playbook verify <id>\` again for each, then set the status again.`,
           );
         const record = ctx.records.latest({
           kind: "critic",
@@ -45,3 +55,26 @@ export const criticGuard: Guard = {
     return ALLOW;
   },
 };
+
+/** `<subtask> <validation>` of each evidence record that proved other code than the tree has now. */
+function staleEvidence(
+  ctx: GuardContext,
+  path: string,
+  after: PlaybookSummary,
+  subtasks: PlaybookSummary["phases"][number]["subtasks"],
+): string[] {
+  return subtasks.flatMap((s) =>
+    findProofGaps(
+      path,
+      s,
+      after.hashes.subtasks[s.id] ?? null,
+      ctx.records,
+      undefined,
+      ctx.tree,
+    ).flatMap((g) =>
+      g.needs !== "kind" && (g.why === "code" || g.why === "untied")
+        ? [`${s.id} ${g.validation}`]
+        : [],
+    ),
+  );
+}

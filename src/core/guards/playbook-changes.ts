@@ -1,4 +1,5 @@
 import type { PlaybookSummary } from "../cache/summary.ts";
+import { VALIDATION_NAMES } from "../model/playbook.ts";
 import type { FileChange } from "./types.ts";
 
 export interface PlaybookEdit {
@@ -42,4 +43,29 @@ export function findSubtask(
   for (const phase of playbook?.phases ?? [])
     for (const subtask of phase.subtasks) if (subtask.id === id) return subtask;
   return null;
+}
+
+/**
+ * Whether an edit claims proof of the code: a subtask turning `[x]`, a validation turning PASS or a phase turning
+ * `done`. Only then does the hook read the working tree's fingerprint (it costs a git process).
+ */
+export function claimsProof(changes: readonly FileChange[]): boolean {
+  return playbookEdits(changes).some(({ before, after }) =>
+    after.phases.some(
+      (phase) =>
+        (phase.status === "done" &&
+          before?.phases.find((p) => p.id === phase.id)?.status !== "done") ||
+        phase.subtasks.some((subtask) => {
+          const was = findSubtask(before, subtask.id);
+          return (
+            (subtask.checked && !was?.checked) ||
+            VALIDATION_NAMES.some(
+              (name) =>
+                subtask.validations[name]?.result === "PASS" &&
+                was?.validations[name]?.result !== "PASS",
+            )
+          );
+        }),
+    ),
+  );
 }

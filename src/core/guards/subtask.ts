@@ -122,7 +122,7 @@ function missingProof(
     ? VALIDATION_NAMES
     : newlyPassed;
   const hash = edit.after.hashes.subtasks[subtask.id] ?? null;
-  return findProofGaps(edit.path, subtask, hash, ctx.records, names);
+  return findProofGaps(edit.path, subtask, hash, ctx.records, names, ctx.tree);
 }
 
 /** The steps that supply exactly the missing proof, in the order they are done. */
@@ -132,9 +132,12 @@ function nextForGaps(gaps: readonly ProofGap[], id: string): string {
     steps.push(
       "say in the playbook how each validation is proven (automated, manual or hybrid) and have the plan reviewed again",
     );
-  if (gaps.some((g) => g.needs === "evidence"))
+  const evidence = gaps.flatMap((g) => (g.needs === "evidence" ? [g] : []));
+  if (evidence.length > 0)
     steps.push(
-      `run \`playbook verify ${id}\` (it runs the automated validations and records the evidence)`,
+      evidence.every((g) => g.why === "code" || g.why === "untied")
+        ? `run \`npx --no playbook verify ${id}\` again, so the evidence proves the code as it is now`
+        : `run \`playbook verify ${id}\` (it runs the automated validations and records the evidence)`,
     );
   if (gaps.some((g) => g.needs === "confirmation"))
     steps.push(
@@ -152,7 +155,9 @@ function describeGap(gap: ProofGap): string {
       ? `${name}: no evidence record`
       : gap.why === "stale"
         ? `${name}: the evidence is stale (the subtask changed after it was verified)`
-        : `${name}: the last verification failed`;
+        : gap.why === "failed"
+          ? `${name}: the last verification failed`
+          : `${name}: the evidence is stale (${gap.why === "code" ? "the code changed since verify" : "it names no code it proved"})`;
   return gap.why === "none"
     ? `${name}: no confirmation by the user`
     : `${name}: the confirmation is stale (the subtask changed after it)`;

@@ -102,6 +102,12 @@ export interface GuardContext {
   /** Problems of `.claude/protected-files.txt` (`file:line: message`), reported by the coherence guard. */
   protectedProblems: readonly string[];
   records: RecordSet;
+  /**
+   * The working tree's fingerprint (adapters/tree-fingerprint.ts), read only when an edit claims proof (a tick, a
+   * PASS, a phase `done`); null when not read or outside a git repository. `error: <why>` when git failed: it matches
+   * no evidence.
+   */
+  tree: string | null;
   changes: FileChange[];
   bash: BashAnalysis | null;
   /** Repository paths Read in this session (init guard); null when the session is unknown. */

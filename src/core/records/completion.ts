@@ -6,12 +6,14 @@ import type { RecordSet } from "./record.ts";
  * What still keeps a playbook from being finished with proof (docs/sessions.md): a phase not `done` or without the critic's
  * current PASS, a subtask not checked or whose validations lack current passing evidence (automated, hybrid) or a
  * current user confirmation (manual, hybrid), a final task not checked. An empty list means the archive may start.
- * Records are compared by content hash, so proof of text that changed since does not count.
+ * Records are compared by content hash, so proof of text that changed since does not count; with `tree` (the working
+ * tree's fingerprint, null outside git) evidence of other code does not count either.
  */
 export function findMissingProof(
   path: string,
   playbook: PlaybookSummary,
   records: RecordSet,
+  tree?: string | null,
 ): string[] {
   const missing: string[] = [];
   if (playbook.phases.length === 0) missing.push("the playbook has no phases");
@@ -31,9 +33,16 @@ export function findMissingProof(
         continue;
       }
       const hash = playbook.hashes.subtasks[subtask.id] ?? null;
-      for (const gap of findProofGaps(path, subtask, hash, records))
+      for (const gap of findProofGaps(
+        path,
+        subtask,
+        hash,
+        records,
+        undefined,
+        tree,
+      ))
         missing.push(
-          `${subtask.id} ${gap.validation} ${gap.needs === "kind" ? "has no validation kind" : gap.needs === "evidence" ? "has no current passing evidence" : "has no current confirmation by the user"}`,
+          `${subtask.id} ${gap.validation} ${gap.needs === "kind" ? "has no validation kind" : gap.needs === "confirmation" ? "has no current confirmation by the user" : gap.why === "code" || gap.why === "untied" ? `has stale evidence (the code changed since verify: run \`npx --no playbook verify ${subtask.id}\` again)` : "has no current passing evidence"}`,
         );
     }
   }

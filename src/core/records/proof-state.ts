@@ -1,22 +1,44 @@
 import type { PlaybookSummary } from "../cache/summary.ts";
 import { VALIDATION_NAMES, type ValidationName } from "../model/playbook.ts";
-import type { RecordSet } from "./record.ts";
+import type { PlaybookRecord, RecordSet } from "./record.ts";
 
 type SubtaskSummary = PlaybookSummary["phases"][number]["subtasks"][number];
 
-/** Why a validation of a subtask is not proven: no kind to prove it by, or a record that is missing, stale or failed. */
+/**
+ * Why a validation of a subtask is not proven: no kind to prove it by, or a record that is missing, stale or failed.
+ * Evidence is also stale when the code changed since (`code`: its tree fingerprint is not the current one) or when it
+ * names no tree at all (`untied`: written before playbook recorded the tree it proved).
+ */
 export type ProofGap =
   | { validation: ValidationName; needs: "kind" }
   | {
       validation: ValidationName;
       needs: "evidence" | "confirmation";
-      why: "none" | "stale" | "failed";
+      why: "none" | "stale" | "failed" | "code" | "untied";
     };
+
+/**
+ * Whether evidence proved the working tree as it is now (`tree`, from the tree fingerprint; null outside a git
+ * repository, where nothing can be compared): null when it did, else why not.
+ */
+export function treeMismatch(
+  evidence: PlaybookRecord,
+  tree: string | null,
+): "code" | "untied" | null {
+  if (tree === null) return null;
+  const proved = evidence.detail["tree"];
+  return typeof proved !== "string"
+    ? "untied"
+    : proved === tree
+      ? null
+      : "code";
+}
 
 /**
  * What is missing for `subtask`'s validations (`names`, all three unless told) to count as proven (docs/guards.md): a
  * current PASS evidence record for each automated or hybrid one, a current confirmation by the user for each manual
- * or hybrid one. `hash` is the subtask's content hash now; records of other content are stale. Empty: proven.
+ * or hybrid one. `hash` is the subtask's content hash now; records of other content are stale. With `tree` (the
+ * current tree fingerprint, see {@link treeMismatch}), evidence of other code is stale too. Empty: proven.
  */
 export function findProofGaps(
   path: string,
@@ -24,6 +46,7 @@ export function findProofGaps(
   hash: string | null,
   records: RecordSet,
   names: readonly ValidationName[] = VALIDATION_NAMES,
+  tree?: string | null,
 ): ProofGap[] {
   const gaps: ProofGap[] = [];
   for (const name of names) {
@@ -45,7 +68,9 @@ export function findProofGaps(
           ? "stale"
           : evidence.verdict !== "PASS"
             ? "failed"
-            : null;
+            : tree === undefined
+              ? null
+              : treeMismatch(evidence, tree);
       if (why) gaps.push({ validation: name, needs: "evidence", why });
     }
     if (validation.kind !== "automated") {

@@ -7,13 +7,15 @@ import type { RecordSet } from "./record.ts";
 /**
  * What a playbook claims without a current record behind it (docs/guards.md, for `playbook check` in CI): `reviewed: true`
  * without the reviewer's approval of this content, a checked subtask whose validations lack current passing evidence
- * or the user's confirmation, a phase `done` without the critic's current PASS. Each at its line.
+ * or the user's confirmation (with `tree`, the working tree's fingerprint: evidence of the code as it is now), a phase
+ * `done` without the critic's current PASS. Each at its line.
  */
 export function findUnbackedClaims(
   file: string,
   playbook: Playbook,
   summary: PlaybookSummary,
   records: RecordSet,
+  tree?: string | null,
 ): Diagnostic[] {
   const out: Diagnostic[] = [];
   const report = (
@@ -54,11 +56,13 @@ export function findUnbackedClaims(
         view,
         summary.hashes.subtasks[subtask.id] ?? null,
         records,
+        undefined,
+        tree,
       ).flatMap((gap) =>
         gap.needs === "kind"
           ? []
           : [
-              `${gap.validation}: ${gap.needs === "evidence" ? "passing evidence" : "the user's confirmation"}`,
+              `${gap.validation}: ${gap.needs === "confirmation" ? "the user's confirmation" : gap.why === "code" || gap.why === "untied" ? "evidence of the code as it is now (the code changed since verify)" : "passing evidence"}`,
             ],
       );
       if (missing.length > 0)
