@@ -31,7 +31,7 @@ export function parseListedTree(output: string): ListedTree {
   const changed = new Set<string>();
   const deleted: string[] = [];
   // One pass with indexOf: this runs in the hook over every file of the repository.
-  for (let at = 0; at < output.length; ) {
+  for (let at = 0; at < output.length;) {
     const nul = output.indexOf("\0", at);
     const end = nul < 0 ? output.length : nul;
     const line = at;
