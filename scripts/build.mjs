@@ -1,10 +1,13 @@
 // Builds dist/cli.mjs (the CLI), dist/hook.cjs (a loader using V8's code cache), dist/hook-main.cjs (the hot hook
 // path of tool calls), dist/hook-session.cjs (session events and the status line), dist/archive.cjs (the archive workflow, loaded by
 // the hook only when an edit finishes a playbook), dist/parser.cjs (the markdown parser, which the hook loads only on a cache miss) and dist/bash.cjs (the
-// shell parser, loaded only for Bash calls).
+// shell parser, loaded only for Bash calls), dist/tree.cjs (the working tree's fingerprint, loaded only for an edit that
+// claims proof). The sandbox runtime validations run in is a chunk of the CLI, loaded by
+// `playbook verify` and `playbook check --rerun` only, with its seccomp helpers in dist/vendor/.
 import { createHash } from "node:crypto";
 import {
   chmodSync,
+  copyFileSync,
   mkdirSync,
   readFileSync,
   readdirSync,
@@ -60,6 +63,23 @@ const common = {
   mainFields: ["module", "main"],
 };
 
+// The working tree's fingerprint (git, hashing) is needed only when an edit ticks a box or finishes a phase: the
+// hook bundles load it from dist/tree.cjs on first use instead of carrying it.
+const lazyTree = {
+  name: "lazy-tree",
+  setup(build) {
+    build.onResolve({ filter: /\/adapters\/tree-fingerprint\.ts$/ }, () => ({
+      path: "tree-fingerprint",
+      namespace: "lazy-tree",
+    }));
+    build.onLoad({ filter: /.*/, namespace: "lazy-tree" }, () => ({
+      contents:
+        'let tree; exports.readWorkingTree = (...args) => (tree ??= require(require("node:path").join(__dirname, "tree.cjs"))).readWorkingTree(...args);',
+      loader: "js",
+    }));
+  },
+};
+
 // Build beside dist/ and rename each file into place, so a test run reading dist/ never sees it half-written.
 const out = join(root, `.dist-${process.pid}`);
 rmSync(out, { recursive: true, force: true });
@@ -83,6 +103,14 @@ await Promise.all([
     outfile: join(out, "hook-main.cjs"),
     format: "cjs",
     minify: true,
+    plugins: [lazyTree],
+  }),
+  build({
+    ...common,
+    entryPoints: [join(root, "src/adapters/tree-fingerprint.ts")],
+    outfile: join(out, "tree.cjs"),
+    format: "cjs",
+    minify: true,
   }),
   build({
     ...common,
@@ -97,6 +125,7 @@ await Promise.all([
     outfile: join(out, "hook-session.cjs"),
     format: "cjs",
     minify: true,
+    plugins: [lazyTree],
   }),
   build({
     ...common,
@@ -128,6 +157,20 @@ await Promise.all([
   }),
 ]);
 chmodSync(join(out, "cli.mjs"), 0o755);
+// The sandbox runtime (bundled into a chunk of the CLI) runs its seccomp helper from vendor/ beside dist/: ship the
+// prebuilt helpers of the installed version, for both Linux architectures it has them for.
+const seccomp = join(
+  root,
+  "node_modules/@anthropic-ai/sandbox-runtime/vendor/seccomp",
+);
+for (const arch of ["x64", "arm64"]) {
+  mkdirSync(join(out, "vendor/seccomp", arch), { recursive: true });
+  copyFileSync(
+    join(seccomp, arch, "apply-seccomp"),
+    join(out, "vendor/seccomp", arch, "apply-seccomp"),
+  );
+  chmodSync(join(out, "vendor/seccomp", arch, "apply-seccomp"), 0o755);
+}
 const dist = join(root, "dist");
 mkdirSync(dist, { recursive: true });
 // Chunks have content-hashed names, so new ones never replace old ones: move them in first, then the files that
@@ -138,7 +181,12 @@ for (const name of chunks)
   renameSync(join(out, "chunks", name), join(dist, "chunks", name));
 rmSync(join(out, "chunks"), { recursive: true, force: true });
 const built = readdirSync(out);
-for (const name of built) renameSync(join(out, name), join(dist, name));
+for (const name of built) {
+  // A folder is replaced whole (rename does not overwrite a folder with files in it).
+  if (statSync(join(out, name)).isDirectory())
+    rmSync(join(dist, name), { recursive: true, force: true });
+  renameSync(join(out, name), join(dist, name));
+}
 for (const name of readdirSync(dist))
   if (!built.includes(name) && name !== "chunks")
     rmSync(join(dist, name), { recursive: true, force: true });

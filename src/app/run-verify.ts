@@ -13,7 +13,15 @@ import { subtaskHash } from "../core/records/content-hash.ts";
 import { isRecordCurrent } from "../core/records/record-set.ts";
 import type { PlaybookRecord } from "../core/records/record.ts";
 import { commandOf } from "../core/records/validation-command.ts";
+import {
+  readWorkingTree,
+  type TreeReading,
+} from "../adapters/tree-fingerprint.ts";
+import type { SecurityMode } from "../core/model/state.ts";
+import { changedPaths } from "../core/records/tree-fingerprint.ts";
 import { writeValidationResults } from "./record-validation-results.ts";
+import { readSecurityMode } from "./read-security-mode.ts";
+import { startIsolation } from "./start-isolation.ts";
 import { findSubtaskOrThrow } from "./record-targets.ts";
 import { resolvePlaybook } from "./resolve-playbook.ts";
 
@@ -37,9 +45,26 @@ export type RunCommand = (
   options: { cwd: string; timeoutMs: number },
 ) => Promise<CommandRun>;
 
+/** Where validation commands run: inside the OS sandbox, or (where none can run) as they are, and why. */
+export type Isolation =
+  | {
+      sandboxed: true;
+      wrap: (command: string) => Promise<string>;
+      cleanup: () => void;
+      close: () => Promise<void>;
+      warnings: string[];
+    }
+  | { sandboxed: false; why: string; next: string };
+
 export interface VerifyDeps {
   now: () => Date;
   run: RunCommand;
+  /** Starts the sandbox for `root` (adapters/sandbox.ts), or says why none can run. */
+  isolate: (root: string) => Promise<Isolation>;
+  /** The working tree's fingerprint (adapters/tree-fingerprint.ts). */
+  readTree: (root: string) => TreeReading;
+  /** The security mode, which decides whether validations may run without a sandbox. */
+  securityMode: (root: string) => SecurityMode;
 }
 
 export interface VerifyOptions {
@@ -70,6 +95,14 @@ export interface VerifyReport {
   unspecified: ValidationName[];
   /** Whether the results changed the playbook's text. */
   playbookChanged: boolean;
+  /** Whether the commands ran in the sandbox; why not, when they did not. */
+  sandbox:
+    | { sandboxed: true; warnings: string[] }
+    | { sandboxed: false; why: string; next: string };
+  /** The tree fingerprint the evidence records (null outside git). */
+  tree: string | null;
+  /** Files the validations themselves changed: the evidence proves the tree before them. */
+  changedByRun: string[];
 }
 
 const TAIL_LINES = 20;
@@ -123,35 +156,47 @@ export async function runVerify(
     planned.push({ name, kind: validation.kind, command });
   }
 
+  const isolation = await isolate(root, planned.length > 0, deps);
   const results: VerifyResult[] = [];
-  for (const { name, kind, command } of planned) {
-    const run = await deps.run(command, {
-      cwd: root,
-      timeoutMs: options.timeoutMs,
-    });
-    const verdict: ValidationResult =
-      run.exitCode === 0 && !run.timedOut ? "PASS" : "FAIL";
-    writeRecord(root, {
-      kind: "evidence",
-      playbook: resolved.path,
-      target: subtask.id,
-      validation: name,
-      contentHash: hash,
-      verdict,
-      by: "playbook-verify",
-      at: deps.now().toISOString(),
-      detail: {
-        command,
-        exitCode: run.exitCode,
-        signal: run.signal,
-        timedOut: run.timedOut,
-        durationMs: run.durationMs,
-        outputDigest: run.outputDigest,
-        outputTail: run.outputTail,
-        ...(run.error !== null ? { error: run.error } : {}),
-      },
-    });
-    results.push({ validation: name, kind, command, verdict, run });
+  let before: TreeReading;
+  let after: TreeReading;
+  try {
+    before = readTreeOrThrow(root, deps);
+    for (const { name, kind, command } of planned) {
+      const run = await deps.run(
+        isolation.sandboxed ? await isolation.wrap(command) : command,
+        { cwd: root, timeoutMs: options.timeoutMs },
+      );
+      if (isolation.sandboxed) isolation.cleanup();
+      const verdict: ValidationResult =
+        run.exitCode === 0 && !run.timedOut ? "PASS" : "FAIL";
+      writeRecord(root, {
+        kind: "evidence",
+        playbook: resolved.path,
+        target: subtask.id,
+        validation: name,
+        contentHash: hash,
+        verdict,
+        by: "playbook-verify",
+        at: deps.now().toISOString(),
+        detail: {
+          command,
+          exitCode: run.exitCode,
+          signal: run.signal,
+          timedOut: run.timedOut,
+          durationMs: run.durationMs,
+          outputDigest: run.outputDigest,
+          outputTail: run.outputTail,
+          ...(run.error !== null ? { error: run.error } : {}),
+          sandboxed: isolation.sandboxed,
+          tree: before.fingerprint,
+        },
+      });
+      results.push({ validation: name, kind, command, verdict, run });
+    }
+    after = planned.length > 0 ? readTreeOrThrow(root, deps) : before;
+  } finally {
+    if (isolation.sandboxed) await isolation.close();
   }
 
   // A hybrid validation passes only when its command passed and a person confirmed the rest.
@@ -181,7 +226,56 @@ export async function runVerify(
     confirmed,
     unspecified,
     playbookChanged: changed,
+    sandbox: isolation.sandboxed
+      ? { sandboxed: true, warnings: isolation.warnings }
+      : { sandboxed: false, why: isolation.why, next: isolation.next },
+    tree: before.fingerprint,
+    changedByRun:
+      before.fingerprint === after.fingerprint
+        ? []
+        : changedPaths(before.entries, after.entries),
   };
+}
+
+/**
+ * The sandbox the commands run in. Where none can run, `strict` refuses before anything runs; the weaker modes run
+ * the commands as they are, and the report and the evidence say so.
+ *
+ * @throws PlaybookError E_CONFIG in strict mode without a sandbox.
+ */
+async function isolate(
+  root: string,
+  needed: boolean,
+  deps: VerifyDeps,
+): Promise<Isolation> {
+  if (!needed) return { sandboxed: false, why: "nothing to run", next: "" };
+  const isolation = await deps.isolate(root);
+  if (isolation.sandboxed) return isolation;
+  const mode = deps.securityMode(root);
+  if (mode === "strict")
+    throw new PlaybookError(
+      "E_CONFIG",
+      `Validations run in a sandbox, and none can run here: ${isolation.why}. Nothing was run.`,
+      {
+        hint: `Install what it needs: ${isolation.next}. Then run the command again. (Only the user may allow unsandboxed validations, with a weaker \`security\` in .claude/playbook.json.)`,
+      },
+    );
+  return isolation;
+}
+
+function readTreeOrThrow(root: string, deps: VerifyDeps): TreeReading {
+  try {
+    return deps.readTree(root);
+  } catch (cause) {
+    throw new PlaybookError(
+      "E_CONFIG",
+      `The working tree cannot be fingerprinted: ${cause instanceof Error ? cause.message : String(cause)}.`,
+      {
+        hint: "Fix what git reports (`git status`), then run the command again.",
+        cause,
+      },
+    );
+  }
 }
 
 function isConfirmed(
@@ -195,9 +289,15 @@ function isConfirmed(
   );
 }
 
-/** The real dependencies: the clock and {@link runShellCommand}. */
+/** The real dependencies: the clock, {@link runShellCommand}, the sandbox and git. */
 export function createVerifyDeps(): VerifyDeps {
-  return { now: () => new Date(), run: runShellCommand };
+  return {
+    now: () => new Date(),
+    run: runShellCommand,
+    isolate: startIsolation,
+    readTree: (root) => readWorkingTree(root, 120_000),
+    securityMode: readSecurityMode,
+  };
 }
 
 /**

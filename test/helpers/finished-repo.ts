@@ -29,6 +29,8 @@ export function createFinishedRepo(
   options: GuardedRepoOptions = {},
 ): GuardedRepo {
   const repo = createGuardedRepo({ playbook: FINISHED_PLAYBOOK, ...options });
+  // Written before the evidence, which proves the code as it is then.
+  repo.write("src/login-form.tsx", "export const LoginForm = () => null;\n");
   const summary = repo.summary();
   for (const phase of summary.phases) {
     for (const subtask of phase.subtasks) {
@@ -62,7 +64,6 @@ export function createFinishedRepo(
       detail: { evidence: "ran the tests" },
     });
   }
-  repo.write("src/login-form.tsx", "export const LoginForm = () => null;\n");
   return repo;
 }
 

@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeRecord } from "../../src/adapters/record-store.ts";
+import { readWorkingTree } from "../../src/adapters/tree-fingerprint.ts";
 import type { PlaybookSummary } from "../../src/core/cache/summary.ts";
 import type { SecurityMode } from "../../src/core/model/state.ts";
 import { summarizeDocument } from "../../src/core/parse/summarize-document.ts";
@@ -136,9 +137,15 @@ export function createGuardedRepo(
           ? phaseHash(playbook, r.target)
           : subtaskHash(playbook, r.target)) ??
       "none";
+    // Evidence proves the code as it is when recorded, as `playbook verify` records it.
+    const detail =
+      r.kind === "evidence" && !("tree" in r.detail)
+        ? { ...r.detail, tree: readWorkingTree(project.dir).fingerprint }
+        : r.detail;
     writeRecord(project.dir, {
       by: "test",
       ...r,
+      detail,
       contentHash: hash,
       at: new Date().toISOString(),
     });

@@ -7,7 +7,11 @@ import {
 } from "../../src/app/record-deps.ts";
 import { runConfirm, type ConfirmDeps } from "../../src/app/run-confirm.ts";
 import { runReview } from "../../src/app/run-review.ts";
-import { runVerify, type CommandRun } from "../../src/app/run-verify.ts";
+import {
+  runVerify,
+  type CommandRun,
+  type VerifyDeps,
+} from "../../src/app/run-verify.ts";
 import { summarizePlaybook } from "../../src/core/cache/summary.ts";
 import { PlaybookError } from "../../src/core/errors.ts";
 import { parsePlaybook } from "../../src/core/parse/parse-playbook.ts";
@@ -160,6 +164,15 @@ describe("runConfirm", () => {
   });
 });
 
+/** Commands run as given (the fake `run` stands in for them), in a project outside git. */
+const UNSANDBOXED: Omit<VerifyDeps, "run"> = {
+  now: () => NOW,
+  isolate: () =>
+    Promise.resolve({ sandboxed: false, why: "a test", next: "nothing" }),
+  readTree: () => ({ fingerprint: null, entries: new Map() }),
+  securityMode: () => "trusted",
+};
+
 describe("runVerify", () => {
   it("runs automated and hybrid commands, and leaves a passing hybrid open until a person confirms", async () => {
     const p = project();
@@ -169,7 +182,7 @@ describe("runVerify", () => {
       p.dir,
       { subtask: "p1.2", timeoutMs: 1000 },
       {
-        now: () => NOW,
+        ...UNSANDBOXED,
         run: (command) => {
           commands.push(command);
           return Promise.resolve(fakeRun(0));
@@ -205,7 +218,7 @@ describe("the validated stamp", () => {
     await runVerify(
       p.dir,
       { subtask: "p1.1", timeoutMs: 1000 },
-      { now: () => NOW, run: () => Promise.resolve(fakeRun(0)) },
+      { ...UNSANDBOXED, run: () => Promise.resolve(fakeRun(0)) },
     );
 
     const text = p.read(PLAYBOOK);
@@ -221,7 +234,7 @@ describe("the validated stamp", () => {
     await runVerify(
       p.dir,
       { subtask: "p1.1", timeoutMs: 1000 },
-      { now: () => NOW, run: () => Promise.resolve(fakeRun(1)) },
+      { ...UNSANDBOXED, run: () => Promise.resolve(fakeRun(1)) },
     );
     expect(p.read(PLAYBOOK)).not.toContain("validated:");
   });

@@ -109,6 +109,10 @@ function nextSteps(report: VerifyReport): string[] {
     steps.push(
       `${report.manual.join(", ")} ${report.manual.length === 1 ? "needs" : "need"} a person: the user runs \`playbook confirm ${id}\` in a terminal.`,
     );
+  if (report.changedByRun.length > 0)
+    steps.push(
+      `The validations changed ${report.changedByRun.slice(0, 3).join(", ")}${report.changedByRun.length > 3 ? ` and ${report.changedByRun.length - 3} more` : ""}, so the evidence proves the code before that and a tick will call it stale. Add generated files to .gitignore (or keep the change), then run \`playbook verify ${id}\` again.`,
+    );
   if (steps.length === 0)
     steps.push(
       `Every validation of ${id} is proven: check it (\`- [x] **${id}**\`).`,
@@ -123,6 +127,15 @@ function formatVerify(unsafe: VerifyReport, c: Colors): string[] {
   ];
   if (report.results.length === 0)
     lines.push(c.dim("No automated or hybrid validation to run."));
+  else if (!report.sandbox.sandboxed)
+    lines.push(
+      c.red(
+        `⚠ NOT SANDBOXED: ${report.sandbox.why}. These commands ran with full access to this project, its records included; the evidence says \`sandboxed: false\`. To sandbox them: ${report.sandbox.next}.`,
+      ),
+    );
+  else
+    for (const warning of report.sandbox.warnings)
+      lines.push(c.dim(`sandbox: ${warning}`));
   const width = Math.max(0, ...report.results.map((r) => r.validation.length));
   for (const result of report.results) {
     const { run } = result;
