@@ -1,0 +1,159 @@
+import { describe, expect, it } from "vitest";
+import {
+  createGuardedRepo,
+  expectAllowed,
+  expectDenied,
+  PLAYBOOK,
+  type GuardedRepo,
+} from "../helpers/guarded-repo.ts";
+import { runCli } from "../helpers/run-cli.ts";
+import { SAMPLE_PLAYBOOK } from "../helpers/sample-docs.ts";
+
+/** Passing evidence for `subtask`'s command validations and the user's confirmation, proving the tree as it is now. */
+function prove(
+  repo: GuardedRepo,
+  subtask: string,
+  detail: Record<string, unknown> = {},
+) {
+  for (const validation of ["technical", "consistency"] as const)
+    repo.record({
+      kind: "evidence",
+      playbook: PLAYBOOK,
+      target: subtask,
+      validation,
+      verdict: "PASS",
+      detail,
+    });
+  if (subtask === "p1.2")
+    repo.record({
+      kind: "evidence",
+      playbook: PLAYBOOK,
+      target: subtask,
+      validation: "completeness",
+      verdict: "PASS",
+      detail,
+    });
+  repo.record({
+    kind: "confirmation",
+    playbook: PLAYBOOK,
+    target: subtask,
+    verdict: "PASS",
+    by: "user",
+    detail: {},
+  });
+}
+
+function tick(repo: GuardedRepo, subtask = "p1.1") {
+  return repo.pre("Edit", {
+    file_path: repo.path(PLAYBOOK),
+    old_string: `- [ ] **${subtask}**`,
+    new_string: `- [x] **${subtask}**`,
+  });
+}
+
+describe("evidence proves the code as it was verified", () => {
+  it("a tick with evidence of the code as it is now is allowed, also after the work is committed", () => {
+    const repo = createGuardedRepo();
+    repo.write("src/login-form.tsx", "export const LoginForm = 1;\n");
+    prove(repo, "p1.1");
+    repo.git("add", "-A");
+    repo.git("commit", "-q", "-m", "work");
+
+    expectAllowed(tick(repo));
+  });
+
+  it("a tick after the code changed since verify is refused, with the command to run again", () => {
+    const repo = createGuardedRepo();
+    prove(repo, "p1.1");
+    repo.write("src/app.ts", "export const app = 2;\n");
+
+    const reply = tick(repo);
+
+    expectDenied(
+      reply,
+      "the code changed since verify",
+      "npx --no playbook verify p1.1",
+    );
+  });
+
+  it("an untracked file the validations never saw makes the evidence stale too", () => {
+    const repo = createGuardedRepo();
+    prove(repo, "p1.1");
+    repo.write("src/extra.ts", "export const extra = 1;\n");
+
+    expectDenied(tick(repo), "the code changed since verify");
+  });
+
+  it("changes to the plan, state.md and the runtime folder do not", () => {
+    const repo = createGuardedRepo();
+    prove(repo, "p1.1");
+    repo.write("plan/notes.md", "notes\n");
+    repo.write("state.md", `${repo.read("state.md")}\n`);
+
+    expectAllowed(tick(repo));
+  });
+
+  it("evidence recorded before playbook named the tree it proved counts as stale", () => {
+    const repo = createGuardedRepo();
+    prove(repo, "p1.1", { tree: null });
+
+    expectDenied(
+      tick(repo),
+      "the evidence is stale",
+      "npx --no playbook verify p1.1",
+    );
+  });
+
+  it("a phase turning done after the code changed since verify is refused", () => {
+    const repo = createGuardedRepo({
+      playbook: SAMPLE_PLAYBOOK.replace(
+        "reviewed: false",
+        "reviewed: true",
+      ).replace("- [ ] **p1.1**", "- [x] **p1.1**"),
+    });
+    prove(repo, "p1.1");
+    prove(repo, "p1.2");
+    repo.record({
+      kind: "critic",
+      playbook: PLAYBOOK,
+      target: "p1",
+      verdict: "PASS",
+      by: "critic",
+      detail: { evidence: "ran the tests" },
+    });
+    const done = () =>
+      repo.pre("Edit", {
+        file_path: repo.path(PLAYBOOK),
+        old_string: "**status**: in_progress",
+        new_string: "**status**: done",
+      });
+    expectAllowed(done());
+
+    repo.write("src/app.ts", "export const app = 2;\n");
+
+    expectDenied(
+      done(),
+      "p1 cannot be done",
+      "p1.1 technical",
+      "npx --no playbook verify",
+    );
+  });
+
+  it("playbook check and playbook status report checked subtasks whose evidence proves older code", () => {
+    const repo = createGuardedRepo({
+      playbook: SAMPLE_PLAYBOOK.replace("reviewed: false", "reviewed: true"),
+    });
+    prove(repo, "p1.2");
+    expect(runCli(["check"], { cwd: repo.dir }).stdout).not.toContain("p1.2");
+
+    repo.write("src/app.ts", "export const app = 2;\n");
+
+    const check = runCli(["check"], { cwd: repo.dir });
+    expect(check.status).toBe(1);
+    expect(check.stdout).toContain("checked p1.2 without current proof");
+    expect(check.stdout).toContain("the code changed since verify");
+    expect(runCli(["status"], { cwd: repo.dir }).stdout).toContain(
+      "p1.2 is checked without current proof",
+    );
+  });
+});
