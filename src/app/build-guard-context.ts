@@ -9,7 +9,6 @@ import {
   readUnfinishedArchive,
 } from "../adapters/runtime-files.ts";
 import { readSessionReads } from "../adapters/session-store.ts";
-import type { BashAnalysis } from "../core/bash/types.ts";
 import type { PlaybookSummary, StateSummary } from "../core/cache/summary.ts";
 import type { HookEvent } from "../core/guards/events.ts";
 import {
@@ -27,6 +26,7 @@ import {
 } from "../core/validate/active-path.ts";
 import type { HookPayload } from "../hooks/payload.ts";
 import { currentTreeFingerprint } from "./current-tree.ts";
+import type { ReadBashCall } from "./read-bash-call.ts";
 import type { ToolCall, ToolCallInput } from "./read-tool-call.ts";
 import { readConfig } from "./read-config.ts";
 import { readWorkspaceSummary } from "./read-workspace-summary.ts";
@@ -36,12 +36,13 @@ export interface ContextInput {
   payload: HookPayload;
   projectDir: string;
   summarize: Summarize;
-  analyzeBash: (command: string) => BashAnalysis;
   /**
    * Reads what a tool call would change (app/read-tool-call.ts). Only the tool bundle passes it, so the session
    * events' bundle does not carry the shell and edit analysis.
    */
   readToolCall?: (input: ToolCallInput) => ToolCall;
+  /** The shell analysis (app/read-bash-call.ts, in its own bundle), for `readToolCall`. */
+  readBashCall?: ReadBashCall;
 }
 
 /** Reads everything the guards may look at for one call (plan, then apply: guards get plain data). */
@@ -58,7 +59,10 @@ export function buildGuardContext(input: ContextInput): GuardContext {
       : projectDir;
   const homeDir = safe(() => toForwardSlashes(realOrSelf(homeFolder())));
   const call =
-    event === "PreToolUse" && toolName !== null && input.readToolCall
+    event === "PreToolUse" &&
+    toolName !== null &&
+    input.readToolCall &&
+    input.readBashCall
       ? input.readToolCall({
           projectDir,
           cwd,
@@ -66,7 +70,7 @@ export function buildGuardContext(input: ContextInput): GuardContext {
           toolName,
           toolInput,
           summarize,
-          analyzeBash: input.analyzeBash,
+          readBashCall: input.readBashCall,
         })
       : null;
   const bash = call?.bash ?? null;

@@ -6,11 +6,17 @@ import { baseName, gitArgs } from "../core/guards/command-words.ts";
 import type { FileChange } from "../core/guards/types.ts";
 import { toAbsolute, toRepoPath } from "../core/paths/repo-path.ts";
 import { shellGlob, type ShellGlob } from "../core/paths/shell-glob.ts";
+import { NO_DEADLINE, type CheckTime } from "../core/time/deadline.ts";
+import { expandTilde } from "./expand-tilde.ts";
+
+export { expandTilde };
 
 export interface BashChangeInput {
   projectDir: string;
   cwd: string;
   homeDir: string | null;
+  /** Throws once the time for the call is up: asked for each target and each folder walked. */
+  checkTime?: CheckTime;
 }
 
 const DYNAMIC = /[$*?[`]/;
@@ -27,16 +33,21 @@ export function collectBashChanges(
   bash: BashAnalysis,
 ): FileChange[] {
   const cwds = cdFolders(input.cwd, bash.commands, input.homeDir);
+  const checkTime = input.checkTime ?? NO_DEADLINE;
   // Listed only when a target needs it: most commands (`git status`, `npm test`) write nothing.
   let listed: string[] | undefined;
-  const guardedFiles = () => (listed ??= existingGuarded(input.projectDir));
+  const guardedFiles = () =>
+    (listed ??= existingGuarded(input.projectDir, checkTime));
   const changes: FileChange[] = [];
   const add = (raw: string, op: FileChange["op"], command: string) => {
+    checkTime();
     const named = findNameFilter(bash.commands, command);
     const within = (folder: string, dynamic: boolean) => {
       for (const file of guardedFiles())
-        if (file.startsWith(`${folder}/`) && named(file))
+        if (file.startsWith(`${folder}/`) && named(file)) {
+          checkTime();
           changes.push(change(input, "/", file, raw, op, command, dynamic));
+        }
     };
     for (const cwd of cwds) {
       const word = expandTilde(raw, cwd, input.homeDir);
@@ -67,9 +78,12 @@ export function collectBashChanges(
       const pattern = shellGlob(glob);
       // A guarded folder (`.claude/playbook`) is reached by a glob that matches it, a folder above it, or a path
       // inside it (`.claude/*/records`).
-      for (const file of guardedFiles())
+      for (const file of guardedFiles()) {
+        // A pattern can be as long as the command: each match costs pattern × path steps.
+        checkTime();
         if (pattern.reaches(file) || pattern.reachesInside(file))
           changes.push(change(input, "/", file, raw, op, command, true));
+      }
     }
   };
   for (const write of bash.writes) add(write.path, write.op, write.command);
@@ -110,23 +124,6 @@ function change(
   };
 }
 
-/**
- * A leading tilde as bash expands it: `~` is the home folder, `~+` the working directory. `~-` (the previous
- * folder), `~user` and the directory stack (`~2`, `~+1`) are known only at run time, so they read as a variable.
- */
-export function expandTilde(
-  path: string,
-  cwd: string,
-  homeDir: string | null,
-): string {
-  const tilde = /^~([^/]*)(\/.*)?$/.exec(path);
-  if (!tilde) return path;
-  const [, name = "", rest = ""] = tilde;
-  if (name === "") return homeDir ? homeDir + rest : path;
-  if (name === "+") return cwd + rest;
-  return `$TILDE${rest}`;
-}
-
 /** The start folder and every folder `cd`/`pushd` leads to, each resolved against the one before. */
 export function cdFolders(
   start: string,
@@ -160,10 +157,11 @@ function staticFolder(raw: string): string {
 }
 
 /** The files and folders whose change the records rules refuse from the shell, as absolute paths that exist. */
-function existingGuarded(projectDir: string): string[] {
+function existingGuarded(projectDir: string, checkTime: CheckTime): string[] {
   const found: string[] = [];
   const root = projectDir.replace(/\/$/, "");
   const walk = (dir: string, depth: number) => {
+    checkTime();
     let entries;
     try {
       entries = readdirSync(dir, { withFileTypes: true });

@@ -1,14 +1,16 @@
 import type { Summarize } from "../adapters/parse-cache.ts";
-import type { BashAnalysis } from "../core/bash/types.ts";
 import type { Verdict } from "../core/guards/evaluate.ts";
 import type { HookEvent } from "../core/guards/events.ts";
+import type { CheckTime } from "../core/time/deadline.ts";
 import { parseHookPayload, type HookPayload } from "../hooks/payload.ts";
 import type { HookAnswer } from "../hooks/reply.ts";
+import type { ReadBashCall } from "./read-bash-call.ts";
 import type { SetStateField } from "./write-state-field.ts";
 
 export interface HookDeps {
   summarize: Summarize;
-  analyzeBash: (command: string) => BashAnalysis;
+  /** The shell analysis, from its own bundle (loaded on the first Bash call), checking the deadline throughout. */
+  readBashCall: ReadBashCall;
   /** The general state.md writer, from the parser bundle: loaded only when a session stamp cannot be spliced in. */
   setStateField: () => SetStateField;
   /** Runs the archive workflow (its bundle is loaded on the first call); the outcome in words. */
@@ -18,6 +20,8 @@ export interface HookDeps {
   ) => Promise<{ text: string }>;
   now: () => Date;
   clock: () => number;
+  /** Throws `OutOfTime` once the time for this call is up (PreToolUse); a no-op for other events. */
+  checkTime: CheckTime;
   /** The folder of the running hook bundle (dist/), where `job.cjs` and `cli.mjs` sit. */
   distDir: string;
 }

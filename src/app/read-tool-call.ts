@@ -11,8 +11,8 @@ import {
   isStatePath,
   toRepoPath,
 } from "../core/paths/repo-path.ts";
-import { collectBashChanges, expandTilde } from "./collect-bash-changes.ts";
-import { withScriptFiles } from "./read-script-files.ts";
+import { expandTilde } from "./expand-tilde.ts";
+import type { ReadBashCall } from "./read-bash-call.ts";
 
 /** A playbook bigger than this is not parsed on the hook path: micromark would take seconds. */
 const MAX_CHECKED_DOCUMENT = 1024 * 1024;
@@ -24,7 +24,8 @@ export interface ToolCallInput {
   toolName: string;
   toolInput: Record<string, unknown>;
   summarize: Summarize;
-  analyzeBash: (command: string) => BashAnalysis;
+  /** The shell analysis, from its own bundle: only Bash calls load it. */
+  readBashCall: ReadBashCall;
 }
 
 export interface ToolCall {
@@ -37,21 +38,16 @@ export interface ToolCall {
 /** What a PreToolUse call would change: the shell command's analysis, and each file it writes, resolved. */
 export function readToolCall(input: ToolCallInput): ToolCall {
   const { toolName, toolInput } = input;
-  const bash =
+  const command = toolInput["command"];
+  const shell =
     (toolName === "Bash" || toolName === "PowerShell") &&
-    typeof toolInput["command"] === "string"
-      ? withScriptFiles(
-          {
-            cwd: input.cwd,
-            homeDir: input.homeDir,
-            analyzeBash: input.analyzeBash,
-          },
-          input.analyzeBash(toolInput["command"]),
-        )
+    typeof command === "string"
+      ? input.readBashCall(input, command)
       : null;
+  const bash = shell?.bash ?? null;
   return {
     bash,
-    changes: collectChanges({ ...input, bash }),
+    changes: shell?.changes ?? collectChanges({ ...input, bash }),
     mayDiscardWork: bash !== null && mayDiscardWork(bash),
   };
 }
@@ -87,7 +83,7 @@ function collectChanges(input: ChangeInput): FileChange[] {
       },
     ];
   }
-  return input.bash ? collectBashChanges(input, input.bash) : [];
+  return [];
 }
 
 function locate(

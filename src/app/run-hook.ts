@@ -67,10 +67,10 @@ function checkToolUse(
     payload,
     projectDir,
     summarize: deps.summarize,
-    analyzeBash: deps.analyzeBash,
     readToolCall,
+    readBashCall: deps.readBashCall,
   });
-  const verdict = evaluateGuards(ctx, undefined, deps.clock);
+  const verdict = evaluateGuards(ctx, undefined, deps.clock, deps.checkTime);
   let updatedInput: Record<string, unknown> | undefined;
   try {
     applyEffects(ctx, verdict.effects, deps.now);

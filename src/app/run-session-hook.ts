@@ -51,7 +51,6 @@ function lifecycle(
     payload,
     projectDir,
     summarize: deps.summarize,
-    analyzeBash: deps.analyzeBash,
   });
   const { config, problems } = readConfig(ctx.projectDir);
   const text = (key: string) =>

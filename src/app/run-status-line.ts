@@ -1,6 +1,5 @@
 import { readLoop } from "../adapters/loop-store.ts";
 import type { Summarize } from "../adapters/parse-cache.ts";
-import type { BashAnalysis } from "../core/bash/types.ts";
 import { playbookProgress } from "../core/session/playbook-progress.ts";
 import { renderStatusLine } from "../core/session/status-line.ts";
 import { buildGuardContext } from "./build-guard-context.ts";
@@ -15,7 +14,6 @@ export function runStatusLine(
   deps: {
     /** The summarizer for the project the status line is about (its lint options apply). */
     summarizeFor: (projectDir: string) => Summarize;
-    analyzeBash: (command: string) => BashAnalysis;
     color: boolean;
   },
 ): string {
@@ -44,7 +42,6 @@ export function runStatusLine(
     },
     projectDir,
     summarize: deps.summarizeFor(projectDir),
-    analyzeBash: deps.analyzeBash,
   });
   const { loop } = readLoop(ctx.projectDir);
   return renderStatusLine(

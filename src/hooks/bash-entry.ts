@@ -1,1 +1,2 @@
 export { analyzeBash } from "../core/bash/analyze-bash.ts";
+export { readBashCall } from "../app/read-bash-call.ts";

@@ -15,7 +15,7 @@ export function hookMain(argv: readonly string[]): Promise<void> {
 if (require.main === module) {
   hookMain(process.argv.slice(2)).catch((error: unknown) => {
     process.stderr.write(
-      `playbook hook: internal error, the call was allowed: ${String(error)}\n`,
+      `playbook hook: internal error, nothing was checked: ${String(error)}\n`,
     );
   });
 }

@@ -1,7 +1,12 @@
 import { join } from "node:path";
 import type { Summarize } from "../adapters/parse-cache.ts";
 import type { SetStateField } from "../app/write-state-field.ts";
-import type { BashAnalysis } from "../core/bash/types.ts";
+import type {
+  BashCall,
+  BashCallInput,
+  ReadBashCall,
+} from "../app/read-bash-call.ts";
+import type { CheckTime } from "../core/time/deadline.ts";
 
 declare const __dirname: string;
 
@@ -28,18 +33,21 @@ export function summarizeLazily(projectDir: string): Summarize {
   };
 }
 
-/** The shell parser is its own bundle too: only Bash calls pay for loading it. */
-export function analyzeBashLazily(): (command: string) => BashAnalysis {
-  let analyze: ((command: string) => BashAnalysis) | undefined;
-  return (command) => {
-    if (!analyze) {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a separate bundle, loaded on demand
-      const bash = require(join(__dirname, "bash.cjs")) as {
-        analyzeBash: (command: string) => BashAnalysis;
-      };
-      analyze = bash.analyzeBash;
-    }
-    return analyze(command);
+type BashBundle = {
+  readBashCall: (
+    input: BashCallInput,
+    command: string,
+    checkTime: CheckTime,
+  ) => BashCall;
+};
+
+/** The shell analysis is its own bundle too: only Bash calls pay for loading it. */
+export function readBashCallLazily(checkTime: CheckTime): ReadBashCall {
+  let bundle: BashBundle | undefined;
+  return (input, command) => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a separate bundle, loaded on demand
+    bundle ??= require(join(__dirname, "bash.cjs")) as BashBundle;
+    return bundle.readBashCall(input, command, checkTime);
   };
 }
 

@@ -1,7 +1,8 @@
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, writeFileSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Script } from "node:vm";
 import { bundleFor } from "./bundle-for.ts";
+import { failedPreToolUse } from "./failed-reply.ts";
 
 declare const __dirname: string;
 declare const require: NodeJS.Require;
@@ -50,12 +51,21 @@ function loadMain(bundle: string): {
   return module.exports as ReturnType<typeof loadMain>;
 }
 
+/** A PreToolUse call the hook could not answer is refused: Claude Code would run it unchecked. */
+function failed(error: unknown): void {
+  if (process.argv[2] === "PreToolUse") writeSync(1, failedPreToolUse(error));
+  else
+    process.stderr.write(
+      `playbook hook: internal error, nothing was checked: ${String(error)}\n`,
+    );
+}
+
 // The kill switch is checked before anything loads, so a disabled hook costs no more than node itself.
 if (process.env["PLAYBOOK_DISABLE"] !== "1")
-  loadMain(bundleFor(process.argv[2]))
-    .hookMain(process.argv.slice(2))
-    .catch((error: unknown) => {
-      process.stderr.write(
-        `playbook hook: internal error, the call was allowed: ${String(error)}\n`,
-      );
-    });
+  try {
+    loadMain(bundleFor(process.argv[2]))
+      .hookMain(process.argv.slice(2))
+      .catch(failed);
+  } catch (error) {
+    failed(error);
+  }

@@ -4,13 +4,17 @@ import { readConfig } from "../app/read-config.ts";
 import type { HookDeps, HookRun } from "../app/hook-run.ts";
 import { logHookRun } from "../app/log-hook-run.ts";
 import {
-  analyzeBashLazily,
+  readBashCallLazily,
   loadArchive,
   loadParser,
   summarizeLazily,
 } from "./lazy-bundles.ts";
 import { readEvent } from "./read-stdin.ts";
 import { toHookReply, type HookAnswer } from "./reply.ts";
+import { checkBudget, startDeadline } from "./deadline.ts";
+import { failedPreToolUse } from "./failed-reply.ts";
+import { isOutOfTime, NO_DEADLINE } from "../core/time/deadline.ts";
+import { KILL_SWITCH } from "../core/guards/facts.ts";
 
 declare const __dirname: string;
 
@@ -18,8 +22,12 @@ declare const __dirname: string;
 const MAX_STDIN_BYTES = 64 * 1024 * 1024;
 export const STDIN_TIMEOUT_MS = 3000;
 
+/** Whether this process has written its one reply: a failure after it must not write a second. */
+let replied = false;
+
 function reply(event: HookEvent, answer: HookAnswer): void {
   const text = toHookReply(event, answer).stdout;
+  replied = true;
   // Synchronous, so the reply is out even when the process must then end with a signal.
   if (text !== "") writeSync(1, text);
 }
@@ -32,12 +40,28 @@ export type HookRunner = (
   deps: HookDeps,
 ) => HookRun | Promise<HookRun>;
 
-/** The shared harness of both hook bundles (`node dist/hook.cjs <Event>`, `playbook hook <Event>`): the event JSON on stdin, exactly one reply on stdout. */
+/**
+ * The shared harness of both hook bundles (`node dist/hook.cjs <Event>`, `playbook hook <Event>`): the event JSON on
+ * stdin, exactly one reply on stdout. A PreToolUse call it cannot answer, for whatever reason, is refused.
+ */
 export async function runHookMain(
   argv: readonly string[],
   runner: HookRunner,
 ): Promise<void> {
   if (process.env["PLAYBOOK_DISABLE"] === "1") return;
+  try {
+    await answerEvent(argv, runner);
+  } catch (error) {
+    if (replied) return;
+    if (argv[0] === "PreToolUse") writeSync(1, failedPreToolUse(error));
+    else throw error;
+  }
+}
+
+async function answerEvent(
+  argv: readonly string[],
+  runner: HookRunner,
+): Promise<void> {
   const name = argv[0];
   if (!name || !isHookEvent(name)) {
     process.stderr.write(
@@ -98,11 +122,16 @@ export async function runHookMain(
     (typeof (json as { cwd?: unknown }).cwd === "string"
       ? (json as { cwd: string }).cwd
       : process.cwd());
+  const checkTime =
+    event === "PreToolUse"
+      ? startDeadline(checkBudget(process.env["PLAYBOOK_CHECK_BUDGET_MS"]), clock)
+      : NO_DEADLINE;
   let run;
   try {
     run = await runner(event, json, envDir, {
       summarize: summarizeLazily(projectDir),
-      analyzeBash: analyzeBashLazily(),
+      readBashCall: readBashCallLazily(checkTime),
+      checkTime,
       setStateField: () => loadParser().setStateField,
       archive: (dir, session) => loadArchive().archiveFromHook(dir, session),
       now: () => new Date(),
@@ -110,6 +139,16 @@ export async function runHookMain(
       distDir: __dirname,
     });
   } catch (error) {
+    if (event === "PreToolUse" && isOutOfTime(error)) {
+      reply(event, {
+        block: `Blocked: playbook could not check this call within ${error.budgetMs / 1000} s, and Claude Code would run it unchecked after 10 s. Next: split the command into smaller calls, or simplify it (fewer commands, globs and nested \`$(...)\` or \`bash -c\`). ${KILL_SWITCH}`,
+        context: [],
+        notice: null,
+      });
+      return;
+    }
+    // A call that was not checked must not run.
+    if (event === "PreToolUse") throw error;
     // Our own failure must never brick the session, and never pass silently either: the user sees it.
     reply(event, {
       block: null,

@@ -1,7 +1,7 @@
 import { writeSync } from "node:fs";
 import { isatty } from "node:tty";
 import { runStatusLine } from "../app/run-status-line.ts";
-import { analyzeBashLazily, summarizeLazily } from "./lazy-bundles.ts";
+import { summarizeLazily } from "./lazy-bundles.ts";
 import { STDIN_TIMEOUT_MS } from "./main.ts";
 import { readEvent } from "./read-stdin.ts";
 
@@ -31,7 +31,6 @@ export async function statusLineMain(
       projectDir ?? (process.env["CLAUDE_PROJECT_DIR"] || undefined),
       {
       summarizeFor: summarizeLazily,
-      analyzeBash: analyzeBashLazily(),
       color: useColor(),
     });
   } catch (error) {

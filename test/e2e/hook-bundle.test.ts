@@ -197,7 +197,7 @@ describe("dist/hook.cjs", () => {
     expect(snapshotCache(p.path(CACHE))).toEqual(before);
   });
 
-  it("needs dist/parser.cjs on a cache miss, and tells the user when it cannot load it, without blocking", () => {
+  it("needs dist/parser.cjs on a cache miss, and refuses a tool call it cannot check without it, saying to run doctor", () => {
     const p = project();
     const alone = p.path("hook-alone/hook.cjs");
     p.write("hook-alone/.keep", "");
@@ -207,10 +207,15 @@ describe("dist/hook.cjs", () => {
     const result = runHook("PreToolUse", preToolUse(p.dir), { bundle: alone });
 
     expect(result.status).toBe(0);
-    const reply = JSON.parse(result.stdout) as Record<string, unknown>;
-    expect(reply["systemMessage"]).toContain("parser.cjs");
-    expect(reply["systemMessage"]).toContain("was not checked");
-    expect(reply["hookSpecificOutput"]).toBeUndefined();
+    const reply = JSON.parse(result.stdout) as {
+      hookSpecificOutput?: Record<string, unknown>;
+    };
+    expect(reply.hookSpecificOutput?.["permissionDecision"]).toBe("deny");
+    const reason = String(
+      reply.hookSpecificOutput?.["permissionDecisionReason"],
+    );
+    expect(reason).toContain("parser.cjs");
+    expect(reason).toContain("npx --no playbook doctor");
     expect(existsSync(p.path(`${CACHE}/state.md.json`))).toBe(false);
   });
 

@@ -27,6 +27,7 @@ import {
   type RunTimeNames,
 } from "./run-time-names.ts";
 import { unwrapPrefix } from "./unwrap-prefix.ts";
+import { isOutOfTime, NO_DEADLINE, type CheckTime } from "../time/deadline.ts";
 import { ranScript, writtenScripts } from "./written-scripts.ts";
 
 const TOO_DEEP = `The command nests shell code deeper than ${MAX_NESTING} levels`;
@@ -38,6 +39,7 @@ interface Found {
   /** Script files the line writes from a here-document, by path, until a later command runs them. */
   scripts: Map<string, string>;
   scriptFiles: ScriptFile[];
+  checkTime: CheckTime;
 }
 
 interface Node extends RunTimeNames {
@@ -55,16 +57,20 @@ interface Node extends RunTimeNames {
  * prefix commands like `sudo`, `env`, `timeout`, `xargs`, `busybox`, and scripts the line writes from a
  * here-document and then runs), the files they would change and the inline code they hand to interpreters. Names
  * found at run time appear as `ROOT/*` for `find ROOT -exec ... {}` and as `$XARGS` for `xargs`. Never throws: a line it cannot parse, or that is over 1 MB or nested deeper than 8
- * levels, comes back with `error` set and nothing else.
+ * levels, comes back with `error` set and nothing else. Throws only `OutOfTime`, when `checkTime` says so.
  */
-export function analyzeBash(command: string): BashAnalysis {
-  return analyzeBashWith(parseShell, command);
+export function analyzeBash(
+  command: string,
+  checkTime: CheckTime = NO_DEADLINE,
+): BashAnalysis {
+  return analyzeBashWith(parseShell, command, checkTime);
 }
 
 /** {@link analyzeBash} with another shell parser, so parsers can be compared on the same analysis. */
 export function analyzeBashWith(
   parser: ShellParser,
   command: string,
+  checkTime: CheckTime = NO_DEADLINE,
 ): BashAnalysis {
   if (command.length > MAX_COMMAND_LENGTH)
     return failed(
@@ -76,11 +82,13 @@ export function analyzeBashWith(
     inlineCode: [],
     scripts: new Map(),
     scriptFiles: [],
+    checkTime,
   };
   try {
     const error = analyzeSource(parser, command, 0, found);
     if (error !== null) return failed(error);
   } catch (cause) {
+    if (isOutOfTime(cause)) throw cause;
     return failed(
       `The shell parser failed: ${cause instanceof Error ? cause.message : String(cause)}`,
     );
@@ -105,7 +113,8 @@ function analyzeSource(
   found: Found,
 ): string | null {
   if (depth > MAX_NESTING) return TOO_DEEP;
-  const parsed = parser(source);
+  found.checkTime();
+  const parsed = parser(source, found.checkTime);
   if (!parsed.ok)
     return depth === 0 ? parsed.error : `In nested shell code: ${parsed.error}`;
   for (const command of parsed.commands) {
@@ -127,6 +136,7 @@ function analyzeSource(
 
 function visit(parser: ShellParser, node: Node, found: Found): string | null {
   if (node.depth > MAX_NESTING) return TOO_DEEP;
+  found.checkTime();
   const argv = node.words.map((w) => w.value);
   found.commands.push(toSimpleCommand(node, argv));
   for (const runArgv of runTimeArgvs(node, argv))
@@ -235,11 +245,15 @@ function toSimpleCommand(node: Node, argv: string[]): SimpleCommand {
 }
 
 function unique(writes: BashWrite[]): BashWrite[] {
-  const seen = new Set<string>();
+  // Keyed per command rather than by one string holding its text: a long command with many writes would otherwise
+  // build and hash its whole text once per write.
+  const seen = new Map<string, Set<string>>();
   return writes.filter((w) => {
-    const key = `${w.path}\0${w.op}\0${w.command}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
+    const key = `${w.path}\0${w.op}`;
+    const ofCommand = seen.get(w.command) ?? new Set<string>();
+    seen.set(w.command, ofCommand);
+    if (ofCommand.has(key)) return false;
+    ofCommand.add(key);
     return true;
   });
 }

@@ -10,6 +10,7 @@ import type {
 } from "unbash";
 import { expandBraces } from "./expand-braces.ts";
 import { MAX_NESTING } from "./limits.ts";
+import { NO_DEADLINE, type CheckTime } from "../time/deadline.ts";
 import type {
   Assignment,
   ShellCommand,
@@ -23,6 +24,7 @@ interface Walk {
   error: string | null;
   /** For a command inside a pipeline: the command before it, whose output it reads. */
   upstream: WeakMap<SyntaxNode, Command>;
+  checkTime: CheckTime;
 }
 
 interface Scope {
@@ -35,8 +37,16 @@ interface Scope {
  * Parses Bash with unbash into simple commands, including those inside compound commands, function bodies and
  * command or process substitutions (in words, assignments, redirect targets and unquoted here-documents).
  */
-export function parseShell(source: string): ShellParse {
-  const walk: Walk = { commands: [], error: null, upstream: new WeakMap() };
+export function parseShell(
+  source: string,
+  checkTime: CheckTime = NO_DEADLINE,
+): ShellParse {
+  const walk: Walk = {
+    commands: [],
+    error: null,
+    upstream: new WeakMap(),
+    checkTime,
+  };
   visit(parse(source), { source, depth: 0 }, walk);
   return walk.error === null
     ? { ok: true, commands: walk.commands }
@@ -57,6 +67,7 @@ function visit(node: SyntaxNode, scope: Scope, walk: Walk): void {
       break;
     }
     case "Command": {
+      walk.checkTime();
       const command = toCommand(node, scope);
       const upstream = walk.upstream.get(node);
       if (upstream) command.pipedFrom = toCommand(upstream, scope).words;

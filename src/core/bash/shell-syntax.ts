@@ -48,5 +48,8 @@ export interface ShellCommand {
 export type ShellParse =
   { ok: true; commands: ShellCommand[] } | { ok: false; error: string };
 
-/** Parses a shell source into its simple commands; never throws. */
-export type ShellParser = (source: string) => ShellParse;
+/** Parses a shell source into its simple commands; throws only when `checkTime` says the time is up. */
+export type ShellParser = (
+  source: string,
+  checkTime?: () => void,
+) => ShellParse;

@@ -24,21 +24,17 @@ export const bashCheckGuard: Guard = {
   id: "bash-check",
   number: 10,
   events: ["PreToolUse"],
+  // It judges writes to the records and the trust paths: a failure must not let a write through.
+  failClosed: true,
   check(ctx) {
     if (ctx.toolName === "PowerShell") return checkPowerShell(ctx);
     const bash = ctx.bash;
     if (!bash) return ALLOW;
-    const raw = ctx.toolInput["command"];
-    const command = typeof raw === "string" ? raw : "";
-    if (bash.error !== null) {
-      if (/state\.md|plan\/|\.claude\/|playbook\s/.test(command))
-        return block(
-          `Blocked: this command could not be parsed (${bash.error}) and it names playbook files, so its effect cannot be checked. Next: split it into simpler commands.`,
-        );
-      return context(
-        `playbook could not parse this command (${bash.error}); its writes were not checked.`,
+    // What the parser gives up on could do anything: refused, never run unchecked.
+    if (bash.error !== null)
+      return block(
+        `Blocked: playbook could not analyse this command (${bash.error}), so what it changes cannot be checked. Next: split it into simpler commands (fewer nested \`$(...)\`, \`bash -c\` or \`eval\` levels), or put long scripts in a file and run that.`,
       );
-    }
     return (
       checkRecordWrites(ctx) ??
       checkInlineRecordCommands(bash.inlineCode) ??

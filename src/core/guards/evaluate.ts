@@ -12,6 +12,7 @@ import { protectedGuard } from "./protected.ts";
 import { scopeGuard } from "./scope.ts";
 import { subtaskGuard } from "./subtask.ts";
 import type { Effect, Guard, GuardContext } from "./types.ts";
+import { isOutOfTime, NO_DEADLINE, type CheckTime } from "../time/deadline.ts";
 
 /** The twelve guards of docs/guards.md, in the order they run. */
 export const GUARDS: readonly Guard[] = [
@@ -44,12 +45,13 @@ export interface Verdict {
 /**
  * Runs each guard for `ctx.event` in order, stopping at the first block. A guard that throws is reported and
  * skipped, unless it is fail-closed: then its failure blocks, naming the kill switch. `clock` is injected so timings
- * stay out of the pure core.
+ * stay out of the pure core; `checkTime` is asked before each guard, and its `OutOfTime` is never swallowed.
  */
 export function evaluateGuards(
   ctx: GuardContext,
   guards: readonly Guard[] = GUARDS,
   clock: () => number = () => 0,
+  checkTime: CheckTime = NO_DEADLINE,
 ): Verdict {
   const verdict: Verdict = {
     block: null,
@@ -60,6 +62,7 @@ export function evaluateGuards(
   };
   for (const guard of guards) {
     if (!guard.events.includes(ctx.event)) continue;
+    checkTime();
     const started = clock();
     try {
       const result = guard.check(ctx);
@@ -74,6 +77,7 @@ export function evaluateGuards(
       if (decision.kind === "context") verdict.context.push(decision.text);
       verdict.effects.push(...(result.effects ?? []));
     } catch (error) {
+      if (isOutOfTime(error)) throw error;
       verdict.timings.push({ guard: guard.id, ms: clock() - started });
       const message = error instanceof Error ? error.message : String(error);
       const failClosed = guard.failClosed === true;

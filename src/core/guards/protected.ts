@@ -12,6 +12,8 @@ export const protectedGuard: Guard = {
   id: "protected",
   number: 2,
   events: ["PreToolUse"],
+  // It judges writes to the records and the trust paths: a failure must not let a write through.
+  failClosed: true,
   check(ctx) {
     const warnings: string[] = [];
     for (const change of ctx.changes) {

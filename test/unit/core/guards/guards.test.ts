@@ -872,7 +872,7 @@ table(bashCheckGuard, [
   ["git rebase --abort", bash("git rebase --abort"), "allow"],
   ["chmod -R 777 /", bash("chmod -R 777 /"), "block"],
   ["unparsable, mentioning state.md", bash("echo 'state.md"), "block"],
-  ["unparsable, harmless", bash("echo 'x"), "context"],
+  ["unparsable, naming no playbook file", bash("echo 'x"), "block"],
 ]);
 
 table(coherenceGuard, [

@@ -1,0 +1,168 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  writeFileSync,
+} from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  createGuardedRepo,
+  expectDenied,
+  type GuardedRepo,
+  type HookReplyView,
+} from "../helpers/guarded-repo.ts";
+import { readHookReply } from "../helpers/hook-reply.ts";
+import { HOOK_BUNDLE, runHook } from "../helpers/run-hook.ts";
+import { createTempProject } from "../helpers/temp-project.ts";
+
+beforeAll(() => {
+  execFileSync("npm", ["run", "build", "--silent"], { stdio: "ignore" });
+});
+
+/** Runs `command` in the repository as the agent's shell would, unless the hook refused it. */
+function runUnlessDenied(
+  repo: GuardedRepo,
+  reply: HookReplyView,
+  command: string,
+): void {
+  if (reply.decision === "deny") return;
+  spawnSync("bash", ["-c", command], { cwd: repo.dir, timeout: 60_000 });
+}
+
+/** A copy of dist/ whose `file` is replaced by `text`, to break one piece of the hook. */
+function brokenDist(file: string, text: string | null): string {
+  const dist = createTempProject().dir;
+  const from = join(HOOK_BUNDLE, "..");
+  for (const name of readdirSync(from))
+    if (name.endsWith(".cjs")) copyFileSync(join(from, name), join(dist, name));
+  const target = join(dist, file);
+  if (text === null) execFileSync("rm", ["-f", target]);
+  else writeFileSync(target, text);
+  return join(dist, "hook.cjs");
+}
+
+function preToolUse(repo: GuardedRepo, command: string) {
+  return {
+    session_id: "session-1",
+    transcript_path: "/dev/null",
+    cwd: repo.dir,
+    hook_event_name: "PreToolUse",
+    tool_name: "Bash",
+    tool_input: { command },
+  };
+}
+
+describe("PreToolUse fails closed", () => {
+  it("a call the hook could not check in time is refused, with what to do, and its target stays", () => {
+    const repo = createGuardedRepo();
+    const before = repo.read("state.md");
+    const command = "rm -f state.md";
+    const reply = repo.hook(
+      "PreToolUse",
+      { tool_name: "Bash", tool_input: { command } },
+      { PLAYBOOK_CHECK_BUDGET_MS: "0" },
+    );
+    expectDenied(reply, "could not check this call within", "split");
+    runUnlessDenied(repo, reply, command);
+    expect(repo.read("state.md")).toBe(before);
+  });
+
+  it("a line nested deeper than the parser follows is refused, also when it names no playbook file", () => {
+    const repo = createGuardedRepo();
+    const nested = (inner: string) =>
+      `echo ${"$(echo ".repeat(12)}${inner}${")".repeat(12)}`;
+    for (const command of [
+      nested("$(rm -f state.md)"),
+      nested("$(rm -rf src)"),
+    ]) {
+      const reply = repo.bash(command);
+      expectDenied(reply, "could not analyse this command", "nested");
+      runUnlessDenied(repo, reply, command);
+    }
+    expect(existsSync(repo.path("state.md"))).toBe(true);
+    expect(existsSync(repo.path("src/app.ts"))).toBe(true);
+  });
+
+  it("a line the parser gives up on is refused, not let through unchecked", () => {
+    const repo = createGuardedRepo();
+    // Arithmetic nested a hundred thousand levels deep overflows the parser's stack.
+    const command = `echo $((${"(".repeat(100_000)}1${")".repeat(100_000)})) > src/app.ts`;
+    const reply = repo.bash(command);
+    expectDenied(reply, "could not analyse this command");
+    runUnlessDenied(repo, reply, command);
+    expect(repo.read("src/app.ts")).toBe("export const app = 1;\n");
+  });
+
+  it("a glob of a million characters next to a guarded target is answered, and refused", () => {
+    const repo = createGuardedRepo();
+    const command = `rm -rf /tmp/${"**?".repeat(300_000)} state.md`;
+    const reply = repo.bash(command);
+    expect(reply.decision).toBe("deny");
+    runUnlessDenied(repo, reply, command);
+    expect(existsSync(repo.path("state.md"))).toBe(true);
+  });
+
+  it("forty thousand commands in one call (under the 1 MB limit) are refused once the time is up", () => {
+    const repo = createGuardedRepo();
+    mkdirSync(repo.path("build"), { recursive: true });
+    const command = Array.from(
+      { length: 40_000 },
+      (_, i) => `rm -rf build/d${i}/*`,
+    ).join("; ");
+    const reply = repo.bash(command);
+    expectDenied(reply, "could not check this call within 6 s");
+  });
+
+  it("a command over the 1 MB the parser reads is refused, whatever it names", () => {
+    const repo = createGuardedRepo();
+    const command = `echo ${"x".repeat(1100 * 1024)} > notes.txt`;
+    expectDenied(repo.bash(command), "commands over 1024 KB are not analysed");
+  });
+
+  it("a hook bundle that cannot load refuses the call and says to run doctor", () => {
+    const repo = createGuardedRepo();
+    const result = runHook("PreToolUse", preToolUse(repo, "ls"), {
+      bundle: brokenDist("hook-main.cjs", null),
+      cwd: repo.dir,
+      env: { CLAUDE_PROJECT_DIR: repo.dir },
+    });
+    expect(result.status).toBe(0);
+    const reply = readHookReply(result.stdout);
+    expect(reply.decision).toBe("deny");
+    expect(reply.reason).toContain("playbook's hook failed");
+    expect(reply.reason).toContain("npx --no playbook doctor");
+    expect(reply.reason).toContain("PLAYBOOK_DISABLE=1");
+  });
+
+  it("a crash while checking (a broken shell bundle) refuses the call", () => {
+    const repo = createGuardedRepo();
+    const result = runHook("PreToolUse", preToolUse(repo, "rm -f state.md"), {
+      bundle: brokenDist("bash.cjs", 'throw new Error("broken bundle");'),
+      cwd: repo.dir,
+      env: { CLAUDE_PROJECT_DIR: repo.dir },
+    });
+    expect(result.status).toBe(0);
+    const reply = readHookReply(result.stdout);
+    expect(reply.decision).toBe("deny");
+    expect(reply.reason).toContain("playbook's hook failed: broken bundle");
+    expect(repo.read("state.md")).not.toBe("");
+  });
+
+  it("other events still go on when the hook fails: nothing is refused there", () => {
+    const repo = createGuardedRepo();
+    const result = runHook(
+      "PostToolUse",
+      { ...preToolUse(repo, "ls"), hook_event_name: "PostToolUse" },
+      {
+        bundle: brokenDist("hook-main.cjs", null),
+        cwd: repo.dir,
+        env: { CLAUDE_PROJECT_DIR: repo.dir },
+      },
+    );
+    expect(readHookReply(result.stdout).decision).toBeNull();
+    expect(result.stderr).toContain("nothing was checked");
+  });
+});
