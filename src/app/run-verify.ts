@@ -243,10 +243,10 @@ export async function runVerify(
  *
  * @throws PlaybookError E_CONFIG in strict mode without a sandbox.
  */
-async function isolate(
+export async function isolate(
   root: string,
   needed: boolean,
-  deps: VerifyDeps,
+  deps: Pick<VerifyDeps, "isolate" | "securityMode">,
 ): Promise<Isolation> {
   if (!needed) return { sandboxed: false, why: "nothing to run", next: "" };
   const isolation = await deps.isolate(root);
@@ -263,7 +263,10 @@ async function isolate(
   return isolation;
 }
 
-function readTreeOrThrow(root: string, deps: VerifyDeps): TreeReading {
+export function readTreeOrThrow(
+  root: string,
+  deps: Pick<VerifyDeps, "readTree">,
+): TreeReading {
   try {
     return deps.readTree(root);
   } catch (cause) {

@@ -1,10 +1,14 @@
 import { defineCommand } from "citty";
 import { runCheck } from "../../app/run-check.ts";
+import { runRerun, type RerunReport } from "../../app/run-rerun.ts";
+import { createVerifyDeps } from "../../app/run-verify.ts";
 import { hasErrors, type Diagnostic } from "../../core/model/diagnostic.ts";
 import { PlaybookError } from "../../core/errors.ts";
-import { createColors } from "../print/colors.ts";
+import { createColors, type Colors } from "../print/colors.ts";
+import { toTerminalText } from "../print/terminal-text.ts";
 import { formatCounts, formatDiagnostics } from "../print/diagnostics.ts";
 import { projectRoot, sharedArgs } from "../shared-args.ts";
+import { DEFAULT_TIMEOUT_SECONDS, parseTimeout } from "./verify.ts";
 
 export const checkCommand = defineCommand({
   meta: {
@@ -20,8 +24,29 @@ export const checkCommand = defineCommand({
         "text or github (annotations; the default when GITHUB_ACTIONS is true)",
       valueHint: "text|github",
     },
+    rerun: {
+      type: "boolean",
+      description:
+        "Also run each checked subtask's automated validations again in the sandbox and compare them with the evidence (writes nothing)",
+    },
+    base: {
+      type: "string",
+      description:
+        "With --rerun: only the playbooks changed since the merge base with this ref, e.g. origin/main",
+      valueHint: "ref",
+    },
+    playbook: {
+      type: "string",
+      description: "With --rerun: only this playbook",
+      valueHint: "path",
+    },
+    timeout: {
+      type: "string",
+      description: `With --rerun: seconds each command may run (default: ${DEFAULT_TIMEOUT_SECONDS})`,
+      valueHint: "seconds",
+    },
   },
-  run({ args }) {
+  async run({ args }) {
     const format =
       args.format ??
       (process.env["GITHUB_ACTIONS"] === "true" ? "github" : "text");
@@ -31,23 +56,40 @@ export const checkCommand = defineCommand({
         `Unexpected --format ${format}, expected text or github.`,
         { hint: "Run `playbook check --help`." },
       );
-    const report = runCheck(projectRoot(args));
-    const failed = hasErrors(report.diagnostics);
-    if (args.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    const root = projectRoot(args);
+    const report = runCheck(root);
+    const rerun = args.rerun
+      ? await runRerun(
+          root,
+          {
+            playbooks: args.playbook === undefined ? undefined : [args.playbook],
+            base: args.base,
+            timeoutMs: parseTimeout(args.timeout) * 1000,
+          },
+          createVerifyDeps(),
+        )
+      : null;
+    const failed = hasErrors(report.diagnostics) || (rerun !== null && !rerun.ok);
+    if (args.json)
+      process.stdout.write(
+        `${JSON.stringify(rerun ? { ...report, rerun } : report, null, 2)}\n`,
+      );
     else if (format === "github") {
       const lines = report.diagnostics.map(toAnnotation);
       lines.push(
         `playbook check: ${report.playbooks.length} playbook${report.playbooks.length === 1 ? "" : "s"}, ${report.diagnostics.filter((d) => d.severity === "error").length} errors`,
       );
+      if (rerun) lines.push(...formatRerun(rerun, createColors()));
       process.stdout.write(`${lines.join("\n")}\n`);
     } else {
       const c = createColors();
       const lines = formatDiagnostics(report.diagnostics, c);
       lines.push(formatCounts(report.diagnostics, report.files.length));
-      if (!failed)
+      if (!hasErrors(report.diagnostics))
         lines.push(
           `${report.playbooks.length} playbook${report.playbooks.length === 1 ? "" : "s"}: every claim has a current record`,
         );
+      if (rerun) lines.push("", ...formatRerun(rerun, c));
       process.stdout.write(`${lines.join("\n")}\n`);
     }
     if (failed) process.exitCode = 1;
@@ -61,4 +103,30 @@ function toAnnotation(d: Diagnostic): string {
   const property = (text: string) =>
     escape(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
   return `::${d.severity === "error" ? "error" : "warning"} file=${property(d.file)},line=${d.line},col=${d.column},title=${property(`playbook ${d.code}`)}::${escape(d.message)}`;
+}
+
+/** One line per validation run again: the evidence, the rerun, and what disagrees. */
+function formatRerun(unsafe: RerunReport, c: Colors): string[] {
+  const report = toTerminalText(unsafe);
+  const lines: string[] = [];
+  if (!report.sandbox.sandboxed)
+    lines.push(
+      c.red(`⚠ NOT SANDBOXED: ${report.sandbox.why}. The commands ran with full access to this project.`),
+    );
+  if (report.rows.length === 0)
+    lines.push(
+      `rerun: no checked subtask with an automated validation in ${report.playbooks.length === 0 ? "any playbook" : report.playbooks.join(", ")}`,
+    );
+  const width = Math.max(0, ...report.rows.map((r) => `${r.subtask} ${r.validation}`.length));
+  for (const row of report.rows)
+    lines.push(
+      `${row.problem === null ? c.green("✓") : c.red("✗")} ${`${row.subtask} ${row.validation}`.padEnd(width)}  evidence ${row.evidence ?? "none"}  rerun ${row.rerun}  ${row.command}${row.problem === null ? "" : c.red(`  ${row.problem}`)}  ${c.dim(row.playbook)}`,
+    );
+  const bad = report.rows.filter((r) => r.problem !== null);
+  lines.push(
+    bad.length === 0
+      ? `rerun: ${report.rows.length} validation${report.rows.length === 1 ? "" : "s"} agree with their evidence`
+      : `rerun: ${bad.length} of ${report.rows.length} disagree. Next: fix the code or the validation, run \`npx --no playbook verify <id>\` for ${[...new Set(bad.map((r) => r.subtask))].join(", ")}, and commit the records.`,
+  );
+  return lines;
 }

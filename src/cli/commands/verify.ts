@@ -9,7 +9,7 @@ import { createColors, type Colors } from "../print/colors.ts";
 import { toTerminalText } from "../print/terminal-text.ts";
 import { projectRoot, sharedArgs } from "../shared-args.ts";
 
-const DEFAULT_TIMEOUT_SECONDS = 300;
+export const DEFAULT_TIMEOUT_SECONDS = 300;
 
 export const verifyCommand = defineCommand({
   meta: {
@@ -79,7 +79,7 @@ export function requireSubtask(
   return subtask;
 }
 
-function parseTimeout(raw: string | undefined): number {
+export function parseTimeout(raw: string | undefined): number {
   if (raw === undefined) return DEFAULT_TIMEOUT_SECONDS;
   const seconds = Number(raw);
   if (!/^\d+(\.\d+)?$/.test(raw.trim()) || !(seconds > 0) || seconds > 86_400)

@@ -1,0 +1,204 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../helpers/run-cli.ts";
+import {
+  createTempProject,
+  type TempProject,
+} from "../helpers/temp-project.ts";
+
+const PLAYBOOK = "plan/playbook-rerun.md";
+
+function playbook(technical: string, checked = false): string {
+  return `# playbook-rerun
+
+## meta
+\`\`\`yaml
+project: rerun
+reviewed: false
+branch: feat/rerun
+\`\`\`
+
+## goal
+\`\`\`yaml
+summary: Evidence holds up when run again.
+done_when:
+  - the rerun agrees
+\`\`\`
+
+## context
+Who: CI. What: a rerun.
+
+## phases
+
+### p1: Rerun
+**status**: in_progress
+
+- [${checked ? "x" : " "}] **p1.1**: the app exists
+  - executor: claudecode
+  - validations:
+    - technical: ${JSON.stringify(`automated - ${technical}`)}
+    - consistency: "automated - test -f src/app.ts"
+    - completeness: "automated - true"
+
+## final_tasks
+- [ ] **ft1**: clean up
+`;
+}
+
+const STATE = readFileSync(
+  new URL("../../plan/template/state-initial.md", import.meta.url),
+  "utf8",
+)
+  .replace("active: null", `active: ${PLAYBOOK}`)
+  .replace("branch: null", "branch: feat/rerun");
+
+interface Repo extends TempProject {
+  git(...args: string[]): string;
+  commit(message: string): void;
+  records(): string[];
+}
+
+/** A repository whose p1.1 was verified (for real, in the sandbox where one runs), ticked and committed. */
+function verifiedRepo(technical = "cat flags/ok"): Repo {
+  const p = createTempProject({
+    "state.md": STATE,
+    [PLAYBOOK]: playbook(technical),
+    "src/app.ts": "export const app = 1;\n",
+    "flags/ok": "ok\n",
+    ".gitignore":
+      ".claude/playbook/*\n!.claude/playbook/records/\n.claude/playbook/records/history.jsonl\nflags/\n",
+    ".claude/playbook.json": `${JSON.stringify({ security: sandboxed ? "strict" : "trusted" })}\n`,
+  });
+  const git = (...args: string[]) =>
+    execFileSync("git", args, {
+      cwd: p.dir,
+      encoding: "utf8",
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: "t",
+        GIT_AUTHOR_EMAIL: "t@e.x",
+        GIT_COMMITTER_NAME: "t",
+        GIT_COMMITTER_EMAIL: "t@e.x",
+      },
+    });
+  git("init", "-q", "-b", "main");
+  git("add", "-A");
+  git("commit", "-q", "-m", "init");
+  git("switch", "-q", "-c", "feat/rerun");
+  const verified = runCli(["verify", "p1.1", "--cwd", p.dir]);
+  expect(verified.status, verified.stdout + verified.stderr).toBe(0);
+  p.write(
+    PLAYBOOK,
+    p.read(PLAYBOOK).replace("- [ ] **p1.1**", "- [x] **p1.1**"),
+  );
+  const repo: Repo = {
+    ...p,
+    git,
+    commit: (message) => {
+      git("add", "-A");
+      git("commit", "-q", "-m", message);
+    },
+    records: () => readdirSync(p.path(".claude/playbook/records")).sort(),
+  };
+  repo.commit("work, verified");
+  return repo;
+}
+
+const sandboxed =
+  process.platform === "darwin" ||
+  ["bwrap", "socat", "rg"].every((tool) => {
+    try {
+      execFileSync("which", [tool], { stdio: "ignore" });
+      return true;
+    } catch {
+      return false;
+    }
+  });
+
+function rerun(repo: Repo, ...args: string[]) {
+  return runCli(["check", "--rerun", "--cwd", repo.dir, ...args]);
+}
+
+describe("playbook check --rerun", () => {
+  it("runs the checked subtask's validations again, agrees with the evidence and writes no record", () => {
+    const repo = verifiedRepo();
+    const records = repo.records();
+
+    const result = rerun(repo);
+
+    expect(result.status, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toMatch(
+      /✓ p1\.1 technical\s+evidence PASS {2}rerun PASS/,
+    );
+    expect(result.stdout).toContain(
+      "rerun: 3 validations agree with their evidence",
+    );
+    expect(repo.records()).toEqual(records);
+    expect(repo.git("status", "--porcelain")).toBe("");
+  });
+
+  it("fails when a validation that passed at verify fails now", () => {
+    const repo = verifiedRepo();
+    // Ignored, so the tree is the same: only the rerun can tell.
+    rmSync(repo.path("flags/ok"));
+
+    const result = rerun(repo);
+
+    expect(result.status).toBe(1);
+    expect(result.stdout).toContain("the evidence says PASS, the rerun FAILs");
+    expect(result.stdout).toContain("npx --no playbook verify <id>` for p1.1");
+  });
+
+  it("fails when the code changed since verify, even if the validations still pass", () => {
+    const repo = verifiedRepo();
+    repo.write("src/app.ts", "export const app = 2;\n");
+    repo.commit("more work");
+
+    const result = rerun(repo);
+
+    expect(result.status).toBe(1);
+    expect(result.stdout).toContain("the code changed since verify");
+  });
+
+  it("fails for a checked subtask without evidence", () => {
+    const repo = verifiedRepo();
+    rmSync(repo.path(".claude/playbook/records"), {
+      recursive: true,
+      force: true,
+    });
+
+    const result = rerun(repo, "--json");
+
+    expect(result.status).toBe(1);
+    const json = JSON.parse(result.stdout) as {
+      rerun: { ok: boolean; rows: { problem: string | null }[] };
+    };
+    expect(json.rerun.ok).toBe(false);
+    expect(json.rerun.rows.map((r) => r.problem)).toEqual([
+      "no evidence",
+      "no evidence",
+      "no evidence",
+    ]);
+  });
+
+  it("with --base, covers the playbooks the branch changed, also once archived", () => {
+    const repo = verifiedRepo();
+    mkdirSync(repo.path("plan/archive"));
+    repo.git("mv", PLAYBOOK, "plan/archive/playbook-rerun.md");
+    repo.write(
+      "state.md",
+      STATE.replace(`active: ${PLAYBOOK}`, "active: null"),
+    );
+    repo.commit("chore: archive");
+
+    const result = rerun(repo, "--base", "main", "--json");
+
+    expect(result.status, result.stdout + result.stderr).toBe(0);
+    const json = JSON.parse(result.stdout) as {
+      rerun: { playbooks: string[]; rows: unknown[] };
+    };
+    expect(json.rerun.playbooks).toEqual(["plan/archive/playbook-rerun.md"]);
+    expect(json.rerun.rows).toHaveLength(3);
+  });
+});
