@@ -105,7 +105,7 @@ export async function runRerun(
   }
   const isolation = await isolate(root, planned.length > 0, deps);
   const rows: RerunRow[] = [];
-  let tree: string | null = null;
+  let tree: string | null;
   try {
     tree = readTreeOrThrow(root, deps).fingerprint;
     for (const { stale, proved, ...row } of planned) {
