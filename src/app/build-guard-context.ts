@@ -102,6 +102,9 @@ export function buildGuardContext(input: ContextInput): GuardContext {
     records: createRecordSet(loadRecords(projectDir, activePath, changes)),
     tree: claimsProof(changes) ? currentTreeFingerprint(projectDir) : null,
     changes,
+    ...(call?.unknownToolPaths
+      ? { unknownToolPaths: call.unknownToolPaths }
+      : {}),
     bash,
     reads: payload.session_id
       ? readSessionReads(projectDir, payload.session_id)

@@ -13,6 +13,8 @@ import {
 } from "../core/paths/repo-path.ts";
 import { expandTilde } from "./expand-tilde.ts";
 import type { ReadBashCall } from "./read-bash-call.ts";
+import { unknownToolPaths } from "./unknown-tool-paths.ts";
+import { isKnownTool } from "../core/guards/unknown-tool.ts";
 
 /** A playbook bigger than this is not parsed on the hook path: micromark would take seconds. */
 const MAX_CHECKED_DOCUMENT = 1024 * 1024;
@@ -33,6 +35,8 @@ export interface ToolCall {
   changes: FileChange[];
   /** A git command that can throw away uncommitted work (reset, checkout, restore): the guard then asks git. */
   mayDiscardWork: boolean;
+  /** For a tool the guards do not know: the repository paths its input names. */
+  unknownToolPaths?: string[];
 }
 
 /** What a PreToolUse call would change: the shell command's analysis, and each file it writes, resolved. */
@@ -45,6 +49,13 @@ export function readToolCall(input: ToolCallInput): ToolCall {
       ? input.readBashCall(input, command)
       : null;
   const bash = shell?.bash ?? null;
+  if (!isKnownTool(toolName))
+    return {
+      bash,
+      changes: [],
+      mayDiscardWork: false,
+      unknownToolPaths: unknownToolPaths(input),
+    };
   return {
     bash,
     changes: shell?.changes ?? collectChanges({ ...input, bash }),

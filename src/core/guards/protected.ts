@@ -1,7 +1,8 @@
 import { isRepairPath } from "../paths/repo-path.ts";
 import { ALLOW, block, context } from "./facts.ts";
 import { findProtection } from "./protected-match.ts";
-import type { Guard } from "./types.ts";
+import type { Guard, GuardContext, GuardResult } from "./types.ts";
+import { judgeUnknownToolPath, unknownToolReason } from "./unknown-tool.ts";
 
 /**
  * docs/guards.md #2: `.claude/protected-files.txt` levels (HARD_BLOCK always, BLOCK in strict, WARN as context) plus the
@@ -15,6 +16,8 @@ export const protectedGuard: Guard = {
   // It judges writes to the records and the trust paths: a failure must not let a write through.
   failClosed: true,
   check(ctx) {
+    const unknown = checkUnknownTool(ctx);
+    if (unknown) return unknown;
     const warnings: string[] = [];
     for (const change of ctx.changes) {
       if (change.path === null) continue;
@@ -44,3 +47,16 @@ export const protectedGuard: Guard = {
     return warnings.length > 0 ? context(warnings.join("\n")) : ALLOW;
   },
 };
+
+/** A tool the guards do not know is refused when its input names a guarded path: what it does there is unknown. */
+function checkUnknownTool(ctx: GuardContext): GuardResult | null {
+  for (const path of ctx.unknownToolPaths ?? []) {
+    const verdict = judgeUnknownToolPath(
+      path,
+      ctx.protectedRules,
+      ctx.security,
+    );
+    if (verdict) return block(unknownToolReason(ctx.toolName ?? "", verdict));
+  }
+  return null;
+}

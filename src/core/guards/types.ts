@@ -109,6 +109,11 @@ export interface GuardContext {
    */
   tree: string | null;
   changes: FileChange[];
+  /**
+   * For a tool the guards do not know (an MCP server's): the repository paths its input names, resolved (`~`,
+   * `file://`, `..`, symlinks). Absent for the tools the guards understand.
+   */
+  unknownToolPaths?: readonly string[];
   bash: BashAnalysis | null;
   /** Repository paths Read in this session (init guard); null when the session is unknown. */
   reads: readonly string[] | null;
