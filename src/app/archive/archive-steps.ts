@@ -52,6 +52,8 @@ export interface StepContext {
   /** Longest wait for pending checks, in seconds. */
   checkWaitSeconds: number;
   pollIntervalMs: number;
+  /** `playbook check --rerun` for one playbook: whether every validation agrees with its evidence, and if not why. */
+  rerun: (playbook: string) => Promise<{ ok: boolean; detail: string }>;
 }
 
 export interface StepOutcome {
@@ -142,6 +144,16 @@ async function commitWork(ctx: StepContext): Promise<StepOutcome> {
 }
 
 async function pushBranch(ctx: StepContext): Promise<StepOutcome> {
+  // `archive.requireRerun`: nothing leaves this clone (and nothing is merged) unless the validations, run again in
+  // the sandbox on the committed work, agree with the evidence.
+  if (ctx.config.requireRerun) {
+    const rerun = await ctx.rerun(ctx.journal.playbook);
+    if (!rerun.ok)
+      throw new StepFailure(
+        `\`playbook check --rerun\` disagrees with the evidence (${rerun.detail}); nothing was pushed.`,
+        `fix what it names, run \`npx --no playbook verify <id>\` for those subtasks and commit, ${RESUME}.`,
+      );
+  }
   return pushRef(ctx, ctx.journal.branch);
 }
 

@@ -32,6 +32,7 @@ import {
   explainUnsafeActivePath,
   normaliseActivePath,
 } from "../../core/validate/active-path.ts";
+import { currentTreeFingerprint } from "../current-tree.ts";
 import type { SetStateField } from "../write-state-field.ts";
 import {
   ARCHIVE_STEP_RUNNERS,
@@ -66,6 +67,8 @@ export interface ArchiveDeps {
   readRecords: (root: string, path: string) => RecordSet;
   summarizeState: (text: string) => StateSummary;
   setStateField: SetStateField;
+  /** `playbook check --rerun` of one playbook (for `archive.requireRerun`). */
+  rerun: StepContext["rerun"];
 }
 
 export interface StepReport {
@@ -152,6 +155,7 @@ export async function runArchive(
       options.maxCheckWaitSeconds ?? Number.POSITIVE_INFINITY,
     ),
     pollIntervalMs: deps.pollIntervalMs,
+    rerun: deps.rerun,
   };
   if (options.dryRun)
     return {
@@ -342,7 +346,12 @@ async function planJournal(
       },
     );
   const records = deps.readRecords(root, path);
-  const missing = findMissingProof(path, playbook, records);
+  const missing = findMissingProof(
+    path,
+    playbook,
+    records,
+    currentTreeFingerprint(root),
+  );
   if (missing.length > 0)
     throw new PlaybookError(
       "E_CONFIG",
