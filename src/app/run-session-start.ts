@@ -9,6 +9,8 @@ import {
   writeSessionState,
 } from "../adapters/session-store.ts";
 import type { PlaybookConfig } from "../core/config/config.ts";
+import type { SecurityMode } from "../core/model/state.ts";
+import { missingSandboxTools } from "../adapters/sandbox-tools.ts";
 import { findIncoherence } from "../core/guards/coherence.ts";
 import type { GuardContext } from "../core/guards/types.ts";
 import { toCompactSnapshot } from "../core/session/compact-snapshot.ts";
@@ -96,6 +98,11 @@ export function runSessionStart(
         : null,
   };
   if (lockCleared) notices.push(lockCleared);
+  const weaker = describeWeakerBoundary(deps.config.security);
+  if (weaker) {
+    notices.push(weaker);
+    problems.push(weaker);
+  }
   return {
     block: null,
     context: deps.config.context.sessionStart
@@ -103,6 +110,20 @@ export function runSessionStart(
       : [],
     notice: notices.length > 0 ? `playbook: ${notices.join(" ")}` : null,
   };
+}
+
+/**
+ * Said loudly at every session start (docs/trust-boundary.md): what a weaker security mode, or a machine where the
+ * sandbox cannot run, leaves unenforced. Strict needs no words: Claude Code refuses to start without its sandbox.
+ */
+function describeWeakerBoundary(mode: SecurityMode): string | null {
+  if (mode === "strict") return null;
+  const missing = missingSandboxTools(process.platform, process.env["PATH"]);
+  const what =
+    mode === "developer"
+      ? "only HARD_BLOCK files and the records rules are enforced"
+      : "BLOCK-level protected files are open to the agent";
+  return `security is ${mode}: ${what}.${missing.length > 0 ? ` The sandbox cannot run here (missing: ${missing.join(", ")}), so nothing stops the agent's shell from writing the records.` : ""} The user can set "security": "strict" in .claude/playbook.json.`;
 }
 
 function rememberStart(

@@ -63,7 +63,9 @@ describe("playbook doctor", () => {
     const hooks = findings
       .filter((f) => f.area === "hooks")
       .map((f) => f.message);
-    expect(hooks[0]).toMatch(/^9 events wired to .*dist\/hook\.cjs$/);
+    expect(hooks[0]).toMatch(
+      /^9 events wired to .*\.claude\/hooks\/playbook\.cjs$/,
+    );
     expect(hooks[1]).toMatch(
       /^the hook answers a Read in \d+ ms \(Node alone starts in \d+ ms\)$/,
     );
@@ -165,15 +167,15 @@ describe("playbook doctor", () => {
       p
         .read(".claude/settings.json")
         .replaceAll(
-          /"[^"]*dist\/hook\.cjs"/g,
-          '"/nowhere/playbook-kit/dist/hook.cjs"',
+          /"[^"]*\.claude\/hooks\/playbook\.cjs"/g,
+          '"/nowhere/.claude/hooks/playbook.cjs"',
         ),
     );
     expect(doctor(p).findings).toContainEqual(
       expect.objectContaining({
         level: "error",
         message:
-          "the hook bundle /nowhere/playbook-kit/dist/hook.cjs does not exist",
+          "the hook bundle /nowhere/.claude/hooks/playbook.cjs does not exist",
       }),
     );
   });
@@ -190,7 +192,7 @@ describe("playbook doctor", () => {
       level: "error",
       area: "config",
       message:
-        "2 problems in .claude/playbook.json, first: Unexpected key `archiv`, expected one of lint, context, intent, loop, session, logging, archive. Did you mean `archive`? An unknown key is ignored: fix its spelling.",
+        "2 problems in .claude/playbook.json, first: Unexpected key `archiv`, expected one of lint, context, intent, loop, session, logging, archive, verify, security. Did you mean `archive`? An unknown key is ignored: fix its spelling.",
       fix: "Run `playbook lint` and fix what it lists for .claude/playbook.json.",
     });
     // The documents themselves are still clean.

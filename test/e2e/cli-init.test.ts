@@ -16,7 +16,7 @@ beforeAll(() => {
   execFileSync("npm", ["run", "build", "--silent"], { stdio: "ignore" });
 });
 
-const HOOK = "${CLAUDE_PROJECT_DIR}/node_modules/playbook-kit/dist/hook.cjs";
+const HOOK = "${CLAUDE_PROJECT_DIR}/.claude/hooks/playbook.cjs";
 
 /** A git repository with a package.json and playbook-kit installed in node_modules (as `npm i -D` leaves it). */
 function project(files: Record<string, string> = {}): TempProject {
@@ -26,6 +26,8 @@ function project(files: Record<string, string> = {}): TempProject {
       scripts: { test: "vitest run", lint: "eslint ." },
     }),
     "node_modules/playbook-kit/dist/hook.cjs": "// the installed bundle\n",
+    "node_modules/playbook-kit/dist/hook-main.cjs": "// tool calls\n",
+    "node_modules/playbook-kit/dist/hook-session.cjs": "// session events\n",
     ...files,
   });
   const git = (...args: string[]) =>
@@ -77,7 +79,7 @@ const ourHandlers = (settings: string) =>
   ).flatMap(([event, groups]) =>
     groups
       .flatMap((g) => g.hooks)
-      .filter((h) => (h.args ?? []).some((a) => a.includes("playbook-kit")))
+      .filter((h) => (h.args ?? []).some((a) => a === HOOK))
       .map(() => event),
   );
 
@@ -375,9 +377,16 @@ describe("playbook init", () => {
         /^\.claude\/(agents|skills|commands)\//.test(f),
       ),
     ).toEqual([]);
-    // init created settings.json and nothing else is in it: it goes, rather than stay behind as `{}`.
-    expect(files[".claude/settings.json"]).toBeUndefined();
-    expect(result.stdout).toMatch(/remove\s+\.claude\/settings\.json/);
+    // The plugin brings the hooks; the sandbox that keeps the records out of the agent's reach stays in settings.json.
+    const settings = JSON.parse(files[".claude/settings.json"] ?? "{}") as {
+      hooks?: unknown;
+      statusLine?: unknown;
+      sandbox?: { enabled?: boolean };
+    };
+    expect(settings.hooks).toBeUndefined();
+    expect(settings.statusLine).toBeUndefined();
+    expect(settings.sandbox?.enabled).toBe(true);
+    expect(files[HOOK.replace("${CLAUDE_PROJECT_DIR}/", "")]).toBeUndefined();
     for (const path of [
       "state.md",
       ".claude/frameworks/playbook-review-criteria.md",
@@ -394,11 +403,18 @@ describe("playbook init", () => {
     const first = cli(p, "init", "--yes");
     expect(first.status).toBe(0);
     expect(first.stdout).toMatch(
-      /merge\s+\.claude\/settings\.json\s+playbook's hooks added once; yours kept/,
+      /merge\s+\.claude\/settings\.json\s+playbook's hooks and sandbox added once; yours kept/,
     );
     expect(cli(p, "init", "--yes", "--plugin").status).toBe(0);
-    expect(JSON.parse(p.read(".claude/settings.json"))).toEqual({
-      model: "opus",
+    const settings = JSON.parse(p.read(".claude/settings.json")) as Record<
+      string,
+      unknown
+    >;
+    expect(settings["model"]).toBe("opus");
+    expect(settings["hooks"]).toBeUndefined();
+    expect(settings["sandbox"]).toMatchObject({
+      enabled: true,
+      allowUnsandboxedCommands: false,
     });
   });
 
@@ -459,7 +475,7 @@ describe("playbook init", () => {
     expect(result.stdout).toMatch(/create\s+\.claude\/agents\/pm\.md/);
     // A settings.json init creates holds nothing of the user's to keep.
     expect(result.stdout).toMatch(
-      /create\s+\.claude\/settings\.json\s+playbook's hooks\n/,
+      /create\s+\.claude\/settings\.json\s+playbook's hooks and the sandbox/,
     );
     expect(result.stdout).toContain("dry run: nothing was written");
     expect(tree(p)).toEqual(before);

@@ -1,5 +1,6 @@
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
-import { basename, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import {
   isGitRepository,
   readDefaultBranch,
@@ -23,9 +24,19 @@ import {
   type SharedFileRecord,
 } from "../../core/scaffold/manifest.ts";
 import {
+  planBoundaryMerge,
   planSettingsMerge,
   planSettingsRemoval,
 } from "../../core/scaffold/merge-settings.ts";
+import {
+  hookLoaderSource,
+  LOADER_CHECKED_FILES,
+} from "../../core/scaffold/hook-loader.ts";
+import { HOOK_LOADER } from "../../core/paths/trust-paths.ts";
+import { resolveConfig } from "../../core/config/config.ts";
+import type { SecurityMode } from "../../core/model/state.ts";
+import { parseState } from "../../core/parse/parse-state.ts";
+import { modify, applyEdits, parse as parseJsonc } from "jsonc-parser";
 import {
   contentHash,
   planFileWrites,
@@ -161,13 +172,19 @@ export async function planInit(
   const createOnly = (path: string, content: () => string) => {
     if (read(path) === null) desired.push({ path, content: content() });
   };
+  const loaderPath = `\${CLAUDE_PROJECT_DIR}/${HOOK_LOADER}`;
+  if (!options.plugin)
+    desired.push({
+      path: HOOK_LOADER,
+      content: hookLoaderSource(loaderInput(dir, deps, answers)),
+    });
   createOnly(STATE, () =>
     initialState(template(`plan/template/state-initial.md`), answers),
   );
-  createOnly(
-    CONFIG,
-    () => `${JSON.stringify({ $schema: schemaRef(dir) }, null, 2)}\n`,
-  );
+  const freshConfig = `${JSON.stringify({ $schema: schemaRef(dir) }, null, 2)}\n`;
+  const migration = migrateSecurity(read(STATE), read(CONFIG) ?? freshConfig);
+  const mode = migration?.mode ?? readMode(read(CONFIG));
+  if (!migration) createOnly(CONFIG, () => freshConfig);
   const createOnlyKept = [STATE, CONFIG].filter(
     (p) => read(p) !== null && priorFiles[p] !== undefined,
   );
@@ -205,15 +222,41 @@ export async function planInit(
       files[w.writeTo] = contentHash(w.content);
   }
 
-  const knownPaths = prior?.hookPaths ?? [];
+  if (migration) {
+    steps.push(
+      sharedStep(
+        CONFIG,
+        read(CONFIG),
+        migration.config,
+        true,
+        `\`"security": "${migration.mode}"\` moved here from state.md`,
+      ),
+      sharedStep(
+        STATE,
+        read(STATE),
+        migration.state,
+        migration.state !== read(STATE),
+        "`security` moved to .claude/playbook.json",
+      ),
+    );
+    notes.push(
+      `security ${migration.mode} moved from state.md to .claude/playbook.json, where the agent cannot change it`,
+    );
+  }
+  const knownPaths = [...(prior?.hookPaths ?? []), answers.hookPath];
+  const handlerPath = options.plugin ? answers.hookPath : loaderPath;
   const settingsText = read(SETTINGS);
+  const boundary = { mode, prior: prior?.boundary };
+  const withoutHooks =
+    options.plugin && settingsText !== null
+      ? planSettingsRemoval(settingsText, knownPaths)
+      : null;
   const settings = options.plugin
-    ? settingsText === null
-      ? null
-      : planSettingsRemoval(settingsText, [...knownPaths, answers.hookPath])
-    : planSettingsMerge(settingsText, answers.hookPath, knownPaths);
-  let settingsRecord: SharedFileRecord | undefined = prior?.settings;
-  if (settings && !settings.ok)
+    ? withoutHooks && !withoutHooks.ok
+      ? withoutHooks
+      : planBoundaryMerge(withoutHooks?.text ?? settingsText, boundary)
+    : planSettingsMerge(settingsText, handlerPath, knownPaths, boundary);
+  if (!settings.ok)
     throw new PlaybookError(
       "E_CONFIG",
       `${SETTINGS}:${settings.line}:${settings.column}: ${settings.problem}.`,
@@ -221,40 +264,25 @@ export async function planInit(
         hint: `Fix ${SETTINGS} (Claude Code cannot read it either), then run \`playbook init\` again. Nothing was changed.`,
       },
     );
-  if (
-    settings &&
-    options.plugin &&
-    prior?.settings?.original === null &&
-    settings.text.replace(/\s/g, "") === "{}"
-  ) {
-    // init created the file for its hooks alone; with them gone it would stay behind as `{}`.
-    notes.push(...settings.notes);
-    steps.push({
-      path: SETTINGS,
-      action: "remove",
-      detail:
-        "created by playbook init for its hooks, which the plugin now brings",
-      writes: [],
-      removes: [SETTINGS],
-    });
-    settingsRecord = undefined;
-  } else if (settings) {
-    notes.push(...settings.notes);
-    steps.push(
-      sharedStep(
-        SETTINGS,
-        settingsText,
-        settings.text,
-        settings.changed,
-        options.plugin
-          ? "playbook's hooks removed (the plugin brings them)"
-          : settingsText === null
-            ? "playbook's hooks"
-            : "playbook's hooks added once; yours kept",
-      ),
-    );
-    settingsRecord = nextShared(prior?.settings, settingsText, settings.text);
-  }
+  notes.push(...settings.notes);
+  steps.push(
+    sharedStep(
+      SETTINGS,
+      settingsText,
+      settings.text,
+      settings.text !== (settingsText ?? "{}\n"),
+      options.plugin
+        ? "playbook's hooks taken out (the plugin brings them); the sandbox that guards its records kept"
+        : settingsText === null
+          ? "playbook's hooks and the sandbox that guards its records"
+          : "playbook's hooks and sandbox added once; yours kept",
+    ),
+  );
+  const settingsRecord: SharedFileRecord = nextShared(
+    prior?.settings,
+    settingsText,
+    settings.text,
+  );
 
   const gitignoreText = read(GITIGNORE);
   const gitignore = addGitignoreLines(gitignoreText);
@@ -306,13 +334,18 @@ export async function planInit(
       plugin: options.plugin,
     },
     files,
-    ...(settingsRecord ? { settings: settingsRecord } : {}),
+    settings: settingsRecord,
     gitignore: {
       ...nextShared(prior?.gitignore, gitignoreText, gitignore.text),
       lines: [...new Set([...priorLines, ...gitignore.added])],
     },
     claudeMd: nextShared(prior?.claudeMd, claudeText, block.text),
-    hookPaths: [...new Set([...knownPaths, answers.hookPath])],
+    ...(settings.ok && settings.boundary
+      ? { boundary: settings.boundary }
+      : {}),
+    hookPaths: [
+      ...new Set([...knownPaths, ...(options.plugin ? [] : [loaderPath])]),
+    ],
     installedAt: prior?.installedAt ?? now,
     updatedAt: now,
   };
@@ -390,6 +423,84 @@ async function decideAnswers(
     cli: located.cli,
     hookPath: located.hookPath,
   };
+}
+
+/**
+ * The loader's view of the package: where its `dist` is (relative to the loader for a project install, so the
+ * committed file works for every teammate) and the hashes of the bundles it checks.
+ */
+function loaderInput(
+  dir: string,
+  deps: InitDeps,
+  answers: InitAnswers,
+): Parameters<typeof hookLoaderSource>[0] {
+  const project = answers.hookPath.startsWith("${CLAUDE_PROJECT_DIR}/");
+  const dist = project
+    ? join(dir, "node_modules", "playbook-kit", "dist")
+    : dirname(answers.hookPath);
+  const hashes = Object.fromEntries(
+    LOADER_CHECKED_FILES.map((name) => {
+      try {
+        const data = readFileSync(join(dist, name));
+        return [name, createHash("sha256").update(data).digest("hex")];
+      } catch {
+        // Not installed (yet): the loader refuses writes until it is, and doctor says so.
+        return [name, "missing"];
+      }
+    }),
+  ) as Parameters<typeof hookLoaderSource>[0]["hashes"];
+  return {
+    distExpression: project
+      ? 'path.join(__dirname, "..", "..", "node_modules", "playbook-kit", "dist")'
+      : JSON.stringify(dist),
+    hashes,
+    version: deps.packageVersion,
+    cli: answers.cli,
+  };
+}
+
+/** The security mode `.claude/playbook.json` sets (strict when absent or unreadable). */
+function readMode(configText: string | null): SecurityMode {
+  if (configText === null) return "strict";
+  try {
+    return resolveConfig(JSON.parse(configText)).config.security;
+  } catch {
+    return "strict";
+  }
+}
+
+/**
+ * An older install kept `security` in state.md, which the agent may edit. It moves to `.claude/playbook.json`
+ * (unless that already sets one) and its line leaves state.md. Null when there is nothing to move.
+ */
+function migrateSecurity(
+  stateText: string | null,
+  configText: string,
+): { mode: SecurityMode; state: string; config: string } | null {
+  if (stateText === null) return null;
+  const state = parseState(stateText, STATE);
+  if (!state.diagnostics.some((d) => d.code === "security-moved")) return null;
+  const line = /^security:[ \t]*(strict|trusted|admin|developer)[ \t]*\r?\n/m;
+  const written = line.exec(stateText)?.[1] as SecurityMode | undefined;
+  const base = configText;
+  let existing: unknown;
+  try {
+    existing = parseJsonc(base);
+  } catch {
+    return null;
+  }
+  const alreadySet =
+    typeof existing === "object" && existing !== null && "security" in existing;
+  const mode = alreadySet ? readMode(base) : (written ?? "strict");
+  const config = alreadySet
+    ? base
+    : applyEdits(
+        base,
+        modify(base, ["security"], mode, {
+          formattingOptions: { insertSpaces: true, tabSize: 2 },
+        }),
+      );
+  return { mode, state: stateText.replace(line, ""), config };
 }
 
 /** state.md from the shipped initial state, with the toolstack and its roles. */

@@ -132,7 +132,11 @@ export function planUninstall(
     );
   };
   shared(".claude/settings.json", manifest.settings, (text) => {
-    const removed = planSettingsRemoval(text, manifest.hookPaths);
+    const removed = planSettingsRemoval(
+      text,
+      manifest.hookPaths,
+      manifest.boundary,
+    );
     if (!removed.ok)
       throw new PlaybookError(
         "E_CONFIG",

@@ -16,6 +16,8 @@ import {
 } from "../../core/scaffold/hook-settings.ts";
 import { MANIFEST_FILE, parseManifest } from "../../core/scaffold/manifest.ts";
 import { CONFIG_FILE, readConfig } from "../read-config.ts";
+import { checkBoundary } from "./check-boundary.ts";
+import { HOOK_LOADER } from "../../core/paths/trust-paths.ts";
 import { runLint } from "../run-lint.ts";
 
 export interface Finding {
@@ -119,6 +121,8 @@ export function runDoctor(root: string, deps: DoctorDeps): Finding[] {
   }
 
   if (!plugin) checkHooks(root, deps, findings);
+  if (manifest.status === "ok")
+    checkBoundary(root, readConfig(root).config.security, plugin, findings);
 
   const claude = deps.run("claude", ["--version"]);
   const version =
@@ -318,7 +322,9 @@ function checkHooks(root: string, deps: DoctorDeps, findings: Finding[]): void {
     return;
   }
   const ours = join(deps.packageRoot, "dist", "hook.cjs");
-  if (realpathSync(bundle) !== realpathSync(ours))
+  // The loader names its bundle itself; the boundary check compares that one with what init installed.
+  const viaLoader = bundle.replace(/\\/g, "/").endsWith(HOOK_LOADER);
+  if (!viaLoader && realpathSync(bundle) !== realpathSync(ours))
     push(
       "warn",
       `the hooks run ${bundle}, while this command is ${ours}`,

@@ -1,6 +1,8 @@
 import { defineCommand } from "citty";
 import { findPackageRoot } from "../../adapters/package-root.ts";
 import { runDoctor, runProgram } from "../../app/scaffold/run-doctor.ts";
+import { probeSandbox } from "../../app/scaffold/check-boundary.ts";
+import { readConfig } from "../../app/read-config.ts";
 import { createColors } from "../print/colors.ts";
 import { toTerminalText } from "../print/terminal-text.ts";
 import { projectRoot, sharedArgs } from "../shared-args.ts";
@@ -12,14 +14,16 @@ export const doctorCommand = defineCommand({
       "Check node, git, the install, the hook wiring (with a live run), Claude Code, lint, the archive's token and remote, locks",
   },
   args: { ...sharedArgs },
-  run({ args }) {
+  async run({ args }) {
     const pkg = findPackageRoot();
-    const findings = runDoctor(projectRoot(args), {
+    const root = projectRoot(args);
+    const findings = runDoctor(root, {
       env: process.env,
       packageRoot: pkg.root,
       packageVersion: pkg.version,
       run: runProgram,
     });
+    findings.push(await probeSandbox(readConfig(root).config.security));
     const errors = findings.filter((f) => f.level === "error").length;
     const warnings = findings.filter((f) => f.level === "warn").length;
     if (errors > 0) process.exitCode = 1;

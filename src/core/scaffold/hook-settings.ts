@@ -57,7 +57,11 @@ export function isPlaybookHandler(
       : []),
   ].join(" ");
   const normalised = words.replace(/\\/g, "/");
-  if (/(?:^|[/"'\s])playbook-kit\/dist\/hook\.cjs(?:["'\s]|$)/.test(normalised))
+  if (
+    /(?:^|[/"'\s])(?:playbook-kit\/dist\/hook|\.claude\/hooks\/playbook)\.cjs(?:["'\s]|$)/.test(
+      normalised,
+    )
+  )
     return true;
   return knownPaths.some(
     (path) => path !== "" && normalised.includes(path.replace(/\\/g, "/")),

@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { LANGUAGES, TOOLSTACKS } from "./answers.ts";
+import { boundaryRecordSchema } from "./boundary-settings.ts";
 
 export const MANIFEST_FILE = ".claude/playbook-manifest.json";
 
@@ -30,6 +31,8 @@ const manifestSchema = v.object({
     v.object({ ...sharedFile.entries, lines: v.array(v.string()) }),
   ),
   claudeMd: v.optional(sharedFile),
+  /** What init added to settings.json for the trust boundary (sandbox switches, denyWrite, deny rules). */
+  boundary: v.optional(boundaryRecordSchema),
   /** The hook paths init has written into settings.json, so an upgrade finds its old handlers. */
   hookPaths: v.array(v.string()),
   installedAt: v.string(),

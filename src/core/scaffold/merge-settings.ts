@@ -115,6 +115,25 @@ export function planSettingsMerge(
   };
 }
 
+/** `.claude/settings.json` with the boundary alone (the plugin brings the hooks); `text` null: no file yet. */
+export function planBoundaryMerge(
+  text: string | null,
+  boundary: { mode: SecurityMode; prior: BoundaryRecord | undefined },
+): SettingsEdit {
+  const start = text ?? "{}\n";
+  const read = readSettings(start);
+  if (!read.ok) return read;
+  const editor = createEditor(start);
+  const added = addBoundary(editor, boundary.mode, boundary.prior);
+  return {
+    ok: true,
+    text: editor.text,
+    changed: editor.text !== start,
+    notes: added.notes,
+    boundary: added.record,
+  };
+}
+
 /** `.claude/settings.json` without playbook's handlers and status line; containers left empty by that go too. */
 export function planSettingsRemoval(
   text: string,

@@ -86,7 +86,7 @@ describe("resolveConfig", () => {
       ["error", "loop.maxIteration"],
     ]);
     expect(problems[0]?.message).toBe(
-      "Unexpected key `lop`, expected one of lint, context, intent, loop, session, logging, archive. Did you mean `loop`? An unknown key is ignored: fix its spelling.",
+      "Unexpected key `lop`, expected one of lint, context, intent, loop, session, logging, archive, verify, security. Did you mean `loop`? An unknown key is ignored: fix its spelling.",
     );
     expect(problems[1]?.message).not.toContain("Did you mean");
     expect(problems[2]?.message).toContain(

@@ -1,0 +1,87 @@
+/** The bundles the hook runs on every call, whose hashes the loader checks. */
+export const LOADER_CHECKED_FILES = [
+  "hook.cjs",
+  "hook-main.cjs",
+  "hook-session.cjs",
+] as const;
+
+export interface LoaderInput {
+  /**
+   * Where the package's `dist` folder is, as a JavaScript expression: relative to the loader for a project install
+   * (so the committed file works on every machine), else an absolute path.
+   */
+  distExpression: string;
+  /** `sha256` hex of each checked file, as init found them. */
+  hashes: Readonly<Record<(typeof LOADER_CHECKED_FILES)[number], string>>;
+  version: string;
+  /** How the user runs the CLI (`npx --no playbook`). */
+  cli: string;
+}
+
+/**
+ * The source of `.claude/hooks/playbook.cjs`, the file every hook handler runs (docs/trust-boundary.md). Without it,
+ * a missing or replaced bundle would make `node` exit 1, which Claude Code treats as "no objection": every guard
+ * off. The loader fails closed instead: when a checked bundle is missing or its hash differs from what init
+ * installed, a tool call that could write is refused with the next step, the session is told, and read-only tools
+ * still work so the agent can explain. The agent cannot change the loader: it is a trust path.
+ */
+export function hookLoaderSource(input: LoaderInput): string {
+  return `// Written by \`playbook init\` (playbook-kit ${input.version}); \`playbook upgrade\` rewrites it. Do not edit.
+// Every hook handler runs this file. It refuses tool calls that could write when playbook's hook is missing or
+// is not the one installed, instead of letting a missing file switch every guard off.
+"use strict";
+const fs = require("node:fs");
+const path = require("node:path");
+const DIST = ${input.distExpression};
+const EXPECTED = ${JSON.stringify(input.hashes)};
+const VERSION = ${JSON.stringify(input.version)};
+const CLI = ${JSON.stringify(input.cli)};
+const READ_ONLY = new Set(["Read", "Glob", "Grep", "LS", "NotebookRead", "TodoWrite", "TodoRead", "WebSearch", "WebFetch"]);
+
+function problem() {
+  const crypto = require("node:crypto");
+  for (const name of Object.keys(EXPECTED)) {
+    let data;
+    try {
+      data = fs.readFileSync(path.join(DIST, name));
+    } catch {
+      return \`playbook's hook is not installed (\${path.join(DIST, name)} is missing). Next: ask the user to run \\\`npm install\\\` in a terminal, then to start Claude Code again.\`;
+    }
+    if (crypto.createHash("sha256").update(data).digest("hex") !== EXPECTED[name]) {
+      let installed = "";
+      try {
+        installed = JSON.parse(fs.readFileSync(path.join(DIST, "..", "package.json"), "utf8")).version;
+      } catch {}
+      return installed && installed !== VERSION
+        ? \`playbook-kit \${installed} is installed, but the hooks were set up for \${VERSION}. Next: ask the user to run \\\`\${CLI} upgrade\\\` in a terminal.\`
+        : \`playbook's hook (\${name}) is not the one \\\`playbook init\\\` installed. Next: ask the user to reinstall it (\\\`rm -rf node_modules/playbook-kit && npm install\\\`) in a terminal.\`;
+    }
+  }
+  return null;
+}
+
+function refuse(event, why) {
+  const say = (json) => process.stdout.write(JSON.stringify(json));
+  if (event === "statusline") return process.stdout.write(\`playbook: hook not working, run \${CLI} doctor\\n\`);
+  if (event === "SessionStart" || event === "UserPromptSubmit")
+    return say({ hookSpecificOutput: { hookEventName: event, additionalContext: \`playbook is not enforcing anything: \${why}\` }, systemMessage: \`playbook: \${why}\` });
+  if (event !== "PreToolUse") return;
+  let input = "";
+  try {
+    input = fs.readFileSync(0, "utf8");
+  } catch {}
+  let tool = "";
+  try {
+    tool = String(JSON.parse(input).tool_name || "");
+  } catch {}
+  if (READ_ONLY.has(tool)) return;
+  say({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: \`Blocked: \${why}\` } });
+}
+
+if (process.env.PLAYBOOK_DISABLE !== "1") {
+  const why = problem();
+  if (why === null) require(path.join(DIST, "hook.cjs"));
+  else refuse(process.argv[2], why);
+}
+`;
+}

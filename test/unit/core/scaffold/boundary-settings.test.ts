@@ -1,0 +1,168 @@
+import { parse } from "jsonc-parser";
+import { describe, expect, it } from "vitest";
+import type { BoundaryRecord } from "../../../../src/core/scaffold/boundary-settings.ts";
+import {
+  planBoundaryMerge,
+  planSettingsMerge,
+  planSettingsRemoval,
+} from "../../../../src/core/scaffold/merge-settings.ts";
+import type { SecurityMode } from "../../../../src/core/model/state.ts";
+
+const LOADER = "${CLAUDE_PROJECT_DIR}/.claude/hooks/playbook.cjs";
+
+interface Settings {
+  sandbox?: {
+    enabled?: boolean;
+    failIfUnavailable?: boolean;
+    allowUnsandboxedCommands?: boolean;
+    filesystem?: { denyWrite?: string[] };
+  };
+  permissions?: { allow?: string[]; deny?: string[] };
+  model?: string;
+}
+
+function install(
+  text: string | null,
+  mode: SecurityMode = "strict",
+  prior?: BoundaryRecord,
+) {
+  const result = planSettingsMerge(text, LOADER, [], { mode, prior });
+  if (!result.ok) throw new Error(result.problem);
+  return {
+    ...result,
+    json: parse(result.text) as Settings,
+    record: result.boundary!,
+  };
+}
+
+const USER = `{
+  // the team's own rules
+  "permissions": { "allow": ["Bash(npm test)"], "deny": ["Read(./.env)"] },
+  "sandbox": { "filesystem": { "denyWrite": ["secrets/"] } },
+  "model": "opus"
+}
+`;
+
+describe("the trust boundary in settings.json", () => {
+  it("turns the sandbox on with no way out, makes the trust paths read-only and denies them to the file tools", () => {
+    const { json } = install(null);
+    expect(json.sandbox).toMatchObject({
+      enabled: true,
+      failIfUnavailable: true,
+      allowUnsandboxedCommands: false,
+    });
+    expect(json.sandbox?.filesystem?.denyWrite).toEqual(
+      expect.arrayContaining([
+        ".claude/playbook",
+        ".claude/playbook.json",
+        ".claude/agents",
+        ".claude/hooks/playbook.cjs",
+        "node_modules/playbook-kit",
+        "node_modules/.bin/playbook",
+      ]),
+    );
+    expect(json.permissions?.deny).toEqual(
+      expect.arrayContaining([
+        "Edit(/.claude/playbook/**)",
+        "Edit(/.claude/playbook.json)",
+        "Edit(/.claude/settings.json)",
+        "Edit(/.claude/settings.local.json)",
+        "Edit(/node_modules/playbook-kit/**)",
+      ]),
+    );
+  });
+
+  it("keeps the user's own rules, comments and keys, and adds its entries once however often init runs", () => {
+    const first = install(USER);
+    expect(first.text).toContain("// the team's own rules");
+    expect(first.json.model).toBe("opus");
+    expect(first.json.permissions?.allow).toEqual(["Bash(npm test)"]);
+    expect(first.json.permissions?.deny?.[0]).toBe("Read(./.env)");
+    expect(first.json.sandbox?.filesystem?.denyWrite?.[0]).toBe("secrets/");
+    const second = install(first.text, "strict", first.record);
+    expect(second.changed).toBe(false);
+    expect(second.text).toBe(first.text);
+  });
+
+  it("replaces a user's switch that would let the agent out, and says so", () => {
+    const { json, notes } = install(
+      '{ "sandbox": { "enabled": false, "allowUnsandboxedCommands": true } }\n',
+    );
+    expect(json.sandbox?.enabled).toBe(true);
+    expect(json.sandbox?.allowUnsandboxedCommands).toBe(false);
+    expect(notes.join("\n")).toContain("sandbox.enabled");
+    expect(notes.join("\n")).toContain("sandbox.allowUnsandboxedCommands");
+  });
+
+  it("lets a weaker mode start without a sandbox, while the escape hatch stays shut", () => {
+    const strict = install(null);
+    const developer = install(strict.text, "developer", strict.record);
+    expect(developer.json.sandbox?.failIfUnavailable).toBeUndefined();
+    expect(developer.json.sandbox?.enabled).toBe(true);
+    expect(developer.json.sandbox?.allowUnsandboxedCommands).toBe(false);
+    // A user's own choice stays theirs.
+    const own = install(
+      '{ "sandbox": { "failIfUnavailable": true } }\n',
+      "developer",
+    );
+    expect(own.json.sandbox?.failIfUnavailable).toBe(true);
+  });
+
+  it("uninstall takes out exactly what init added, keeping what the user had", () => {
+    const { text, record } = install(USER);
+    const removed = planSettingsRemoval(text, [LOADER], record);
+    if (!removed.ok) throw new Error(removed.problem);
+    const json = parse(removed.text) as Settings & { hooks?: unknown };
+    expect(json).toEqual({
+      permissions: { allow: ["Bash(npm test)"], deny: ["Read(./.env)"] },
+      sandbox: { filesystem: { denyWrite: ["secrets/"] } },
+      model: "opus",
+    });
+    expect(removed.text).toContain("// the team's own rules");
+  });
+
+  it("an entry the user wrote before init stays on uninstall", () => {
+    const { text, record } = install(
+      '{ "sandbox": { "filesystem": { "denyWrite": [".claude/agents"] } } }\n',
+    );
+    expect(record.denyWrite).not.toContain(".claude/agents");
+    const removed = planSettingsRemoval(text, [LOADER], record);
+    if (!removed.ok) throw new Error(removed.problem);
+    expect(
+      (parse(removed.text) as Settings).sandbox?.filesystem?.denyWrite,
+    ).toEqual([".claude/agents"]);
+  });
+
+  it("the plugin route gets the boundary without hooks", () => {
+    const result = planBoundaryMerge('{ "model": "opus" }\n', {
+      mode: "strict",
+      prior: undefined,
+    });
+    if (!result.ok) throw new Error(result.problem);
+    const json = parse(result.text) as Settings & { hooks?: unknown };
+    expect(json.hooks).toBeUndefined();
+    expect(json.sandbox?.enabled).toBe(true);
+  });
+
+  it.each([
+    ['{ "sandbox": true }', '"sandbox" is not an object'],
+    [
+      '{ "sandbox": { "filesystem": { "denyWrite": ".claude" } } }',
+      '"sandbox.filesystem.denyWrite" is not a list',
+    ],
+    [
+      '{ "permissions": { "deny": "Edit" } }',
+      '"permissions.deny" is not a list',
+    ],
+  ])("refuses %s with the line and the problem", (text, problem) => {
+    const result = planSettingsMerge(text, LOADER, [], {
+      mode: "strict",
+      prior: undefined,
+    });
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.problem).toBe(problem);
+      expect(result.line).toBe(1);
+    }
+  });
+});
