@@ -4,7 +4,9 @@ import { resolveRealPath } from "../adapters/resolve-real-path.ts";
 import type { BashAnalysis, SimpleCommand } from "../core/bash/types.ts";
 import { baseName, gitArgs } from "../core/guards/command-words.ts";
 import type { FileChange } from "../core/guards/types.ts";
+import { mayWriteFiles } from "../core/bash/code-writes.ts";
 import { toAbsolute, toRepoPath } from "../core/paths/repo-path.ts";
+import { isTrustPath } from "../core/paths/trust-paths.ts";
 import { shellGlob, type ShellGlob } from "../core/paths/shell-glob.ts";
 import { NO_DEADLINE, type CheckTime } from "../core/time/deadline.ts";
 import { expandTilde } from "./expand-tilde.ts";
@@ -32,7 +34,12 @@ export function collectBashChanges(
   input: BashChangeInput,
   bash: BashAnalysis,
 ): FileChange[] {
-  const cwds = cdFolders(input.cwd, bash.commands, input.homeDir);
+  const cwds = cdFolders(
+    input.cwd,
+    bash.commands,
+    input.homeDir,
+    input.projectDir,
+  );
   const checkTime = input.checkTime ?? NO_DEADLINE;
   // Listed only when a target needs it: most commands (`git status`, `npm test`) write nothing.
   let listed: string[] | undefined;
@@ -50,7 +57,7 @@ export function collectBashChanges(
         }
     };
     for (const cwd of cwds) {
-      const word = expandTilde(raw, cwd, input.homeDir);
+      const word = expandTilde(raw, cwd, input.homeDir, input.projectDir);
       if (!DYNAMIC.test(word)) {
         const direct = change(input, cwd, word, raw, op, command, false);
         changes.push(direct);
@@ -92,14 +99,22 @@ export function collectBashChanges(
     for (const file of patchedFiles(cmd, cwds[0] ?? input.cwd))
       add(file, "write", cmd.text);
   }
-  for (const code of bash.inlineCode)
+  for (const code of bash.inlineCode) {
+    // Code that only reads changes nothing: naming `state.md` in `print(open('state.md').read())` is no write.
+    if (!mayWriteFiles(code.interpreter, code.code)) continue;
     for (const mention of mentionsIn(
       code.code,
       guardedFiles(),
       input.projectDir,
     ))
       add(mention, "inline-code", code.command);
-  return changes.filter((c) => c.absolute !== "/dev/null");
+  }
+  // What interpreter code does to a trust path the OS decides: the agent's shell sees them read-only.
+  return changes.filter(
+    (c) =>
+      c.absolute !== "/dev/null" &&
+      !(c.op === "inline-code" && c.path !== null && isTrustPath(c.path)),
+  );
 }
 
 function change(
@@ -129,6 +144,7 @@ export function cdFolders(
   start: string,
   commands: readonly SimpleCommand[],
   homeDir: string | null = null,
+  projectDir?: string,
 ): string[] {
   const found = [start];
   let current = start;
@@ -136,7 +152,9 @@ export function cdFolders(
     const name = cmd.argv[0];
     const raw = cmd.argv[1] ?? (name === "cd" ? "~" : undefined);
     const target =
-      raw === undefined ? undefined : expandTilde(raw, current, homeDir);
+      raw === undefined
+        ? undefined
+        : expandTilde(raw, current, homeDir, projectDir);
     if (
       (name === "cd" || name === "pushd") &&
       target &&
