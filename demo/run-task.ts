@@ -59,6 +59,8 @@ export function goldenPathSessions(
         ...m.work("p1.2"),
         ...m.verify("p1.2"),
         ...m.tick("p1.2", "allow"),
+        // The work on p1.2 changed the code p1.1's evidence proved: the phase is proven again as a whole.
+        ...m.verify("p1"),
       ]),
       ...staged("6. Critic: a phase is done only with the critic's PASS", [
         ...(blocks

@@ -1,3 +1,4 @@
+import { isPlaceholderOnDisk } from "./placeholder-check.ts";
 /** Facts that need a git process: asked only by rare events (PreCompact, a session start that repairs state.md). */
 function git(projectDir: string, args: readonly string[]): string | null {
   // Loaded here, not at the top: node:child_process costs the hook ~4 ms on every call otherwise.
@@ -21,10 +22,23 @@ export function readRecentCommits(projectDir: string, count: number): string[] {
   return out === null ? [] : out.split("\n").filter((l) => l !== "");
 }
 
-/** `git status --porcelain` lines: what is changed and not committed. */
+/**
+ * `git status --porcelain` lines: what is changed and not committed, without a sandbox's mount points (protected
+ * names such as `.bashrc` that do not exist), which are not work and which git could not commit anyway.
+ */
 export function readChangedFiles(projectDir: string): string[] {
   const out = git(projectDir, ["status", "--porcelain=v1"]);
-  return out === null ? [] : out.split("\n").filter((l) => l.trim() !== "");
+  if (out === null) return [];
+  return out
+    .split("\n")
+    .filter(
+      (line) =>
+        line.trim() !== "" &&
+        !(
+          line.startsWith("?? ") &&
+          isPlaceholderOnDisk(projectDir, line.slice(3).replace(/^"|"$/g, ""))
+        ),
+    );
 }
 
 /** Whether `path` exists on `branch`; null when git cannot tell (no repository, no such branch). */

@@ -1,3 +1,4 @@
+import { isPlaceholderOnDisk } from "./placeholder-check.ts";
 import { parseStatusZ, type StatusEntry } from "../core/archive/git-status.ts";
 
 /** A git command that failed, with git's own message (the part after `fatal:`/`error:` when there is one). */
@@ -176,9 +177,10 @@ export function createGitPort(dir: string): GitPort {
       }
     },
     async status() {
+      // A sandbox's mount points (while the agent's sandboxed command runs) are not work to commit.
       return parseStatusZ(
         await run(["status", "--porcelain=v1", "-z", "--untracked-files=all"]),
-      );
+      ).filter((e) => !(e.index === "?" && isPlaceholderOnDisk(dir, e.path)));
     },
     async addAll(paths) {
       if (paths.length > 0) await run(["add", "--all", "--", ...paths]);

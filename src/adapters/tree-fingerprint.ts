@@ -1,5 +1,6 @@
 import { lstatSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
+import { isPlaceholderOnDisk } from "./placeholder-check.ts";
 import {
   fingerprintText,
   parseListedTree,
@@ -62,6 +63,8 @@ export function readWorkingTree(root: string, timeoutMs = 8000): TreeReading {
       .digest("hex");
   const files: { path: string; mode: string }[] = [];
   for (const path of changed) {
+    // A sandbox's mount point, there only while a sandboxed command runs: not part of the code.
+    if (!entries.has(path) && isPlaceholderOnDisk(root, path)) continue;
     let stat;
     try {
       stat = lstatSync(join(root, path));

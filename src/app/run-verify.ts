@@ -22,7 +22,7 @@ import { changedPaths } from "../core/records/tree-fingerprint.ts";
 import { writeValidationResults } from "./record-validation-results.ts";
 import { readSecurityMode } from "./read-security-mode.ts";
 import { startIsolation } from "./start-isolation.ts";
-import { findSubtaskOrThrow } from "./record-targets.ts";
+import { findPhaseOrThrow, findSubtaskOrThrow } from "./record-targets.ts";
 import { resolvePlaybook } from "./resolve-playbook.ts";
 
 /** What running one validation command produced. */
@@ -383,4 +383,22 @@ function lastLines(text: string, count: number): string[] {
   return lines
     .slice(-count)
     .map((line) => (line.length > 500 ? `${line.slice(0, 497)}...` : line));
+}
+
+/**
+ * The subtasks `playbook verify <id>` proves: the subtask itself, or every subtask of a phase, so that work on a later
+ * subtask, which makes the earlier evidence stale, is proven again in one command before the phase is done.
+ */
+export function verifyTargets(
+  root: string,
+  id: string,
+  playbook: string | undefined,
+): string[] {
+  const resolved = resolvePlaybook(root, playbook);
+  const isSubtask = resolved.playbook.phases.some((p) =>
+    p.subtasks.some((s) => s.id === id),
+  );
+  if (isSubtask || !resolved.playbook.phases.some((p) => p.id === id))
+    return [id];
+  return findPhaseOrThrow(resolved, id).subtasks.map((s) => s.id);
 }

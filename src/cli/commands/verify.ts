@@ -2,6 +2,7 @@ import { defineCommand } from "citty";
 import {
   createVerifyDeps,
   runVerify,
+  verifyTargets,
   type VerifyReport,
 } from "../../app/run-verify.ts";
 import { PlaybookError } from "../../core/errors.ts";
@@ -15,14 +16,14 @@ export const verifyCommand = defineCommand({
   meta: {
     name: "verify",
     description:
-      "Run a subtask's automated validations and record the evidence (anyone may run it)",
+      "Run a subtask's automated validations (or every subtask's of a phase) and record the evidence",
   },
   args: {
     ...sharedArgs,
     subtask: {
       type: "positional",
       required: true,
-      description: "The subtask id, e.g. p1.1",
+      description: "The subtask id, e.g. p1.1, or a phase id (p1) for all its subtasks",
       valueHint: "subtask",
     },
     timeout: {
@@ -37,23 +38,28 @@ export const verifyCommand = defineCommand({
     },
   },
   async run({ args }) {
-    const subtask = requireSubtask(args.subtask, args._, "verify");
+    const id = requireSubtask(args.subtask, args._, "verify");
     const timeout = parseTimeout(args.timeout);
-    const report = await runVerify(
-      projectRoot(args),
-      { subtask, playbook: args.playbook, timeoutMs: timeout * 1000 },
-      createVerifyDeps(),
-    );
-    const failed = report.results.some((r) => r.verdict === "FAIL");
+    const root = projectRoot(args);
+    const reports: (VerifyReport & { ok: boolean; next: string[] })[] = [];
+    for (const subtask of verifyTargets(root, id, args.playbook)) {
+      const report = await runVerify(
+        root,
+        { subtask, playbook: args.playbook, timeoutMs: timeout * 1000 },
+        createVerifyDeps(),
+      );
+      const ok = !report.results.some((r) => r.verdict === "FAIL");
+      reports.push({ ...report, ok, next: nextSteps(report) });
+      if (!args.json)
+        process.stdout.write(
+          `${formatVerify(report, createColors()).join("\n")}\n`,
+        );
+    }
     if (args.json)
       process.stdout.write(
-        `${JSON.stringify({ ...report, ok: !failed, next: nextSteps(report) }, null, 2)}\n`,
+        `${JSON.stringify(reports.length === 1 ? reports[0] : reports, null, 2)}\n`,
       );
-    else
-      process.stdout.write(
-        `${formatVerify(report, createColors()).join("\n")}\n`,
-      );
-    if (failed) process.exitCode = 1;
+    if (reports.some((r) => !r.ok)) process.exitCode = 1;
   },
 });
 

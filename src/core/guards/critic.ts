@@ -32,7 +32,7 @@ export const criticGuard: Guard = {
         const stale = staleEvidence(ctx, edit.path, edit.after, phase.subtasks);
         if (stale.length > 0)
           return block(
-            `Blocked: phase ${phase.id} cannot be done: the evidence of ${stale.join(", ")} is stale (the code changed since verify). Next: run \`npx --no playbook verify <id>\` again for each, then set the status again.`,
+            `Blocked: phase ${phase.id} cannot be done: the evidence of ${stale.join(", ")} is stale (the code changed since verify). Next: run \`npx --no playbook verify ${phase.id}\` (it proves every subtask of the phase on the code as it is now), then set the status again.`,
           );
         const record = ctx.records.latest({
           kind: "critic",
