@@ -68,7 +68,12 @@ type ChangeInput = ToolCallInput & { bash: BashAnalysis | null };
 function mayDiscardWork(bash: BashAnalysis): boolean {
   return bash.commands.some((c) => {
     const sub = gitArgs(c.argv)?.[0];
-    return sub === "reset" || sub === "checkout" || sub === "restore";
+    return (
+      sub === "reset" ||
+      sub === "checkout" ||
+      sub === "restore" ||
+      sub === "switch"
+    );
   });
 }
 

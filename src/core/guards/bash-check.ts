@@ -438,20 +438,32 @@ function judgeGit(
       };
     return null;
   }
+  if (sub === "!alias")
+    return {
+      level: "block",
+      text: `\`${cmd.text}\` defines a shell alias on the command line, which runs a command playbook cannot read. Next: run the command itself.`,
+    };
   if (
-    (sub === "checkout" || sub === "restore") &&
+    (sub === "checkout" || sub === "restore" || sub === "switch") &&
     ctx.git.dirtyTracked === true
   ) {
+    const pathspecs = rest.filter((a) => !a.startsWith("-"));
     const all =
-      rest.includes(".") ||
-      (sub === "checkout" && hasFlag(rest, "f", ["--force"]));
-    if (all && !rest.includes("--staged"))
+      pathspecs.some(isWholeTreePathspec) ||
+      (sub !== "restore" &&
+        hasFlag(rest, "f", ["--force", "--discard-changes"]));
+    if (all && !(sub === "restore" && isStagedOnly(rest)))
       return {
         level: "block",
         text: `\`${cmd.text}\` would throw away uncommitted changes to tracked files. Next: \`git stash\` them first (or name only the files to restore).`,
       };
     return null;
   }
+  if (sub === "stash" && ["drop", "clear"].includes(rest[0] ?? ""))
+    return {
+      level: "block",
+      text: `\`${cmd.text}\` deletes stashed work for good. Next: \`git stash pop\` or \`git stash branch <name>\` keeps it; ask the user before dropping a stash.`,
+    };
   if (sub === "clean") {
     if (hasFlag(rest, "xX"))
       return {
@@ -493,4 +505,19 @@ function judgeGit(
       text: `\`${cmd.text}\` rewrites the last commit; if it is already pushed, the branch will need a force-push.`,
     };
   return null;
+}
+
+/** A pathspec that covers the whole tree or its current folder: `.`, `./`, `*`, `:/`, `:(top)`, `:/.`. */
+function isWholeTreePathspec(spec: string): boolean {
+  return /^(?:\.\/?|\*|:\/?\.?|:\((?:top|glob|icase|[,a-z]+)\)\.?\*?|:\/\*)$/.test(
+    spec,
+  );
+}
+
+/** `git restore --staged` without `--worktree` touches only the index. */
+function isStagedOnly(args: readonly string[]): boolean {
+  return (
+    args.some((a) => a === "--staged" || a === "-S") &&
+    !args.some((a) => a === "--worktree" || a === "-W")
+  );
 }

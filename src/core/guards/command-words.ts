@@ -2,20 +2,32 @@
 export function gitArgs(argv: readonly string[]): string[] | null {
   if (baseName(argv[0] ?? "") !== "git") return null;
   let i = 1;
+  const aliases = new Map<string, string>();
   while (i < argv.length) {
     const word = argv[i] ?? "";
-    if (
+    if (word === "-c") {
+      // An alias set on the command line hides what runs: `git -c alias.x='checkout -- .' x`.
+      const setting = /^alias\.([^=]+)=(.*)$/is.exec(argv[i + 1] ?? "");
+      if (setting)
+        aliases.set((setting[1] ?? "").toLowerCase(), setting[2] ?? "");
+      i += 2;
+    } else if (
       word === "-C" ||
-      word === "-c" ||
       word === "--git-dir" ||
       word === "--work-tree" ||
-      word === "--namespace"
+      word === "--namespace" ||
+      word === "--config-env"
     )
       i += 2;
     else if (word.startsWith("-")) i += 1;
     else break;
   }
-  return argv.slice(i);
+  const rest = argv.slice(i);
+  const alias = aliases.get((rest[0] ?? "").toLowerCase());
+  if (alias === undefined) return rest;
+  // A shell alias (`!sh -c ...`) runs anything: reported as such, so the guard can refuse what it cannot read.
+  if (alias.trimStart().startsWith("!")) return ["!alias", ...rest.slice(1)];
+  return [...alias.trim().split(/\s+/), ...rest.slice(1)];
 }
 
 /**

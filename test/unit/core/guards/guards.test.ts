@@ -867,6 +867,86 @@ table(bashCheckGuard, [
     "allow",
   ],
   ["git clean -fdx", bash("git clean -fdx"), "block"],
+  [
+    "a -c alias hides checkout -- .",
+    bash("git -c alias.fresh='checkout -- .' fresh", {
+      git: { branch: "feat/x", defaultBranch: "main", dirtyTracked: true },
+    }),
+    "block",
+  ],
+  [
+    "a -c shell alias",
+    bash("git -c alias.x='!rm -rf src' x", {
+      git: { branch: "feat/x", defaultBranch: "main", dirtyTracked: true },
+    }),
+    "block",
+  ],
+  [
+    "switch -f with uncommitted work",
+    bash("git switch -f main", {
+      git: { branch: "feat/x", defaultBranch: "main", dirtyTracked: true },
+    }),
+    "block",
+  ],
+  [
+    "switch --discard-changes",
+    bash("git switch --discard-changes main", {
+      git: { branch: "feat/x", defaultBranch: "main", dirtyTracked: true },
+    }),
+    "block",
+  ],
+  [
+    "restore :/ (the whole tree)",
+    bash("git restore :/", {
+      git: { branch: "feat/x", defaultBranch: "main", dirtyTracked: true },
+    }),
+    "block",
+  ],
+  [
+    "restore .",
+    bash("git restore .", {
+      git: { branch: "feat/x", defaultBranch: "main", dirtyTracked: true },
+    }),
+    "block",
+  ],
+  [
+    "checkout -- :(top)",
+    bash("git checkout -- ':(top)'", {
+      git: { branch: "feat/x", defaultBranch: "main", dirtyTracked: true },
+    }),
+    "block",
+  ],
+  [
+    "restore one file",
+    bash("git restore src/app.ts", {
+      git: { branch: "feat/x", defaultBranch: "main", dirtyTracked: true },
+    }),
+    "allow",
+  ],
+  [
+    "restore --staged . (index only)",
+    bash("git restore --staged .", {
+      git: { branch: "feat/x", defaultBranch: "main", dirtyTracked: true },
+    }),
+    "allow",
+  ],
+  [
+    "switch to another branch",
+    bash("git switch other", {
+      git: { branch: "feat/x", defaultBranch: "main", dirtyTracked: true },
+    }),
+    "allow",
+  ],
+  [
+    "a -c alias for log",
+    bash("git -c alias.l='log --oneline' l", {
+      git: { branch: "feat/x", defaultBranch: "main", dirtyTracked: true },
+    }),
+    "allow",
+  ],
+  ["git stash drop", bash("git stash drop"), "block"],
+  ["git stash clear", bash("git stash clear"), "block"],
+  ["git stash pop", bash("git stash pop"), "allow"],
   ["git clean -fd", bash("git clean -fd"), "context"],
   ["git rebase -i", bash("git rebase -i HEAD~3"), "context"],
   ["git rebase --abort", bash("git rebase --abort"), "allow"],
