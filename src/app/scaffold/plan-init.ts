@@ -33,6 +33,11 @@ import {
   LOADER_CHECKED_FILES,
 } from "../../core/scaffold/hook-loader.ts";
 import { HOOK_LOADER } from "../../core/paths/trust-paths.ts";
+import {
+  GITHUB_WORKFLOW,
+  githubWorkflow,
+  type CiProvider,
+} from "../../core/scaffold/ci-workflow.ts";
 import { resolveConfig } from "../../core/config/config.ts";
 import type { SecurityMode } from "../../core/model/state.ts";
 import { parseState } from "../../core/parse/parse-state.ts";
@@ -61,6 +66,8 @@ export interface InitOptions {
   force: boolean;
   /** The hooks, agents, skills and commands come from the Claude Code plugin: write only the project files. */
   plugin: boolean;
+  /** `--ci github`: a workflow that re-runs the validations on pull requests; null keeps what the last init chose. */
+  ci?: CiProvider | null;
 }
 
 /** One question of the interactive init, with the detected answer as default. */
@@ -172,6 +179,9 @@ export async function planInit(
   const createOnly = (path: string, content: () => string) => {
     if (read(path) === null) desired.push({ path, content: content() });
   };
+  const ci = options.ci ?? prior?.answers.ci ?? null;
+  if (ci === "github")
+    desired.push({ path: GITHUB_WORKFLOW, content: githubWorkflow() });
   const loaderPath = `\${CLAUDE_PROJECT_DIR}/${HOOK_LOADER}`;
   if (!options.plugin)
     desired.push({
@@ -332,6 +342,7 @@ export async function planInit(
       testCommand: answers.testCommand,
       lintCommand: answers.lintCommand,
       plugin: options.plugin,
+      ...(ci ? { ci } : {}),
     },
     files,
     settings: settingsRecord,

@@ -12,6 +12,7 @@ import {
   type Toolstack,
 } from "../../core/scaffold/answers.ts";
 import { MANIFEST_FILE } from "../../core/scaffold/manifest.ts";
+import { CI_PROVIDERS } from "../../core/scaffold/ci-workflow.ts";
 import { PlaybookError } from "../../core/errors.ts";
 import { createColors } from "../print/colors.ts";
 import { toTerminalText } from "../print/terminal-text.ts";
@@ -72,10 +73,17 @@ export const initCommand = defineCommand({
         "The Claude Code plugin brings the hooks, agents, skills and commands: write only the project files",
       default: false,
     },
+    ci: {
+      type: "string",
+      description:
+        "Also write a CI workflow that re-runs the validations of every pull request",
+      valueHint: "github",
+    },
   },
   async run({ args }) {
     const toolstack = pick(args.toolstack, TOOLSTACKS, "--toolstack");
     const lang = pick(args.lang, LANGUAGES, "--lang");
+    const ci = pick(args.ci, CI_PROVIDERS, "--ci");
     const dir =
       args.dir === undefined ? projectRoot(args) : resolve(String(args.dir));
     const pkg = findPackageRoot();
@@ -89,6 +97,7 @@ export const initCommand = defineCommand({
         yes: args.yes,
         force: args.force,
         plugin: args.plugin,
+        ci,
       },
       {
         packageRoot: pkg.root,

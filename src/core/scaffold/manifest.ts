@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { LANGUAGES, TOOLSTACKS } from "./answers.ts";
 import { boundaryRecordSchema } from "./boundary-settings.ts";
+import { CI_PROVIDERS } from "./ci-workflow.ts";
 
 export const MANIFEST_FILE = ".claude/playbook-manifest.json";
 
@@ -23,6 +24,7 @@ const manifestSchema = v.object({
     testCommand: v.string(),
     lintCommand: v.string(),
     plugin: v.optional(v.boolean(), false),
+    ci: v.optional(v.picklist(CI_PROVIDERS)),
   }),
   /** Every file init wrote whole, with the hash of its content as written. */
   files: v.record(v.string(), v.string()),
