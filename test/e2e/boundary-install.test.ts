@@ -141,13 +141,13 @@ describe("the loader init commits", () => {
         findings: { level: string; area: string; message: string }[];
       }
     ).findings;
-    expect(findings).toContainEqual(
-      expect.objectContaining({
-        level: "error",
-        area: "boundary",
-        message: expect.stringContaining("the loader refuses every write"),
-      }),
-    );
+    expect(
+      findings.find(
+        (f) =>
+          f.area === "boundary" &&
+          f.message.includes("the loader refuses every write"),
+      )?.level,
+    ).toBe("error");
   });
 
   it("the kill switch still turns everything off", () => {
