@@ -27,10 +27,13 @@ export const FINISHED_PLAYBOOK = SAMPLE_PLAYBOOK.replace(
  */
 export function createFinishedRepo(
   options: GuardedRepoOptions = {},
+  /** More uncommitted work, written before the evidence like the rest. */
+  work: Record<string, string> = {},
 ): GuardedRepo {
   const repo = createGuardedRepo({ playbook: FINISHED_PLAYBOOK, ...options });
   // Written before the evidence, which proves the code as it is then.
   repo.write("src/login-form.tsx", "export const LoginForm = () => null;\n");
+  for (const [path, text] of Object.entries(work)) repo.write(path, text);
   const summary = repo.summary();
   for (const phase of summary.phases) {
     for (const subtask of phase.subtasks) {

@@ -146,11 +146,13 @@ describe("playbook archive, local provider", () => {
   });
 
   it("refuses files that look like secrets and commits nothing", () => {
-    const repo = createFinishedRepo();
-    repo.write(".env.local", "API_KEY=abc\n");
-    repo.write(
-      "src/config.ts",
-      "export const key = 'ghp_" + "a".repeat(36) + "';\n",
+    // The secrets were there when verify ran: the evidence is current, and the commit step refuses them.
+    const repo = createFinishedRepo(
+      {},
+      {
+        ".env.local": "API_KEY=abc\n",
+        "src/config.ts": "export const key = 'ghp_" + "a".repeat(36) + "';\n",
+      },
     );
     const head = repo.git("rev-parse", "HEAD");
     const result = archive(repo);
