@@ -1,8 +1,9 @@
 // Generator benchmark (issue 6): `playbook init --yes` on an empty git repository and on one with 10,000 committed
 // files, fresh each run; and the upgrade (a second init, nothing to change). Target: under 1 s each.
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { benchGit, commitSourceFiles } from "./bench-repo.ts";
 import { join } from "node:path";
 
 const cli = join(import.meta.dirname, "..", "dist", "cli.mjs");
@@ -16,29 +17,12 @@ export interface InitBenchResult {
 
 function repository(files: number): string {
   const dir = mkdtempSync(join(tmpdir(), "playbook-init-bench-"));
-  const git = (...args: string[]) =>
-    execFileSync("git", args, { cwd: dir, stdio: "ignore" });
-  git("init", "-q", "-b", "main");
+  benchGit(dir)("init", "-q", "-b", "main");
   writeFileSync(
     join(dir, "package.json"),
     JSON.stringify({ name: "bench", scripts: { test: "vitest run" } }),
   );
-  for (let i = 0; i < files; i++) {
-    const folder = join(dir, "src", `m${Math.floor(i / 100)}`);
-    if (i % 100 === 0) mkdirSync(folder, { recursive: true });
-    writeFileSync(join(folder, `f${i}.ts`), `export const v${i} = ${i};\n`);
-  }
-  git("add", "-A");
-  git(
-    "-c",
-    "user.name=b",
-    "-c",
-    "user.email=b@e.x",
-    "commit",
-    "-q",
-    "-m",
-    "init",
-  );
+  commitSourceFiles(dir, files, "init");
   return dir;
 }
 

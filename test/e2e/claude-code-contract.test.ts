@@ -147,6 +147,8 @@ describe("Claude Code as it really runs the hooks", () => {
           ...m.verify(id),
           ...m.tick(id, "allow"),
         ]),
+        // p1.2's work changed the code p1.1's evidence proved: the phase is proven again.
+        ...m.verify("p1"),
         m.delegate(
           "critic",
           "it asks the critic to verify p1",
