@@ -45,8 +45,12 @@ describe("the published package", () => {
     const init = run("init", "--yes", "--lang", "ja");
     expect(init.stderr).toBe("");
     expect(init.status).toBe(0);
+    // The hooks run the committed loader, which hands over to this install's bundle.
     expect(p.read(".claude/settings.json")).toContain(
-      '"${CLAUDE_PROJECT_DIR}/node_modules/playbook-kit/dist/hook.cjs"',
+      '"${CLAUDE_PROJECT_DIR}/.claude/hooks/playbook.cjs"',
+    );
+    expect(p.read(".claude/hooks/playbook.cjs")).toContain(
+      '"node_modules", "playbook-kit", "dist"',
     );
     // Every command written for the agent resolves only to this package: `npx --no` never fetches a stranger's
     // `playbook` from the registry when node_modules is not installed yet.

@@ -26,7 +26,13 @@ describe("playbook as a Claude Code plugin", () => {
   it("claude --plugin-dir: the plugin's hooks guard the session and its reviewer's approval opens the gate", async () => {
     // The project has only playbook's files (`init --plugin`); hooks, agents and skills come from the plugin.
     const world = await createWorld({ plugin: true });
-    expect(existsSync(world.path(".claude/settings.json"))).toBe(false);
+    // settings.json holds the sandbox that guards the records, and no hooks: the plugin brings them.
+    const settings = JSON.parse(world.read(".claude/settings.json")) as {
+      hooks?: unknown;
+      sandbox?: { enabled?: boolean };
+    };
+    expect(settings.hooks).toBeUndefined();
+    expect(settings.sandbox?.enabled).toBe(true);
     expect(existsSync(world.path(".claude/agents/reviewer.md"))).toBe(false);
     const pluginDir = world.path("node_modules/playbook-kit");
     const m = createMoves(world.project.dir, MULTIPLY, { plugin: true });
