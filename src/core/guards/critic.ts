@@ -29,11 +29,6 @@ export const criticGuard: Guard = {
           return block(
             `Blocked: phase ${phase.id} in \`${edit.path}\` cannot be done while ${open.join(", ")} ${open.length === 1 ? "is" : "are"} open. Next: finish and check them first (\`playbook verify <subtask>\`).`,
           );
-        const stale = staleEvidence(ctx, edit.path, edit.after, phase.subtasks);
-        if (stale.length > 0)
-          return block(
-            `Blocked: phase ${phase.id} cannot be done: the evidence of ${stale.join(", ")} is stale (the code changed since verify). Next: run \`npx --no playbook verify ${phase.id}\` (it proves every subtask of the phase on the code as it is now), then set the status again.`,
-          );
         const record = ctx.records.latest({
           kind: "critic",
           playbook: edit.path,
@@ -46,6 +41,22 @@ export const criticGuard: Guard = {
             : record.verdict !== "PASS"
               ? `the critic's verdict is ${record.verdict}`
               : null;
+        // A current FAIL comes first: the fix is the next step, and it changes the code the evidence proved anyway.
+        const failed =
+          record !== undefined &&
+          problem?.startsWith("the critic's verdict is ");
+        if (!failed) {
+          const stale = staleEvidence(
+            ctx,
+            edit.path,
+            edit.after,
+            phase.subtasks,
+          );
+          if (stale.length > 0)
+            return block(
+              `Blocked: phase ${phase.id} cannot be done: the evidence of ${stale.join(", ")} is stale (the code changed since verify). Next: run \`npx --no playbook verify ${phase.id}\` (it proves every subtask of the phase on the code as it is now), then set the status again.`,
+            );
+        }
         if (problem)
           return block(
             `Blocked: setting phase ${phase.id} in \`${edit.path}\` to done needs the critic's PASS, and ${problem}. Next: run /crit so the critic subagent verifies ${phase.id} and records its verdict, then set the status again.`,
