@@ -87,7 +87,9 @@ function provenWorkspace(playbook: string, files: number): string {
   if (files > 0) commitSourceFiles(dir, files, "many files");
   const path = "plan/playbook-bench.md";
   const summary = benchSummary(dir, path);
-  const subtask = summary.phases[0]?.subtasks[0];
+  const subtask = summary.phases
+    .flatMap((p) => p.subtasks)
+    .find((s) => !s.checked);
   if (!subtask) throw new Error("the bench playbook has no subtask");
   const tree = readWorkingTree(dir).fingerprint;
   const at = new Date().toISOString();
