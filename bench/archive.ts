@@ -12,6 +12,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeRecord } from "../src/adapters/record-store.ts";
+import { readWorkingTree } from "../src/adapters/tree-fingerprint.ts";
 import type { PlaybookSummary } from "../src/core/cache/summary.ts";
 import { summarizeDocument } from "../src/core/parse/summarize-document.ts";
 import {
@@ -99,6 +100,8 @@ export function finishedRepository(config: object | null): {
     PLAYBOOK,
   ) as PlaybookSummary;
   const at = new Date().toISOString();
+  // Evidence proves the code as it is now, as `playbook verify` records it.
+  const tree = readWorkingTree(dir).fingerprint;
   const record = (r: Parameters<typeof writeRecord>[1]) => writeRecord(dir, r);
   record({
     kind: "review",
@@ -133,7 +136,7 @@ export function finishedRepository(config: object | null): {
           verdict: "PASS",
           by: "playbook-verify",
           at,
-          detail: {},
+          detail: { tree },
         });
       record({
         kind: "confirmation",
