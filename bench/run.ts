@@ -21,6 +21,7 @@ import { benchArchive } from "./archive.ts";
 import { benchGit, commitSourceFiles } from "./bench-repo.ts";
 import { benchDemo } from "./demo.ts";
 import { benchInit } from "./init.ts";
+import { benchLoader, benchVerify } from "./verify.ts";
 import { scoreIntentCorpora, timeIntentCorpora } from "./intent.ts";
 import { stateDoc } from "../test/helpers/sample-docs.ts";
 
@@ -609,6 +610,9 @@ try {
 
   const demo = benchDemo(Number(process.env["BENCH_DEMO_RUNS"] ?? 3));
 
+  const verifyLines = benchVerify(Math.min(pairs, 10));
+  const loaderLines = benchLoader(pairs);
+
   const cpu = cpus()[0]?.model ?? "unknown CPU";
   const lines = [
     "# Benchmark results",
@@ -751,6 +755,12 @@ try {
       (r) =>
         `| ${r.name} | ${r.load.toFixed(1)} | ${r.cold.toFixed(1)} | ${r.warm.toFixed(1)} | ${r.name.startsWith("1,000") ? `cold < 300 ms: ${r.cold < 300 ? "met" : "missed"}` : "-"} |`,
     ),
+    "",
+    "## Trust boundary (issue 14)",
+    "",
+    ...verifyLines,
+    "",
+    ...loaderLines,
     "",
     "## Notes",
     "",

@@ -1,16 +1,16 @@
-// Verify benchmark (issue 14): `playbook verify p1.1` whose validations are two `true` commands, against the same
-// commands run bare, each paired with `node -e 0` in the same run. The difference is verify's fixed overhead:
-// Node's start, parsing, the tree fingerprint, the records, and starting the OS sandbox. Prints one markdown table.
-// Run after `npm run build`: `npx tsx bench/verify.ts`.
+// Trust-boundary benchmarks (issue 14), run by bench/run.ts: `playbook verify p1.1` whose validations are two `true`
+// commands, against the same commands run bare, each paired with `node -e 0` in the same run (the difference is
+// verify's fixed overhead: Node's start, parsing, the tree fingerprint, the records, the OS sandbox); and the
+// committed loader against calling `dist/hook.cjs` directly.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SAMPLE_PLAYBOOK, SAMPLE_STATE } from "../test/helpers/sample-docs.ts";
 import { benchGit } from "./bench-repo.ts";
 
-const cli = join(import.meta.dirname, "..", "dist", "cli.mjs");
-const runs = Number(process.env["BENCH_PAIRS"] ?? 10);
+const root = join(import.meta.dirname, "..");
+const cli = join(root, "dist", "cli.mjs");
 
 function project(security: string): string {
   const dir = mkdtempSync(join(tmpdir(), "playbook-verify-bench-"));
@@ -52,32 +52,80 @@ const median = (values: number[]) => {
 const range = (values: number[]) =>
   `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`;
 
-const rows: string[] = [];
-for (const [label, security] of [
-  ["sandboxed (strict)", "strict"],
-  ["not sandboxed (developer)", "developer"],
-] as const) {
-  const dir = project(security);
-  ms(process.execPath, [cli, "verify", "p1.1"], dir);
-  const verify: number[] = [];
-  const bare: number[] = [];
-  const node: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    node.push(ms(process.execPath, ["-e", "0"], dir));
-    verify.push(ms(process.execPath, [cli, "verify", "p1.1"], dir));
-    bare.push(ms("sh", ["-c", "true && true"], dir));
+/** The verify table, as markdown lines. */
+export function benchVerify(runs: number): string[] {
+  const rows: string[] = [];
+  for (const [label, security] of [
+    ["sandboxed (strict)", "strict"],
+    ["not sandboxed (developer)", "developer"],
+  ] as const) {
+    const dir = project(security);
+    ms(process.execPath, [cli, "verify", "p1.1"], dir);
+    const verify: number[] = [];
+    const bare: number[] = [];
+    const node: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      node.push(ms(process.execPath, ["-e", "0"], dir));
+      verify.push(ms(process.execPath, [cli, "verify", "p1.1"], dir));
+      bare.push(ms("sh", ["-c", "true && true"], dir));
+    }
+    rows.push(
+      `| ${label} | ${median(verify).toFixed(0)} (${range(verify)}) | ${median(bare).toFixed(0)} (${range(bare)}) | ${(median(verify) - median(bare)).toFixed(0)} | ${median(node).toFixed(0)} (${range(node)}) |`,
+    );
   }
-  rows.push(
-    `| ${label} | ${median(verify).toFixed(0)} (${range(verify)}) | ${median(bare).toFixed(0)} (${range(bare)}) | ${(median(verify) - median(bare)).toFixed(0)} | ${median(node).toFixed(0)} (${range(node)}) |`,
-  );
-}
-process.stdout.write(
-  [
+  return [
     `\`playbook verify p1.1\` with two \`true\` validations, ${runs} runs each, median (range) in ms:`,
     "",
     "| verify | whole command | the commands bare | fixed overhead | `node -e 0` |",
     "| --- | ---: | ---: | ---: | ---: |",
     ...rows,
+  ];
+}
+
+/**
+ * What the committed loader (`.claude/hooks/playbook.cjs`, which hashes the bundles before handing over) adds to a
+ * PreToolUse Read, against `dist/hook.cjs` called directly, each paired with `node -e 0`.
+ */
+export function benchLoader(runs: number): string[] {
+  const dir = project("strict");
+  mkdirSync(join(dir, "node_modules"));
+  symlinkSync(root, join(dir, "node_modules", "playbook-kit"));
+  spawnSync(process.execPath, [cli, "init", "--yes", "--cwd", dir], {
+    stdio: "ignore",
+  });
+  const input = JSON.stringify({
+    session_id: "bench",
+    cwd: dir,
+    hook_event_name: "PreToolUse",
+    tool_name: "Read",
+    tool_input: { file_path: join(dir, "state.md") },
+  });
+  const time = (args: string[]) => {
+    const start = process.hrtime.bigint();
+    spawnSync(process.execPath, args, {
+      input,
+      env: { ...process.env, CLAUDE_PROJECT_DIR: dir },
+      stdio: ["pipe", "ignore", "ignore"],
+    });
+    return Number(process.hrtime.bigint() - start) / 1e6;
+  };
+  const node: number[] = [];
+  const direct: number[] = [];
+  const loader: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    node.push(time(["-e", "0"]));
+    direct.push(time([join(root, "dist", "hook.cjs"), "PreToolUse"]));
+    loader.push(
+      time([join(dir, ".claude", "hooks", "playbook.cjs"), "PreToolUse"]),
+    );
+  }
+  return [
+    `A PreToolUse Read, ${runs} runs each, median (range) in ms:`,
     "",
-  ].join("\n"),
-);
+    "| how the hook starts | ms | ratio to `node -e 0` |",
+    "| --- | ---: | ---: |",
+    `| \`node -e 0\` | ${median(node).toFixed(0)} (${range(node)}) | 1.00 |`,
+    `| \`dist/hook.cjs\` directly | ${median(direct).toFixed(0)} (${range(direct)}) | ${(median(direct) / median(node)).toFixed(2)} |`,
+    `| the loader, hashing three bundles first | ${median(loader).toFixed(0)} (${range(loader)}) | ${(median(loader) / median(node)).toFixed(2)} |`,
+  ];
+}
