@@ -183,7 +183,7 @@ describe("writes", () => {
       ],
     ],
     ["ln -s target link.md", [["write", "link.md"]]],
-    ["ln -s ../shared/x", [["write", "x"]]],
+    ["ln -s ../common/x", [["write", "x"]]],
     [
       "ln -t links a/x b/y",
       [
