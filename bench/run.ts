@@ -635,7 +635,7 @@ try {
     "",
     "A git repository on the playbook's branch, the 200-line playbook reviewed with a review record, this session's",
     "reads remembered, the parse cache warm. The predecessor's figures (bash + jq, mean of 10 on a 2-vCPU container)",
-    "are from `reference/anchors.md` §1.10.",
+    "are the ones [docs/comparison.md](../docs/comparison.md) quotes.",
     "",
     "| call | hook (ms) | `node -e 0` (ms) | ratio | target | predecessor (ms) |",
     "| --- | ---: | ---: | ---: | --- | ---: |",
