@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, realpathSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { isAbsolute, join, relative, resolve } from "node:path";
-import { TRUST_PATHS } from "../core/paths/trust-paths.ts";
+import { WRITE_GUARDED_PATHS } from "../core/paths/trust-paths.ts";
 
 /** What a validation command may touch besides the project (`verify` in `.claude/playbook.json`). */
 export interface SandboxPolicy {
@@ -36,12 +36,7 @@ export function protectedPaths(
   root: string,
   packageRoot: string | null,
 ): string[] {
-  const paths = [
-    ...TRUST_PATHS.map((p) => p.path),
-    ".claude/settings.json",
-    ".claude/settings.local.json",
-    ".git",
-  ].map((p) => join(root, p));
+  const paths = WRITE_GUARDED_PATHS.map((p) => join(root, p));
   if (packageRoot !== null) {
     const rel = relative(root, packageRoot);
     // Installed inside the project under another name (a link, a workspace): protect where it really is. Not when

@@ -20,7 +20,7 @@ import {
 import type { SecurityMode } from "../core/model/state.ts";
 import { changedPaths } from "../core/records/tree-fingerprint.ts";
 import { writeValidationResults } from "./record-validation-results.ts";
-import { readSecurityMode } from "./read-security-mode.ts";
+import { readConfig } from "./read-config.ts";
 import { startIsolation } from "./start-isolation.ts";
 import { findPhaseOrThrow, findSubtaskOrThrow } from "./record-targets.ts";
 import { resolvePlaybook } from "./resolve-playbook.ts";
@@ -299,7 +299,7 @@ export function createVerifyDeps(): VerifyDeps {
     run: runShellCommand,
     isolate: startIsolation,
     readTree: (root) => readWorkingTree(root, 120_000),
-    securityMode: readSecurityMode,
+    securityMode: (root) => readConfig(root).config.security,
   };
 }
 

@@ -1,5 +1,4 @@
 import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
 import {
   existsSync,
   mkdirSync,
@@ -19,10 +18,11 @@ import {
   sandboxDenyWrite,
 } from "../../core/paths/trust-paths.ts";
 import { startSandbox } from "../../adapters/sandbox.ts";
+import { missingSandboxTools } from "../../adapters/sandbox-tools.ts";
+import { hashBundle } from "../../adapters/hash-bundle.ts";
+import { readLoaderChecks } from "../../core/scaffold/hook-loader.ts";
 import type { Finding } from "./run-doctor.ts";
 
-/** What the sandbox needs on Linux (Claude Code's Bash sandbox and the one `verify` runs validations in). */
-const LINUX_TOOLS = ["bwrap", "socat", "rg"] as const;
 const INSTALL_HINT =
   "Install them (Debian/Ubuntu: `sudo apt-get install bubblewrap socat ripgrep`; Fedora: `sudo dnf install bubblewrap socat ripgrep`).";
 
@@ -68,12 +68,8 @@ function checkLoader(root: string, push: Push): void {
     );
     return;
   }
-  const expected = /^const EXPECTED = (\{.*\});$/m.exec(text)?.[1];
-  const distLine = /^const DIST = (.*);$/m.exec(text)?.[1] ?? "";
-  const dist = distLine.startsWith("path.join(__dirname")
-    ? join(root, "node_modules", "playbook-kit", "dist")
-    : (JSON.parse(distLine || '""') as string);
-  if (!expected) {
+  const checks = readLoaderChecks(text);
+  if (!checks) {
     push(
       "error",
       `${HOOK_LOADER} is not the loader init writes`,
@@ -81,15 +77,12 @@ function checkLoader(root: string, push: Push): void {
     );
     return;
   }
-  const hashes = JSON.parse(expected) as Record<string, string>;
-  const wrong = Object.entries(hashes).filter(([name, hash]) => {
-    try {
-      const data = readFileSync(join(dist, name));
-      return createHash("sha256").update(data).digest("hex") !== hash;
-    } catch {
-      return true;
-    }
-  });
+  const { hashes } = checks;
+  const dist =
+    checks.dist ?? join(root, "node_modules", "playbook-kit", "dist");
+  const wrong = Object.entries(hashes).filter(
+    ([name, hash]) => hashBundle(join(dist, name)) !== hash,
+  );
   if (wrong.length > 0)
     push(
       "error",
@@ -157,19 +150,13 @@ export async function probeSandbox(mode: SecurityMode): Promise<Finding> {
     fix: string | null,
   ) => ({ level, area: "sandbox", message, fix }) satisfies Finding;
   const weak = mode === "strict" ? "error" : "warn";
-  if (process.platform === "linux") {
-    const absent = LINUX_TOOLS.filter(
-      (tool) =>
-        spawnSync("sh", ["-c", `command -v ${tool}`], { stdio: "ignore" })
-          .status !== 0,
+  const absent = missingSandboxTools(process.platform, process.env["PATH"]);
+  if (absent.length > 0)
+    return finding(
+      weak,
+      `the sandbox cannot run: ${absent.join(", ")} not found${mode === "strict" ? " (Claude Code refuses to start in strict mode)" : "; the agent's shell can write the records"}`,
+      INSTALL_HINT,
     );
-    if (absent.length > 0)
-      return finding(
-        weak,
-        `the sandbox cannot run: ${absent.join(", ")} not found${mode === "strict" ? " (Claude Code refuses to start in strict mode)" : "; the agent's shell can write the records"}`,
-        INSTALL_HINT,
-      );
-  }
   const scratch = realpathSync(mkdtempSync(join(tmpdir(), "playbook-probe-")));
   mkdirSync(join(scratch, ".claude", "playbook"), { recursive: true });
   const sandbox = await startSandbox({

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import {
@@ -31,7 +30,9 @@ import {
 import {
   hookLoaderSource,
   LOADER_CHECKED_FILES,
+  PROJECT_DIST_EXPRESSION,
 } from "../../core/scaffold/hook-loader.ts";
+import { hashBundle } from "../../adapters/hash-bundle.ts";
 import { HOOK_LOADER } from "../../core/paths/trust-paths.ts";
 import {
   GITHUB_WORKFLOW,
@@ -450,20 +451,14 @@ function loaderInput(
     ? join(dir, "node_modules", "playbook-kit", "dist")
     : dirname(answers.hookPath);
   const hashes = Object.fromEntries(
-    LOADER_CHECKED_FILES.map((name) => {
-      try {
-        const data = readFileSync(join(dist, name));
-        return [name, createHash("sha256").update(data).digest("hex")];
-      } catch {
-        // Not installed (yet): the loader refuses writes until it is, and doctor says so.
-        return [name, "missing"];
-      }
-    }),
+    // Not installed (yet): the loader refuses writes until it is, and doctor says so.
+    LOADER_CHECKED_FILES.map((name) => [
+      name,
+      hashBundle(join(dist, name)) ?? "missing",
+    ]),
   ) as Parameters<typeof hookLoaderSource>[0]["hashes"];
   return {
-    distExpression: project
-      ? 'path.join(__dirname, "..", "..", "node_modules", "playbook-kit", "dist")'
-      : JSON.stringify(dist),
+    distExpression: project ? PROJECT_DIST_EXPRESSION : JSON.stringify(dist),
     hashes,
     version: deps.packageVersion,
     cli: answers.cli,

@@ -1,6 +1,6 @@
 import type { SecurityMode } from "../model/state.ts";
 import { isPlaybookPath, isStatePath } from "../paths/repo-path.ts";
-import { isTrustPath, TRUST_PATHS } from "../paths/trust-paths.ts";
+import { isWriteGuarded, WRITE_GUARDED_PATHS } from "../paths/trust-paths.ts";
 import { findProtection } from "./protected-match.ts";
 import type { ProtectedRule } from "./protected-rules.ts";
 
@@ -70,13 +70,6 @@ export function stringsInToolInput(input: unknown): string[] {
   return [...found];
 }
 
-/** Folders that hold guarded files: naming one (to move or delete it) reaches them too. */
-const GUARDED_FOLDERS = [
-  ...TRUST_PATHS.map((p) => p.path),
-  ".claude/settings.json",
-  ".git",
-];
-
 export type UnknownToolVerdict =
   { kind: "records"; path: string } | { kind: "document"; path: string } | null;
 
@@ -95,11 +88,9 @@ export function judgeUnknownToolPath(
   if (isStatePath(path) || isPlaybookPath(path) || path === "plan")
     return { kind: "document", path };
   if (
-    isTrustPath(path) ||
-    /^\.claude\/settings(?:\.local)?\.json$/.test(path) ||
-    path === ".git" ||
-    path.startsWith(".git/") ||
-    GUARDED_FOLDERS.some((g) => g.startsWith(`${path}/`))
+    isWriteGuarded(path) ||
+    // A folder that holds guarded files: naming it (to move or delete it) reaches them too.
+    WRITE_GUARDED_PATHS.some((g) => g.startsWith(`${path}/`))
   )
     return { kind: "records", path };
   const rule = findProtection(rules, path);

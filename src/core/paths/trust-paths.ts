@@ -23,7 +23,27 @@ export const TRUST_PATHS: readonly { path: string; folder: boolean }[] = [
 ];
 
 /** Claude Code's own settings, which switch the sandbox and the hooks: the file tools may not write them either. */
-const SETTINGS_FILES = [".claude/settings.json", ".claude/settings.local.json"];
+export const SETTINGS_FILES: readonly string[] = [
+  ".claude/settings.json",
+  ".claude/settings.local.json",
+];
+
+/**
+ * Everything no process but playbook, git and the user may write: the trust paths, Claude Code's settings and git's
+ * own folder. Validations run with these read-only, and a tool the hook does not know may not name them.
+ */
+export const WRITE_GUARDED_PATHS: readonly string[] = [
+  ...TRUST_PATHS.map((p) => p.path),
+  ...SETTINGS_FILES,
+  ".git",
+];
+
+/** Whether a repository-relative path is one of `WRITE_GUARDED_PATHS` or lies inside one. */
+export function isWriteGuarded(repoPath: string): boolean {
+  return WRITE_GUARDED_PATHS.some(
+    (p) => repoPath === p || repoPath.startsWith(`${p}/`),
+  );
+}
 
 /** `sandbox.filesystem.denyWrite` entries: relative paths, which Claude Code resolves against the project. */
 export function sandboxDenyWrite(): string[] {

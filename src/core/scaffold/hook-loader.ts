@@ -5,6 +5,10 @@ export const LOADER_CHECKED_FILES = [
   "hook-session.cjs",
 ] as const;
 
+/** The `dist` expression of a project install: relative to the loader, so the committed file works everywhere. */
+export const PROJECT_DIST_EXPRESSION =
+  'path.join(__dirname, "..", "..", "node_modules", "playbook-kit", "dist")';
+
 export interface LoaderInput {
   /**
    * Where the package's `dist` folder is, as a JavaScript expression: relative to the loader for a project install
@@ -16,6 +20,27 @@ export interface LoaderInput {
   version: string;
   /** How the user runs the CLI (`npx --no playbook`). */
   cli: string;
+}
+
+/**
+ * What a loader `hookLoaderSource` wrote checks: where the package's `dist` is (null for a project install, where it
+ * is relative to the project; else absolute) and the hashes it expects. Null when the text is not such a loader.
+ */
+export function readLoaderChecks(
+  text: string,
+): { dist: string | null; hashes: Record<string, string> } | null {
+  const expected = /^const EXPECTED = (\{.*\});$/m.exec(text)?.[1];
+  const dist = /^const DIST = (.*);$/m.exec(text)?.[1];
+  if (expected === undefined || dist === undefined) return null;
+  try {
+    return {
+      dist:
+        dist === PROJECT_DIST_EXPRESSION ? null : (JSON.parse(dist) as string),
+      hashes: JSON.parse(expected) as Record<string, string>,
+    };
+  } catch {
+    return null;
+  }
 }
 
 /**
