@@ -43,8 +43,10 @@ export interface Verdict {
 }
 
 /**
- * Runs each guard for `ctx.event` in order, stopping at the first block. A guard that throws is reported and
- * skipped, unless it is fail-closed: then its failure blocks, naming the kill switch. `clock` is injected so timings
+ * Runs each guard for `ctx.event` in order, stopping at the first block. A guard that throws while judging a tool
+ * call (PreToolUse) blocks that call, naming the kill switch: a call a guard could not check is a call an agent
+ * could get through by making it fail. At other events a throwing guard is reported and skipped (a Stop or a
+ * SessionStart must never deadlock on a bug), unless it is fail-closed there too. `clock` is injected so timings
  * stay out of the pure core; `checkTime` is asked before each guard, and its `OutOfTime` is never swallowed.
  */
 export function evaluateGuards(
@@ -80,7 +82,8 @@ export function evaluateGuards(
       if (isOutOfTime(error)) throw error;
       verdict.timings.push({ guard: guard.id, ms: clock() - started });
       const message = error instanceof Error ? error.message : String(error);
-      const failClosed = guard.failClosed === true;
+      const failClosed =
+        ctx.event === "PreToolUse" || guard.failClosed === true;
       verdict.failures.push({ guard: guard.id, error: message, failClosed });
       if (failClosed) {
         verdict.effects = [];

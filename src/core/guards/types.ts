@@ -131,7 +131,10 @@ export interface Guard {
   /** The docs/guards.md number, for docs and the order guards run in. */
   number: number;
   events: readonly HookEvent[];
-  /** A throwing fail-closed guard blocks the call; any other throwing guard is reported and skipped. */
+  /**
+   * Whether a throw blocks at every event. At PreToolUse any throwing guard blocks the call; elsewhere only a
+   * fail-closed one does, and the others are reported and skipped.
+   */
   failClosed?: boolean;
   check(ctx: GuardContext): GuardResult;
 }

@@ -32,10 +32,28 @@ describe("evaluateGuards", () => {
     expect(verdict.timings.map((t) => t.guard)).toEqual(["a", "b"]);
   });
 
-  it("reports and skips a throwing fail-open guard: the call goes on, and the model is told", () => {
+  it("blocks a tool call whenever any guard throws on it: a call no guard could check does not go through", () => {
     const verdict = evaluateGuards(ctx, [
       guard("flaky", 1, boom),
       guard("next", 2, allow),
+    ]);
+    expect(verdict.block?.guard).toBe("flaky");
+    expect(verdict.block?.reason).toContain("the flaky guard failed (boom)");
+    expect(verdict.block?.reason).toContain("PLAYBOOK_DISABLE=1");
+    expect(verdict.failures).toEqual([
+      { guard: "flaky", error: "boom", failClosed: true },
+    ]);
+  });
+
+  it("at other events, reports and skips a throwing fail-open guard: the stop goes on, and the model is told", () => {
+    const stop = { event: "Stop" } as GuardContext;
+    const onStop = (id: string, number: number, check: Guard["check"]) => ({
+      ...guard(id, number, check),
+      events: ["Stop" as const],
+    });
+    const verdict = evaluateGuards(stop, [
+      onStop("flaky", 1, boom),
+      onStop("next", 2, allow),
     ]);
     expect(verdict.block).toBeNull();
     expect(verdict.failures).toEqual([
