@@ -1,6 +1,7 @@
 import { lstatSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { isPlaceholderOnDisk } from "./placeholder-check.ts";
+import { sha256Text } from "./sha256-text.ts";
 import {
   fingerprintText,
   parseListedTree,
@@ -108,9 +109,8 @@ export function readWorkingTree(root: string, timeoutMs = 8000): TreeReading {
         ...f,
         oid: blob(readFileSync(join(root, f.path))),
       });
-  const text = fingerprintText(entries.values());
   return {
-    fingerprint: `sha256:${createHash("sha256").update(text).digest("hex")}`,
+    fingerprint: sha256Text(fingerprintText(entries.values())),
     entries,
   };
 }

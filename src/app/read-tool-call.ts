@@ -4,6 +4,9 @@ import { readSummaryCached, type Summarize } from "../adapters/parse-cache.ts";
 import { resolveRealPath } from "../adapters/resolve-real-path.ts";
 import type { BashAnalysis } from "../core/bash/types.ts";
 import { simulateToolEdit } from "../core/edit/simulate-tool-edit.ts";
+import { tickedSummary, type HashPhase } from "../core/edit/checkbox-ticks.ts";
+import { phaseHashSource } from "../core/records/content-hash.ts";
+import { sha256Text } from "../adapters/sha256-text.ts";
 import { gitArgs } from "../core/guards/command-words.ts";
 import type { DocumentChange, FileChange } from "../core/guards/types.ts";
 import {
@@ -23,6 +26,8 @@ export interface ToolCallInput {
   projectDir: string;
   cwd: string;
   homeDir: string | null;
+  /** The temp folder `mktemp` makes new names in. */
+  tmpDir: string | null;
   toolName: string;
   toolInput: Record<string, unknown>;
   summarize: Summarize;
@@ -155,7 +160,11 @@ function documentChange(
   if (simulated.kind !== "content") afterProblem = simulated.reason;
   else if (simulated.text.length > MAX_CHECKED_DOCUMENT)
     afterProblem = `the new content is ${Math.round(simulated.text.length / 1024)} KB, more than the 1024 KB a playbook document may have`;
-  else after = input.summarize(kind, simulated.text, path);
+  else
+    after =
+      (kind === "playbook" && before?.kind === "playbook" && beforeText !== null
+        ? tickedSummary(beforeText, simulated.text, before, hashPhase)
+        : null) ?? input.summarize(kind, simulated.text, path);
   return kind === "state"
     ? {
         kind,
@@ -170,3 +179,8 @@ function documentChange(
         afterProblem,
       };
 }
+
+const hashPhase: HashPhase = (playbook, phaseId) => {
+  const source = phaseHashSource(playbook, phaseId);
+  return source === null ? null : sha256Text(source);
+};

@@ -58,9 +58,21 @@ export function phaseHash(
   playbook: HashablePlaybook,
   phaseId: string,
 ): string | null {
+  const source = phaseHashSource(playbook, phaseId);
+  return source === null ? null : digestText(source);
+}
+
+/**
+ * The canonical text {@link phaseHash} digests (sha256, as `sha256:<hex>`), for a caller that hashes it without
+ * loading this module's `node:crypto` (the hook, on a tick).
+ */
+export function phaseHashSource(
+  playbook: HashablePlaybook,
+  phaseId: string,
+): string | null {
   const phase = playbook.phases.find((p) => p.id === phaseId);
   if (!phase) return null;
-  return digest({
+  return JSON.stringify({
     hash: "phase/1",
     id: phase.id,
     name: phase.name,
@@ -129,5 +141,9 @@ function validationsOf(subtask: SubtaskSummary): [string, string, string][] {
 // Every value is built with a fixed key order and contains only strings, booleans, null and arrays, so
 // JSON.stringify is canonical here.
 function digest(value: unknown): string {
-  return `sha256:${createHash("sha256").update(JSON.stringify(value)).digest("hex")}`;
+  return digestText(JSON.stringify(value));
+}
+
+function digestText(text: string): string {
+  return `sha256:${createHash("sha256").update(text).digest("hex")}`;
 }

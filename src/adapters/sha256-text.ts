@@ -1,0 +1,8 @@
+/**
+ * `sha256:<hex>` of a text, the form records and fingerprints use. `node:crypto` is loaded on the first call, not at
+ * import: the hook bundle needs it only on a tick.
+ */
+export function sha256Text(text: string): string {
+  const { createHash } = process.getBuiltinModule("node:crypto");
+  return `sha256:${createHash("sha256").update(text).digest("hex")}`;
+}
