@@ -58,6 +58,7 @@ export function buildGuardContext(input: ContextInput): GuardContext {
       ? payload.cwd
       : projectDir;
   const homeDir = safe(() => toForwardSlashes(realOrSelf(homeFolder())));
+  const tmpDir = toForwardSlashes(realOrSelf(mktempFolder()));
   const call =
     event === "PreToolUse" &&
     toolName !== null &&
@@ -67,6 +68,7 @@ export function buildGuardContext(input: ContextInput): GuardContext {
           projectDir,
           cwd,
           homeDir,
+          tmpDir,
           toolName,
           toolInput,
           summarize,
@@ -196,6 +198,11 @@ function homeFolder(): string {
     process.env["USERPROFILE"] ??
     process.getBuiltinModule("node:os").homedir()
   );
+}
+
+/** Where `mktemp` makes new names: TMPDIR, else /tmp (read as mktemp reads it, not as `os.tmpdir()` does). */
+function mktempFolder(): string {
+  return process.env["TMPDIR"] || "/tmp";
 }
 
 function tempDirs(): string[] {

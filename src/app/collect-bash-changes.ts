@@ -9,6 +9,7 @@ import { toAbsolute, toRepoPath } from "../core/paths/repo-path.ts";
 import { isTrustPath } from "../core/paths/trust-paths.ts";
 import { shellGlob, type ShellGlob } from "../core/paths/shell-glob.ts";
 import { NO_DEADLINE, type CheckTime } from "../core/time/deadline.ts";
+import { freshTempFolder, showFreshTemp } from "./expand-fresh-temp.ts";
 import { expandTilde } from "./expand-tilde.ts";
 
 export { expandTilde };
@@ -17,6 +18,8 @@ export interface BashChangeInput {
   projectDir: string;
   cwd: string;
   homeDir: string | null;
+  /** The temp folder `mktemp` makes new names in (TMPDIR, else /tmp), for `d=$(mktemp -d); rm -rf "$d"`. */
+  tmpDir: string | null;
   /** Throws once the time for the call is up: asked for each target and each folder walked. */
   checkTime?: CheckTime;
 }
@@ -27,18 +30,21 @@ const VARIABLE = /[$`]/;
 /**
  * The files a parsed Bash line would change, resolved: relative paths against the payload's cwd and every folder a
  * `cd` in the line leads to (one after another), globs expanded against the guarded files that exist (a glob only
- * ever names existing files), `$VAR` targets kept as "somewhere in this folder", link targets as `link`, interpreter
- * code by the guarded names it mentions, and `git apply` by the files its patch names.
+ * ever names existing files), `$VAR` targets kept as "somewhere in this folder", a path in a fresh `mktemp` folder
+ * as a new name in the temp folder, link targets as `link`, interpreter code by the guarded names it mentions, and
+ * `git apply` by the files its patch names.
  */
 export function collectBashChanges(
   input: BashChangeInput,
   bash: BashAnalysis,
 ): FileChange[] {
+  const tmpDir = freshTempFolder(input.tmpDir, input.projectDir);
   const cwds = cdFolders(
     input.cwd,
     bash.commands,
     input.homeDir,
     input.projectDir,
+    tmpDir,
   );
   const checkTime = input.checkTime ?? NO_DEADLINE;
   // Listed only when a target needs it: most commands (`git status`, `npm test`) write nothing.
@@ -57,7 +63,13 @@ export function collectBashChanges(
         }
     };
     for (const cwd of cwds) {
-      const word = expandTilde(raw, cwd, input.homeDir, input.projectDir);
+      const word = expandTilde(
+        raw,
+        cwd,
+        input.homeDir,
+        input.projectDir,
+        tmpDir,
+      );
       if (!DYNAMIC.test(word)) {
         const direct = change(input, cwd, word, raw, op, command, false);
         changes.push(direct);
@@ -130,7 +142,7 @@ function change(
   return {
     path: toRepoPath(input.projectDir, "/", absolute),
     absolute,
-    raw,
+    raw: showFreshTemp(raw),
     tool: "Bash",
     op,
     command,
@@ -145,6 +157,7 @@ export function cdFolders(
   commands: readonly SimpleCommand[],
   homeDir: string | null = null,
   projectDir?: string,
+  tmpDir: string | null = null,
 ): string[] {
   const found = [start];
   let current = start;
@@ -154,7 +167,7 @@ export function cdFolders(
     const target =
       raw === undefined
         ? undefined
-        : expandTilde(raw, current, homeDir, projectDir);
+        : expandTilde(raw, current, homeDir, projectDir, tmpDir);
     if (
       (name === "cd" || name === "pushd") &&
       target &&

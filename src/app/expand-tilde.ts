@@ -1,3 +1,6 @@
+import { FRESH_TEMP } from "../core/bash/fresh-temp-call.ts";
+import { expandFreshTemp } from "./expand-fresh-temp.ts";
+
 /** Leading spellings of a folder the hook knows, as bash expands them (only when a `/` or the end follows). */
 const SPELLINGS: readonly [RegExp, "cwd" | "home" | "previous" | "project"][] =
   [
@@ -18,14 +21,17 @@ const SPELLINGS: readonly [RegExp, "cwd" | "home" | "previous" | "project"][] =
  * folder), `~user` and the directory stack (`~2`, `~+1`) are known only at run time, so they read as a variable.
  * The variables and commands that spell the same folders count as the path they spell: `$PWD`, `${PWD}`, `$(pwd)`
  * and `` `pwd` `` are the working directory, `$HOME` the home folder, `$OLDPWD` the previous folder, and
- * `$CLAUDE_PROJECT_DIR` or `$(git rev-parse --show-toplevel)` the project (when `projectDir` is given).
+ * `$CLAUDE_PROJECT_DIR` or `$(git rev-parse --show-toplevel)` the project (when `projectDir` is given). A path the
+ * analysis filled in from `d=$(mktemp ...)` lies in `tmpDir` (see {@link expandFreshTemp}).
  */
 export function expandTilde(
   path: string,
   cwd: string,
   homeDir: string | null,
   projectDir?: string,
+  tmpDir: string | null = null,
 ): string {
+  if (path.includes(FRESH_TEMP)) return expandFreshTemp(path, tmpDir);
   for (const [spelling, folder] of SPELLINGS) {
     const found = spelling.exec(path);
     if (!found) continue;

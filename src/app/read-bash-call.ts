@@ -9,6 +9,8 @@ export interface BashCallInput {
   projectDir: string;
   cwd: string;
   homeDir: string | null;
+  /** The temp folder `mktemp` makes new names in. */
+  tmpDir: string | null;
 }
 
 export interface BashCall {
@@ -29,9 +31,10 @@ export function readBashCall(
   checkTime: CheckTime,
 ): BashCall {
   const analyze = (text: string) => analyzeBash(text, checkTime);
+  // Variables are filled in for the line itself only: a script it runs may run where other bindings hold.
   const bash = withScriptFiles(
     { cwd: input.cwd, homeDir: input.homeDir, analyzeBash: analyze },
-    analyze(command),
+    analyzeBash(command, checkTime, { knownVariables: true }),
   );
   return { bash, changes: collectBashChanges({ ...input, checkTime }, bash) };
 }

@@ -45,6 +45,33 @@ describe("the shell check does not refuse legitimate work", () => {
       "a write spelled through git rev-parse --show-toplevel",
       'echo x > "$(git rev-parse --show-toplevel)/build/out.txt"',
     ],
+    ["rm -rf of a fresh mktemp folder", 'd=$(mktemp -d); rm -rf "$d"'],
+    [
+      "a write into a fresh mktemp folder",
+      'd=$(mktemp -d) && echo x > "$d/out.txt"',
+    ],
+    [
+      "cd into a fresh mktemp folder",
+      'd=$(mktemp -d); cd "$d" && echo x > out',
+    ],
+    [
+      "emptying a fresh mktemp folder after &&",
+      'd=$(mktemp -d) && rm -rf "$d"/*',
+    ],
+    ["a variable set earlier in the line", "tmp=/tmp/scratch; rm -rf $tmp"],
+    ["a loop over static words", 'for f in /tmp/a /tmp/b; do rm -f "$f"; done'],
+    [
+      "a loop writing into the repository",
+      'for f in build/a build/b; do echo x > "$f"; done',
+    ],
+    [
+      "xargs -0 fed by find -print0",
+      'find /tmp/foo -name "*.tmp" -print0 | xargs -0 rm -f',
+    ],
+    [
+      "xargs -0 -I{} fed by find -print0",
+      "find /tmp/foo -print0 | xargs -0 -I{} rm {}",
+    ],
   ])("%s", (_name, command) => {
     const reply = repo.bash(command);
     expect(reply.reason).toBe("");
@@ -106,5 +133,81 @@ describe("the same spellings still reach the guarded files", () => {
     ["$OLDPWD, known only when it runs", 'rm -rf "$OLDPWD"/*'],
   ])("%s", (_name, command, mention?: string) => {
     expectDenied(repo.bash(command), ...(mention ? [mention] : []));
+  });
+});
+
+describe("variables the line sets reach the guarded files they name", () => {
+  let repo: GuardedRepo;
+  beforeAll(() => {
+    repo = createGuardedRepo();
+  });
+
+  it.each([
+    ["an inherited variable", 'rm -rf "$TARGET"'],
+    ["a variable naming state.md", "f=state.md; echo x > $f", "state.md"],
+    [
+      "a loop over state.md",
+      "for f in state.md; do echo x > $f; done",
+      "state.md",
+    ],
+    [
+      "a loop variable reassigned in the body",
+      "for f in a b; do f=state.md; echo x > $f; done",
+    ],
+    ["xargs fed by git", "git ls-files | xargs rm -f"],
+    // xargs splits at blanks: a file `/tmp/foo/x state.md .tmp` would name ./state.md.
+    [
+      "xargs fed by find without -0",
+      'find /tmp/foo -name "*.tmp" | xargs rm -f',
+    ],
+    [
+      "xargs -0 fed by find in plan/",
+      "find plan -print0 | xargs -0 rm -f",
+      "plan",
+    ],
+    ["`..` out of a fresh folder", 'd=$(mktemp -d); echo x > "$d/../state.md"'],
+    [
+      "a fresh folder's contents, were mktemp to fail",
+      'd=$(mktemp -d); rm -rf "$d"/*',
+    ],
+    [
+      "cp's destination, were mktemp to fail",
+      "d=$(mktemp -d); cp x state.md $d",
+      "state.md",
+    ],
+    [
+      "mktemp in a folder of its own",
+      'd=$(mktemp -p . -d); echo x > "$d/state.md"',
+    ],
+    [
+      "mktemp after TMPDIR is set",
+      "TMPDIR=. ; d=$(mktemp -d) ; echo x > $d/state.md",
+    ],
+    ["a binding that may not run", 'false && d=/tmp/x; rm -rf "$d"'],
+    ["a use before the binding", 'rm -rf "$d"; d=/tmp/x'],
+    ["two bindings", "d=/tmp/x; d=$OTHER; rm -rf $d"],
+    ["a value split at a blank", 'd="a state.md"; rm $d'],
+    ["a prefix assignment", "d=/tmp/x rm -rf $d"],
+    ["eval", "d=/tmp/x; eval 'd=.'; rm -rf $d"],
+    ["source", "d=/tmp/x; source ./env.sh; rm -rf $d"],
+    [".", "d=/tmp/x; . ./env.sh; rm -rf $d"],
+    ["read", "d=/tmp/x; read d < list; rm -rf $d"],
+    ["declare", "d=/tmp/x; declare d=.; rm -rf $d"],
+    ["export", "d=/tmp/x; export d=.; rm -rf $d"],
+    ["local", "d=/tmp/x; local d=.; rm -rf $d"],
+    ["mapfile", "d=/tmp/x; mapfile d < list; rm -rf $d"],
+    ["printf -v", "d=/tmp/x; printf -v d .; rm -rf $d"],
+    ["a function", "d=/tmp/x; f() { d=.; }; f; rm -rf $d"],
+    ["arithmetic", "d=/tmp/x; (( d = 0 )); rm -rf $d"],
+    ["an assigning expansion", "d=/tmp/x; : ${e:=.}; rm -rf $d"],
+  ])("%s", (_name, command, mention?: string) => {
+    expectDenied(repo.bash(command), ...(mention ? [mention] : []));
+  });
+
+  it("a path in a fresh folder that names state.md, were mktemp to fail", () => {
+    expectDenied(
+      repo.bash(`d=$(mktemp -d); echo x > "$d${repo.path("state.md")}"`),
+      "state.md",
+    );
   });
 });

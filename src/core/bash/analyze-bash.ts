@@ -8,6 +8,7 @@ import { packageScriptRun } from "./package-scripts.ts";
 import { parseShell } from "./parse-shell.ts";
 import type {
   Assignment,
+  ParseOptions,
   ShellParser,
   ShellRedirect,
   ShellWord,
@@ -40,6 +41,7 @@ interface Found {
   scripts: Map<string, string>;
   scriptFiles: ScriptFile[];
   checkTime: CheckTime;
+  options: ParseOptions;
 }
 
 interface Node extends RunTimeNames {
@@ -56,14 +58,18 @@ interface Node extends RunTimeNames {
  * functions, `$(...)`, backticks, process substitution, `bash -c`, `eval`, here-documents fed to a shell and
  * prefix commands like `sudo`, `env`, `timeout`, `xargs`, `busybox`, and scripts the line writes from a
  * here-document and then runs), the files they would change and the inline code they hand to interpreters. Names
- * found at run time appear as `ROOT/*` for `find ROOT -exec ... {}` and as `$XARGS` for `xargs`. Never throws: a line it cannot parse, or that is over 1 MB or nested deeper than 8
- * levels, comes back with `error` set and nothing else. Throws only `OutOfTime`, when `checkTime` says so.
+ * found at run time appear as `ROOT/*` for `find ROOT -exec ... {}`, as `$XARGS` for `xargs`, and as `ROOT/$XARGS`
+ * for `find ROOT... -print0 | xargs -0`. With `knownVariables`, variables the line itself sets are filled in where
+ * their value is known (see `shell-bindings.ts`), `$(mktemp)` paths as `FRESH_TEMP`. Never throws: a line it cannot
+ * parse, that holds a NUL, or that is over 1 MB or nested deeper than 8 levels, comes back with `error` set and
+ * nothing else. Throws only `OutOfTime`, when `checkTime` says so.
  */
 export function analyzeBash(
   command: string,
   checkTime: CheckTime = NO_DEADLINE,
+  options: ParseOptions = {},
 ): BashAnalysis {
-  return analyzeBashWith(parseShell, command, checkTime);
+  return analyzeBashWith(parseShell, command, checkTime, options);
 }
 
 /** {@link analyzeBash} with another shell parser, so parsers can be compared on the same analysis. */
@@ -71,11 +77,15 @@ export function analyzeBashWith(
   parser: ShellParser,
   command: string,
   checkTime: CheckTime = NO_DEADLINE,
+  options: ParseOptions = {},
 ): BashAnalysis {
   if (command.length > MAX_COMMAND_LENGTH)
     return failed(
       `The command is ${Math.ceil(command.length / 1024)} KB long; commands over ${MAX_COMMAND_LENGTH / 1024} KB are not analysed`,
     );
+  // No shell can be handed a NUL, and the fresh temp marker holds one: a line must not spell it.
+  if (command.includes("\0"))
+    return failed("The command holds a NUL character");
   const found: Found = {
     commands: [],
     writes: [],
@@ -83,6 +93,7 @@ export function analyzeBashWith(
     scripts: new Map(),
     scriptFiles: [],
     checkTime,
+    options,
   };
   try {
     const error = analyzeSource(parser, command, 0, found);
@@ -114,7 +125,12 @@ function analyzeSource(
 ): string | null {
   if (depth > MAX_NESTING) return TOO_DEEP;
   found.checkTime();
-  const parsed = parser(source, found.checkTime);
+  // Only the line itself: code it hands on runs where its bindings may not hold.
+  const parsed = parser(
+    source,
+    found.checkTime,
+    depth === 0 ? found.options : {},
+  );
   if (!parsed.ok)
     return depth === 0 ? parsed.error : `In nested shell code: ${parsed.error}`;
   for (const command of parsed.commands) {
@@ -124,7 +140,7 @@ function analyzeSource(
         ...command,
         depth: depth + command.depth,
         placeholder: null,
-        appendsArgs: false,
+        appended: [],
         standsFor: [],
       },
       found,
@@ -198,7 +214,7 @@ function visit(parser: ShellParser, node: Node, found: Found): string | null {
     const error = analyzeSource(parser, script, node.depth + 1, found);
     if (error !== null) return error;
   }
-  for (const inner of unwrapPrefix(node.words)) {
+  for (const inner of unwrapPrefix(node.words, node.pipedFrom)) {
     const own = inner.placeholder !== null;
     const placeholder = own ? inner.placeholder : node.placeholder;
     const words = inner.words.map((w) =>
@@ -215,7 +231,7 @@ function visit(parser: ShellParser, node: Node, found: Found): string | null {
         env: inner.env,
         placeholder,
         standsFor: own ? fillIn(node, inner.standsFor) : node.standsFor,
-        appendsArgs: inner.appendsArgs || node.appendsArgs,
+        appended: [...new Set([...node.appended, ...inner.appended])],
         depth: node.depth + 1,
       },
       found,
@@ -236,7 +252,7 @@ function toSimpleCommand(node: Node, argv: string[]): SimpleCommand {
     env: Object.fromEntries(node.env.map((a) => [a.name, a.value.value])),
     redirects,
     dynamic:
-      node.appendsArgs ||
+      node.appended.length > 0 ||
       node.words.some((w) => w.dynamic) ||
       node.redirects.some((r) => r.target?.dynamic === true),
     text: node.text,

@@ -1,6 +1,8 @@
 import { dotfileVariants, shellGlob } from "../paths/shell-glob.ts";
 import { baseName, commandName, inFolder } from "./command-name.ts";
 import type { Target } from "./file-commands.ts";
+import { FRESH_TEMP } from "./fresh-temp-call.ts";
+import type { ShellWord } from "./shell-syntax.ts";
 
 const ACTIONS = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
 const DELETING = new Set(["rm", "unlink", "rmdir", "shred"]);
@@ -30,6 +32,41 @@ export function findRoots(args: readonly string[]): {
   const roots: string[] = [];
   while (i < args.length && !/^[-(!,]/.test(args[i]!)) roots.push(args[i++]!);
   return { roots: roots.length > 0 ? roots : ["."], expression: args.slice(i) };
+}
+
+/** Actions that print something besides the paths found (what `-exec` runs prints too), or read the roots from a file. */
+const OTHER_OUTPUT = new Set([
+  "-printf",
+  "-ls",
+  "-fls",
+  "-fprint",
+  "-fprint0",
+  "-fprintf",
+  "-exec",
+  "-execdir",
+  "-ok",
+  "-okdir",
+  "-files0-from",
+  "-help",
+  "--help",
+  "-version",
+  "--version",
+]);
+
+/**
+ * The folders whose paths `find ROOTS... -print0` prints and nothing else, for the `xargs -0` reading them: every
+ * name it prints starts with one of them. Null for another command, for a find that prints anything else, or with
+ * a word known only at run time (a fresh temp folder from `mktemp` excepted).
+ */
+export function findPrintedRoots(words: readonly ShellWord[]): string[] | null {
+  if (commandName(words[0]?.value) !== "find") return null;
+  const args = words.slice(1);
+  if (args.some((w) => w.dynamic && !w.value.startsWith(FRESH_TEMP)))
+    return null;
+  const values = args.map((w) => w.value);
+  if (!values.includes("-print0") || values.some((v) => OTHER_OUTPUT.has(v)))
+    return null;
+  return findRoots(values).roots;
 }
 
 /** `find ROOTS... -delete` or `-exec rm {} ;` deletes inside every root; `-fprint FILE` writes FILE. */

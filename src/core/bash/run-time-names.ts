@@ -1,19 +1,18 @@
 import type { ShellWord } from "./shell-syntax.ts";
-import { XARGS_NAMES } from "./unwrap-prefix.ts";
 
 /** How a wrapper (`find -exec`, `xargs`) hands a command the names it finds at run time. */
 export interface RunTimeNames {
   /** The word replaced by each name (`{}`, `xargs -I X`), or null. */
   placeholder: string | null;
-  /** Names are appended as one more argument (`xargs rm`). */
-  appendsArgs: boolean;
+  /** What the names appended as one more argument stand for (`xargs rm`: `$XARGS`); none when nothing is appended. */
+  appended: string[];
   /** What the placeholder stands for in write targets (`plan/*`, `$XARGS`). */
   standsFor: string[];
 }
 
 /**
  * The argument lists a command runs with once its wrapper fills in the names it finds at run time: the
- * placeholder replaced by each thing it stands for, or one more argument appended.
+ * placeholder replaced by each thing it stands for, or one more argument appended for each thing it may be.
  */
 export function runTimeArgvs(node: RunTimeNames, argv: string[]): string[][] {
   const placeholder = node.placeholder;
@@ -22,8 +21,8 @@ export function runTimeArgvs(node: RunTimeNames, argv: string[]): string[][] {
     argvs = node.standsFor.map((name) =>
       argv.map((word) => word.split(placeholder).join(name)),
     );
-  return node.appendsArgs
-    ? argvs.map((words) => [...words, XARGS_NAMES])
+  return node.appended.length > 0
+    ? argvs.flatMap((words) => node.appended.map((name) => [...words, name]))
     : argvs;
 }
 

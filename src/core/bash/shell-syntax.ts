@@ -48,8 +48,17 @@ export interface ShellCommand {
 export type ShellParse =
   { ok: true; commands: ShellCommand[] } | { ok: false; error: string };
 
+export interface ParseOptions {
+  /**
+   * Fill in the variables whose value the source itself shows (`d=/tmp/x; rm -rf $d`). Only for the line the agent
+   * runs: code it hands on (`bash -c`, `eval`, a script file) may run where other bindings are in force.
+   */
+  knownVariables?: boolean;
+}
+
 /** Parses a shell source into its simple commands; throws only when `checkTime` says the time is up. */
 export type ShellParser = (
   source: string,
   checkTime?: () => void,
+  options?: ParseOptions,
 ) => ShellParse;

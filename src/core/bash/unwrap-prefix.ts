@@ -1,5 +1,9 @@
-import { commandName } from "./command-name.ts";
-import { findExecRanges, findFoundNames } from "./find-command.ts";
+import { commandName, inFolder } from "./command-name.ts";
+import {
+  findExecRanges,
+  findFoundNames,
+  findPrintedRoots,
+} from "./find-command.ts";
 import type { Assignment, ShellWord } from "./shell-syntax.ts";
 import {
   hasOption,
@@ -14,8 +18,8 @@ export interface Unwrapped {
   env: Assignment[];
   /** A word the wrapper replaces with names it finds at run time (`{}` of `find -exec`, `xargs -I X`). */
   placeholder: string | null;
-  /** The wrapper adds arguments read at run time (`xargs rm`), so the words are not all there is. */
-  appendsArgs: boolean;
+  /** What the arguments the wrapper adds at run time stand for (`xargs rm`: `$XARGS`); none when it adds none. */
+  appended: string[];
   /** What the run-time names may be, for write targets: `plan/*` for `find plan -exec`, `$XARGS` for `xargs`. */
   standsFor: string[];
   /** The words are a command of their own (`find -exec CMD ;`), not the rest of the wrapper's command. */
@@ -91,14 +95,17 @@ const WRAPPERS: Readonly<Record<string, Wrapper>> = {
 /**
  * The commands a prefix command runs: `env [-i] [VAR=x]... cmd`, `sudo [opts] cmd`, `command`, `exec`,
  * `nohup`, `time`, `nice`, `timeout DUR cmd`, `xargs [opts] cmd`, `find ... -exec cmd {} ;`, `busybox APPLET`
- * and the like.
+ * and the like. `pipedFrom` is the command whose output it reads: `find ROOT -print0 | xargs -0` reads names in ROOT.
  */
-export function unwrapPrefix(words: readonly ShellWord[]): Unwrapped[] {
+export function unwrapPrefix(
+  words: readonly ShellWord[],
+  pipedFrom?: readonly ShellWord[],
+): Unwrapped[] {
   const name = commandName(words[0]?.value);
   const args = words.slice(1);
   const values = args.map((w) => w.value);
   if (name === "env") return env(args, values);
-  if (name === "xargs") return xargs(args, values);
+  if (name === "xargs") return xargs(args, values, pipedFrom);
   if (name === "find") return findExec(args, values);
   if (MULTI_CALL.has(name))
     return args.length > 0 && !values[0]!.startsWith("-") ? [plain(args)] : [];
@@ -117,7 +124,7 @@ function plain(words: ShellWord[], env: Assignment[] = []): Unwrapped {
     words,
     env,
     placeholder: null,
-    appendsArgs: false,
+    appended: [],
     standsFor: [],
     ownText: false,
   };
@@ -150,6 +157,7 @@ function env(
 function xargs(
   args: readonly ShellWord[],
   values: readonly string[],
+  pipedFrom: readonly ShellWord[] | undefined,
 ): Unwrapped[] {
   const split = splitOptions(values, {
     short: "aEdILnPs",
@@ -172,13 +180,21 @@ function xargs(
     : null;
   const inner = args.slice(args.length - split.operands.length);
   if (inner.length === 0) return [];
+  // Only NUL-separated names are whole: xargs splits other input at blanks and newlines a file name may hold.
+  const whole =
+    hasOption(split, "0", "--null") &&
+    !hasOption(split, "a", "--arg-file", "d", "--delimiter");
+  const roots = whole && pipedFrom ? findPrintedRoots(pipedFrom) : null;
+  const names = roots?.map((root) => inFolder(root, XARGS_NAMES)) ?? [
+    XARGS_NAMES,
+  ];
   return [
     {
       words: inner,
       env: [],
       placeholder,
-      appendsArgs: placeholder === null,
-      standsFor: [XARGS_NAMES],
+      appended: placeholder === null ? names : [],
+      standsFor: names,
       ownText: false,
     },
   ];
@@ -193,7 +209,7 @@ function findExec(
     words: args.slice(start, end),
     env: [],
     placeholder: "{}",
-    appendsArgs: false,
+    appended: [],
     standsFor,
     ownText: true,
   }));

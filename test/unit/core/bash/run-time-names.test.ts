@@ -114,7 +114,7 @@ describe("xargs: the names it reads are $XARGS", () => {
   it.each([
     ["ls plan/*.md | xargs sed -i s/a/b/", [["write", "$XARGS"]]],
     ["xargs rm", [["delete", "$XARGS"]]],
-    ["find plan -print0 | xargs -0 sudo rm -f", [["delete", "$XARGS"]]],
+    ["find plan -print0 | xargs -0 sudo rm -f", [["delete", "plan/$XARGS"]]],
     [
       "xargs -0 -n1 mv -t archive",
       [
@@ -141,6 +141,57 @@ describe("xargs: the names it reads are $XARGS", () => {
       ["xargs", "sed", "-i", "s/a/b/"],
       ["sed", "-i", "s/a/b/"],
     ]);
+  });
+});
+
+describe("xargs -0 fed by find -print0: the names lie in find's roots", () => {
+  it.each([
+    ["find /tmp/foo -print0 | xargs -0 rm -f", [["delete", "/tmp/foo/$XARGS"]]],
+    [
+      "find /tmp/foo -name '*.tmp' -print0 | xargs -0 -I{} rm {}",
+      [["delete", "/tmp/foo/$XARGS"]],
+    ],
+    ["find . -print0 | xargs --null rm", [["delete", "./$XARGS"]]],
+    [
+      "find -L a b/ -type f -print0 | xargs -0 -n1 rm",
+      [
+        ["delete", "a/$XARGS"],
+        ["delete", "b/$XARGS"],
+      ],
+    ],
+    [
+      "find /tmp/foo -print0 | sudo xargs -0 rm",
+      [["delete", "/tmp/foo/$XARGS"]],
+    ],
+    // xargs splits other input at blanks: `/tmp/foo/x state.md .tmp` would name ./state.md.
+    ['find /tmp/foo -name "*.tmp" | xargs rm -f', [["delete", "$XARGS"]]],
+    ["find /tmp/foo -print0 | xargs rm", [["delete", "$XARGS"]]],
+    ["find /tmp/foo -print | xargs -0 rm", [["delete", "$XARGS"]]],
+    [
+      "find /tmp/foo -print0 | xargs -0 -I{} rm {}",
+      [["delete", "/tmp/foo/$XARGS"]],
+    ],
+    ["find /tmp/foo -print0 | xargs -0 -d x rm", [["delete", "$XARGS"]]],
+    ["find /tmp/foo -print0 | xargs -0 -a list rm", [["delete", "$XARGS"]]],
+    // Output other than the paths found: a name, or what -exec prints.
+    [
+      "find /tmp/foo -printf '%f\\0' -print0 | xargs -0 rm",
+      [["delete", "$XARGS"]],
+    ],
+    ["find /tmp/foo -print0 -ls | xargs -0 rm", [["delete", "$XARGS"]]],
+    [
+      "find /tmp/foo -exec printf 'state.md\\0' \\; -print0 | xargs -0 rm",
+      [["delete", "$XARGS"]],
+    ],
+    ["find -files0-from list -print0 | xargs -0 rm", [["delete", "$XARGS"]]],
+    ["find $X -print0 | xargs -0 rm", [["delete", "$XARGS"]]],
+    ["find /tmp/foo $X -print0 | xargs -0 rm", [["delete", "$XARGS"]]],
+    ["git ls-files -z | xargs -0 rm -f", [["delete", "$XARGS"]]],
+    ["git ls-files | xargs rm -f", [["delete", "$XARGS"]]],
+  ] as const)("%s", (command, expected) => {
+    const analysis = analyzeBash(command);
+    expect(analysis.error).toBeNull();
+    expect(writesOf(analysis)).toEqual(expected);
   });
 });
 
