@@ -99,6 +99,8 @@ export interface SessionOptions {
   agent?: string;
   /** Load playbook as a plugin from this folder (`claude --plugin-dir`). */
   pluginDir?: string;
+  /** Load MCP servers from this JSON file (`claude --mcp-config`). */
+  mcpConfig?: string;
   /** Text the UserPromptSubmit context must hold for the prompt step to be as expected. */
   promptContext?: string;
   env?: Record<string, string | undefined>;
@@ -329,6 +331,7 @@ async function runSession(input: {
       ...(input.resume ? { resume: input.resume } : {}),
       ...(run.agent ? { agent: run.agent } : {}),
       ...(run.pluginDir ? { pluginDir: run.pluginDir } : {}),
+      ...(run.mcpConfig ? { mcpConfig: run.mcpConfig } : {}),
     });
   } finally {
     await server.close();

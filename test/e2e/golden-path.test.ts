@@ -25,8 +25,15 @@ afterEach(async () => {
   servers = [];
 });
 
+// What Claude Code users run: edits accepted, playbook's commands and the tests allowed, anything else refused (-p
+// cannot ask). The other sessions of the suite skip permissions; the Golden Path must hold in both.
+const ACCEPT_EDITS = {
+  permissionMode: "acceptEdits" as const,
+  allowedTools: ["Bash(npx --no playbook:*)", "Bash(npm test)", "Skill"],
+};
+
 describe("the Golden Path through the real Claude Code CLI", () => {
-  it("takes a prompt to merged work on main, refusing every shortcut on the way", async () => {
+  it("takes a prompt to merged work on main in acceptEdits mode, refusing every shortcut on the way", async () => {
     const world = await createWorld();
     expect(world.project.git("branch", "--show-current").trim()).toBe("main");
     expect(stateField(world, "active")).toBe("null");
@@ -77,7 +84,7 @@ describe("the Golden Path through the real Claude Code CLI", () => {
         seen["code under the lock"] = existsSync(world.path("src/extra.js"));
       },
     );
-    const first = await world.session(request);
+    const first = await world.session({ ...request, ...ACCEPT_EDITS });
 
     // SessionStart and UserPromptSubmit context reached the model in its first request.
     const opening = contextsOf(first.requests.find((r) => r.agent === "main")!);
@@ -190,7 +197,7 @@ describe("the Golden Path through the real Claude Code CLI", () => {
     expect(stateField(world, "last_end")).toMatch(/^\d{4}-\d\d-\d\dT/);
 
     // The user's next message: the lock is in the context, and the post-loop skill lifts it.
-    const second = await world.session(next);
+    const second = await world.session({ ...next, ...ACCEPT_EDITS });
     const resumed = contextsOf(
       second.requests.find((r) => r.agent === "main")!,
     );
@@ -201,7 +208,7 @@ describe("the Golden Path through the real Claude Code CLI", () => {
     expectOnPath(world);
   }, 300_000);
 
-  it("archives through a pull request on the GitHub provider", async () => {
+  it("runs two playbooks in sequence through pull requests on the GitHub provider: both merged, the second on top of the first", async () => {
     const token = "ghp_e2e00000000000000000000000000000000000";
     const env: Record<string, string | undefined> = {
       GITHUB_TOKEN: undefined,
@@ -211,35 +218,30 @@ describe("the Golden Path through the real Claude Code CLI", () => {
     const local = useLocalGitHub(env, token);
     const world = await createWorld({ env, ...local.options });
     await runTask(world, MULTIPLY, TODAY, { demoBlocks: false });
-    expectOnPath(world);
     const github = local.server()!;
     servers.push(github);
+    // The next task starts from main, which now holds the first one's work.
+    await runTask(world, DIVIDE, TODAY, { demoBlocks: false });
+    expectOnPath(world);
     expect(github.violations).toEqual([]);
     const created = github.requests.filter(
       (r) => r.method === "POST" && r.path === "/repos/acme/calc/pulls",
     );
     expect(
       created.map((r) => [r.status, (r.body as { head: string }).head]),
-    ).toEqual([[201, "feat/multiply"]]);
+    ).toEqual([
+      [201, "feat/multiply"],
+      [201, "feat/divide"],
+    ]);
     const merges = github.requests.filter(
-      (r) => r.method === "PUT" && r.path === "/repos/acme/calc/pulls/1/merge",
+      (r) =>
+        r.method === "PUT" &&
+        /^\/repos\/acme\/calc\/pulls\/\d+\/merge$/.test(r.path),
     );
-    expect(merges.map((r) => r.status)).toEqual([200]);
-    const outcome = readTaskOutcome(world, ["src/multiply.js"]);
-    expect(outcome.onMain["src/multiply.js"]).toBe(true);
-    expect(outcome.mainHead).toContain("(#1)");
-    // The token never reaches what the model read.
-    for (const session of world.sessions)
-      for (const request of session.requests)
-        expect(JSON.stringify(request.messages)).not.toContain(token);
-  }, 300_000);
-
-  it("runs two playbooks in sequence: both merged, both archived, the second on top of the first", async () => {
-    const world = await createWorld();
-    await runTask(world, MULTIPLY, TODAY, { demoBlocks: false });
-    // The next task starts from main, which now holds the first one's work.
-    await runTask(world, DIVIDE, TODAY, { demoBlocks: false });
-    expectOnPath(world);
+    expect(merges.map((r) => [r.path, r.status])).toEqual([
+      ["/repos/acme/calc/pulls/1/merge", 200],
+      ["/repos/acme/calc/pulls/2/merge", 200],
+    ]);
     const outcome = readTaskOutcome(world, [
       "src/multiply.js",
       "src/divide.js",
@@ -247,6 +249,7 @@ describe("the Golden Path through the real Claude Code CLI", () => {
       "plan/archive/playbook-divide.md",
     ]);
     expect(Object.values(outcome.onMain)).toEqual([true, true, true, true]);
+    expect(outcome.mainHead).toContain("(#2)");
     expect(outcome.state.lastArchived).toBe("plan/archive/playbook-divide.md");
     expect(outcome.locked).toBe(false);
     expect(world.project.remoteGit("show", "main:README.md")).toContain(
@@ -254,10 +257,15 @@ describe("the Golden Path through the real Claude Code CLI", () => {
     );
     expect(
       world.project
-        .remoteGit("log", "--merges", "--format=%s", "main")
+        .remoteGit("log", "--first-parent", "--format=%s", "main")
         .trim()
         .split("\n")
-        .map((s) => s.slice(0, 27)),
-    ).toEqual(["Merge branch 'feat/divide':", "Merge branch 'feat/multiply"]);
+        .slice(0, 2)
+        .map((s) => s.replace(/^.*\((#\d+)\)$/, "$1")),
+    ).toEqual(["#2", "#1"]);
+    // The token never reaches what the model read.
+    for (const session of world.sessions)
+      for (const request of session.requests)
+        expect(JSON.stringify(request.messages)).not.toContain(token);
   }, 400_000);
 });

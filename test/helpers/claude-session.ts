@@ -31,6 +31,8 @@ export interface ClaudeSessionOptions {
   agent?: string;
   /** Load a plugin from this folder (`--plugin-dir`). */
   pluginDir?: string;
+  /** Load MCP servers from this JSON file (`--mcp-config`). */
+  mcpConfig?: string;
   /** The throwaway home (HOME, CLAUDE_CONFIG_DIR); a fresh one when absent. Keep it across resumed sessions. */
   home?: string;
   /** Folders put first on the PATH of Claude Code, its hooks and its Bash tool. */
@@ -142,6 +144,7 @@ export function runClaude(
     ...(options.resume ? ["--resume", options.resume] : []),
     ...(options.agent ? ["--agent", options.agent] : []),
     ...(options.pluginDir ? ["--plugin-dir", options.pluginDir] : []),
+    ...(options.mcpConfig ? ["--mcp-config", options.mcpConfig] : []),
   ];
   const binary = claudeCodeBinary(options.version ?? claudeCodeVersion());
   const started = performance.now();
