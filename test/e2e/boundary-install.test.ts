@@ -5,10 +5,12 @@ import {
   existsSync,
   readFileSync,
   rmSync,
+  statSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/run-cli.ts";
 import {
   createTempProject,
@@ -17,10 +19,6 @@ import {
 
 const REPOSITORY = join(import.meta.dirname, "..", "..");
 const LOADER = ".claude/hooks/playbook.cjs";
-
-beforeAll(() => {
-  execFileSync("npm", ["run", "build", "--silent"], { stdio: "ignore" });
-});
 
 /** A committed git project with playbook-kit installed in node_modules (its real dist), then `init --yes`. */
 function installed(files: Record<string, string> = {}): TempProject {
@@ -148,6 +146,30 @@ describe("the loader init commits", () => {
           f.message.includes("the loader refuses every write"),
       )?.level,
     ).toBe("error");
+  });
+
+  it("notes the bundles it verified, and still catches one changed afterwards with its size and mtime kept", () => {
+    const p = installed();
+    expect(
+      write(p).reply.hookSpecificOutput?.permissionDecisionReason,
+    ).not.toContain("not the one");
+    // The second call trusts the note (inode, size, mtime, ctime) instead of hashing again.
+    expect(existsSync(p.path(".claude/playbook/cache/loader-check.json"))).toBe(
+      true,
+    );
+    const bundle = p.path("node_modules/playbook-kit/dist/hook-main.cjs");
+    const before = statSync(bundle);
+    const text = readFileSync(bundle, "utf8");
+    // Same length, one character different, written in place; then the old mtime is put back.
+    const at = text.indexOf("deny");
+    writeFileSync(bundle, `${text.slice(0, at)}DENY${text.slice(at + 4)}`);
+    utimesSync(bundle, before.atime, before.mtime);
+    expect(statSync(bundle).size).toBe(before.size);
+    const refused = write(p);
+    expect(refused.reply.hookSpecificOutput?.permissionDecision).toBe("deny");
+    expect(
+      refused.reply.hookSpecificOutput?.permissionDecisionReason,
+    ).toContain("not the one `playbook init` installed");
   });
 
   it("the kill switch still turns everything off", () => {

@@ -63,15 +63,46 @@ const VERSION = ${JSON.stringify(input.version)};
 const CLI = ${JSON.stringify(input.cli)};
 const READ_ONLY = new Set(["Read", "Glob", "Grep", "LS", "NotebookRead", "TodoWrite", "TodoRead", "WebSearch", "WebFetch"]);
 
+// Where the loader notes the files it hashed: a file whose inode, size, mtime and ctime are the ones noted is the one
+// hashed (a write changes the ctime, which no process can set back), so a call does not load node:crypto. The
+// folder is a trust path: the agent's shell cannot write the note.
+const STAMP = path.join(__dirname, "..", "playbook", "cache", "loader-check.json");
+
+function readStamp() {
+  try {
+    return JSON.parse(fs.readFileSync(STAMP, "utf8"));
+  } catch {
+    return {};
+  }
+}
+
+function statOf(file) {
+  const s = fs.statSync(file);
+  return [s.dev, s.ino, s.size, s.mtimeMs, s.ctimeMs].join(":");
+}
+
 function problem() {
-  const crypto = require("node:crypto");
+  const stamp = readStamp();
+  const seen = {};
+  let crypto = null;
   for (const name of Object.keys(EXPECTED)) {
+    const file = path.join(DIST, name);
+    let stat;
+    try {
+      stat = statOf(file);
+    } catch {
+      return \`playbook's hook is not installed (\${file} is missing). Next: ask the user to run \\\`npm install\\\` in a terminal, then to start Claude Code again.\`;
+    }
+    seen[name] = { stat, sha256: EXPECTED[name] };
+    const noted = stamp[name];
+    if (noted && noted.stat === stat && noted.sha256 === EXPECTED[name]) continue;
     let data;
     try {
-      data = fs.readFileSync(path.join(DIST, name));
+      data = fs.readFileSync(file);
     } catch {
-      return \`playbook's hook is not installed (\${path.join(DIST, name)} is missing). Next: ask the user to run \\\`npm install\\\` in a terminal, then to start Claude Code again.\`;
+      return \`playbook's hook is not installed (\${file} cannot be read). Next: ask the user to run \\\`npm install\\\` in a terminal, then to start Claude Code again.\`;
     }
+    crypto = crypto || require("node:crypto");
     if (crypto.createHash("sha256").update(data).digest("hex") !== EXPECTED[name]) {
       let installed = "";
       try {
@@ -82,7 +113,17 @@ function problem() {
         : \`playbook's hook (\${name}) is not the one \\\`playbook init\\\` installed. Next: ask the user to reinstall it (\\\`rm -rf node_modules/playbook-kit && npm install\\\`) in a terminal.\`;
     }
   }
+  if (crypto !== null) noteStamp(seen);
   return null;
+}
+
+function noteStamp(seen) {
+  try {
+    fs.mkdirSync(path.dirname(STAMP), { recursive: true });
+    const temp = \`\${STAMP}.\${process.pid}.tmp\`;
+    fs.writeFileSync(temp, JSON.stringify(seen));
+    fs.renameSync(temp, STAMP);
+  } catch {}
 }
 
 function refuse(event, why) {
