@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   createFinishedRepo,
   FINISHED_PLAYBOOK,
@@ -10,10 +10,6 @@ import {
   runByPlaybook,
   type GuardedRepo,
 } from "../helpers/guarded-repo.ts";
-
-beforeAll(() => {
-  execFileSync("npm", ["run", "build", "--silent"], { stdio: "ignore" });
-});
 
 /** The Edit that ticks the final task, as Claude Code reports it after writing the file. */
 function tickFinalTask(repo: GuardedRepo) {

@@ -1,13 +1,8 @@
-import { execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createFinishedRepo } from "../helpers/finished-repo.ts";
 import { PLAYBOOK } from "../helpers/guarded-repo.ts";
 import { runCli } from "../helpers/run-cli.ts";
-
-beforeAll(() => {
-  execFileSync("npm", ["run", "build", "--silent"], { stdio: "ignore" });
-});
 
 const check = (dir: string, ...args: string[]) =>
   runCli(["check", "--cwd", dir, ...args], {

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { chmodSync } from "node:fs";
 import { dirname } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   claudeCodeBinary,
   claudeCodeVersion,
@@ -12,10 +12,6 @@ import {
   createTempProject,
   type TempProject,
 } from "../helpers/temp-project.ts";
-
-beforeAll(() => {
-  execFileSync("npm", ["run", "build", "--silent"], { stdio: "ignore" });
-});
 
 /** A git repository where `playbook init` ran from this checkout, so the hooks point at dist/hook.cjs. */
 function installed(): TempProject {

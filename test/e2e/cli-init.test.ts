@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
 import matter from "gray-matter";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { childEnv, CLI_BUNDLE, runCli } from "../helpers/run-cli.ts";
 import { runInTerminal } from "../helpers/terminal.ts";
 
@@ -11,10 +11,6 @@ import {
   createTempProject,
   type TempProject,
 } from "../helpers/temp-project.ts";
-
-beforeAll(() => {
-  execFileSync("npm", ["run", "build", "--silent"], { stdio: "ignore" });
-});
 
 const HOOK = "${CLAUDE_PROJECT_DIR}/.claude/hooks/playbook.cjs";
 

@@ -267,5 +267,5 @@ describe("the Golden Path through the real Claude Code CLI", () => {
     for (const session of world.sessions)
       for (const request of session.requests)
         expect(JSON.stringify(request.messages)).not.toContain(token);
-  }, 400_000);
+  }, 600_000);
 });

@@ -1,6 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, symlinkSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { execFileSync } from "node:child_process";
 import {
   createGuardedRepo,
   expectDenied,
@@ -9,10 +8,6 @@ import {
   type GuardedRepo,
 } from "../helpers/guarded-repo.ts";
 import { SAMPLE_PLAYBOOK } from "../helpers/sample-docs.ts";
-
-beforeAll(() => {
-  execFileSync("npm", ["run", "build", "--silent"], { stdio: "ignore" });
-});
 
 const TICK_OLD = "- [ ] **p1.1**";
 const TICK_NEW = "- [x] **p1.1**";

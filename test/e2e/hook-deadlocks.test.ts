@@ -11,10 +11,6 @@ import {
 } from "../helpers/guarded-repo.ts";
 import { SAMPLE_PLAYBOOK } from "../helpers/sample-docs.ts";
 
-beforeAll(() => {
-  execFileSync("npm", ["run", "build", "--silent"], { stdio: "ignore" });
-});
-
 /** A repository where every gating guard would block a source edit: on main, no playbook, lock set, unread. */
 function lockedRepo(): GuardedRepo {
   const repo = createGuardedRepo({

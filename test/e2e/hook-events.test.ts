@@ -1,14 +1,10 @@
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { HOOK_EVENTS } from "../../src/core/guards/events.ts";
 import { createGuardedRepo, PLAYBOOK } from "../helpers/guarded-repo.ts";
 import { CLI_BUNDLE } from "../helpers/run-cli.ts";
-
-beforeAll(() => {
-  execFileSync("npm", ["run", "build", "--silent"], { stdio: "ignore" });
-});
 
 /** Payloads shaped like the ones Claude Code sends (hooks reference), one per event. */
 const PAYLOADS: Record<string, Record<string, unknown>> = {

@@ -7,7 +7,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   createGuardedRepo,
   expectDenied,
@@ -17,10 +17,6 @@ import {
 import { readHookReply } from "../helpers/hook-reply.ts";
 import { HOOK_BUNDLE, runHook } from "../helpers/run-hook.ts";
 import { createTempProject } from "../helpers/temp-project.ts";
-
-beforeAll(() => {
-  execFileSync("npm", ["run", "build", "--silent"], { stdio: "ignore" });
-});
 
 /** Runs `command` in the repository as the agent's shell would, unless the hook refused it. */
 function runUnlessDenied(

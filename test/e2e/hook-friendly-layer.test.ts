@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { mkdirSync, symlinkSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
@@ -7,10 +6,6 @@ import {
   PLAYBOOK,
   type GuardedRepo,
 } from "../helpers/guarded-repo.ts";
-
-beforeAll(() => {
-  execFileSync("npm", ["run", "build", "--silent"], { stdio: "ignore" });
-});
 
 // The shell parser is the friendly layer: early, precise reasons. It must not refuse legitimate work.
 describe("the shell check does not refuse legitimate work", () => {

@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
@@ -12,10 +11,6 @@ import { SAMPLE_PLAYBOOK, SAMPLE_STATE } from "../helpers/sample-docs.ts";
 
 // Findings of a hostile review of the hook (PreToolUse), each a regression test written before its fix. Nothing here
 // runs the commands: the hook only judges them.
-
-beforeAll(() => {
-  execFileSync("npm", ["run", "build", "--silent"], { stdio: "ignore" });
-});
 
 describe("BYPASSES: shell writes to guarded files that the hook lets through", () => {
   let repo: GuardedRepo;
@@ -473,12 +468,16 @@ describe("FALSE BLOCKS: ordinary work that is denied", () => {
     expect(reply.reason).toContain(reason);
   });
 
-  // F14 (decided, docs/decisions.md): a `$VAR` target is known only at run time, so a recursive delete of one in the
-  // repository's folder stays refused; the reason must say so and name the way out.
-  it('F14 `tmp=$(mktemp -d) && ... && rm -rf "$tmp"` stays refused, with the reason', () => {
-    const reply = repo.bash(
+  // F14 (decided, docs/decisions.md; revisited with the trust boundary): a `$VAR` target set by `mktemp` in the same
+  // line is a fresh folder in the temp directory, so deleting it is routine; one the line does not set stays refused,
+  // and the reason must say so.
+  it('F14 `tmp=$(mktemp -d) && ... && rm -rf "$tmp"` runs; `rm -rf "$TMP_DIR"` from elsewhere stays refused, with the reason', () => {
+    const fresh = repo.bash(
       'tmp=$(mktemp -d) && cp src/app.ts "$tmp"/ && rm -rf "$tmp"',
     );
+    expect(fresh.reason).toBe("");
+    expect(fresh.decision).toBeNull();
+    const reply = repo.bash('cp src/app.ts "$TMP_DIR"/ && rm -rf "$TMP_DIR"');
     expect(reply.decision).toBe("deny");
     expect(reply.reason).toContain("only when it runs");
   });

@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { mkdirSync, symlinkSync } from "node:fs";
 import { homedir } from "node:os";
 import { beforeAll, describe, it } from "vitest";
@@ -9,10 +8,6 @@ import {
   PLAYBOOK,
   type GuardedRepo,
 } from "../helpers/guarded-repo.ts";
-
-beforeAll(() => {
-  execFileSync("npm", ["run", "build", "--silent"], { stdio: "ignore" });
-});
 
 const WRITE = "mcp__filesystem__write_file";
 

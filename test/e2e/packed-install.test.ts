@@ -1,15 +1,11 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { childEnv } from "../helpers/run-cli.ts";
 import { createTempProject } from "../helpers/temp-project.ts";
 
 const root = join(import.meta.dirname, "..", "..");
-
-beforeAll(() => {
-  execFileSync("npm", ["run", "build", "--silent"], { stdio: "ignore" });
-});
 
 describe("the published package", () => {
   it("installs into a project from its tarball: init finds its templates, doctor runs its hook", () => {

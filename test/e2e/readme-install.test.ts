@@ -14,10 +14,6 @@ const root = join(import.meta.dirname, "..", "..");
 let tarball = "";
 
 beforeAll(() => {
-  execFileSync("npm", ["run", "build", "--silent"], {
-    cwd: root,
-    stdio: "ignore",
-  });
   const packDir = mkdtempSync(join(tmpdir(), "playbook-pack-"));
   execFileSync("npm", ["pack", "--silent", "--pack-destination", packDir], {
     cwd: root,

@@ -1,5 +1,5 @@
-import { execFileSync, spawnSync } from "node:child_process";
-import { beforeAll, describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
 import {
   createGuardedRepo,
   PLAYBOOK,
@@ -7,10 +7,6 @@ import {
 } from "../helpers/guarded-repo.ts";
 import { CLI_BUNDLE, childEnv } from "../helpers/run-cli.ts";
 import { SAMPLE_PLAYBOOK } from "../helpers/sample-docs.ts";
-
-beforeAll(() => {
-  execFileSync("npm", ["run", "build", "--silent"], { stdio: "ignore" });
-});
 
 /** The sample playbook with p1.1's automated validations as commands that pass here. */
 const PLAYBOOK_TEXT = SAMPLE_PLAYBOOK.replace(

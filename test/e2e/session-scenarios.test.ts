@@ -7,7 +7,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   createGuardedRepo,
   PLAYBOOK,
@@ -19,10 +19,6 @@ import { runCli } from "../helpers/run-cli.ts";
 import { SAMPLE_PLAYBOOK } from "../helpers/sample-docs.ts";
 
 // Whole sessions replayed through the built bundles with the payloads Claude Code sends, asserting every reply.
-
-beforeAll(() => {
-  execFileSync("npm", ["run", "build", "--silent"], { stdio: "ignore" });
-});
 
 const bytes = (text: string) => Buffer.byteLength(text, "utf8");
 

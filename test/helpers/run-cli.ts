@@ -44,7 +44,7 @@ export function childEnv(
   return env;
 }
 
-/** Runs `node dist/cli.mjs ...args` to completion (build first: `npm run build`). */
+/** Runs `node dist/cli.mjs ...args` to completion (the global setup builds dist/ before any test). */
 export function runCli(
   args: readonly string[],
   options: SpawnOptions = {},

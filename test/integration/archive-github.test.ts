@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { createGitHubPort } from "../../src/adapters/github-port.ts";
 import { createArchiveDeps } from "../../src/app/archive/archive-deps.ts";
 import {
@@ -20,10 +20,6 @@ import {
 import { PLAYBOOK, type GuardedRepo } from "../helpers/guarded-repo.ts";
 import { createTempProject } from "../helpers/temp-project.ts";
 import { runCliAsync } from "../helpers/run-cli.ts";
-
-beforeAll(() => {
-  execFileSync("npm", ["run", "build", "--silent"], { stdio: "ignore" });
-});
 
 const TOKEN = "ghp_testtoken0123456789abcdefghijklmnopqr";
 const ARCHIVED = "plan/archive/playbook-login-form.md";

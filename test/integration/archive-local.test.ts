@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   createFinishedRepo,
   FINISHED_PLAYBOOK,
@@ -8,10 +8,6 @@ import {
 } from "../helpers/finished-repo.ts";
 import { PLAYBOOK, type GuardedRepo } from "../helpers/guarded-repo.ts";
 import { runCli } from "../helpers/run-cli.ts";
-
-beforeAll(() => {
-  execFileSync("npm", ["run", "build", "--silent"], { stdio: "ignore" });
-});
 
 const ARCHIVED = "plan/archive/playbook-login-form.md";
 

@@ -1,15 +1,11 @@
 import { execFileSync } from "node:child_process";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   createFinishedRepo,
   FINISHED_PLAYBOOK,
 } from "../helpers/finished-repo.ts";
 import type { GuardedRepo } from "../helpers/guarded-repo.ts";
 import { runCli } from "../helpers/run-cli.ts";
-
-beforeAll(() => {
-  execFileSync("npm", ["run", "build", "--silent"], { stdio: "ignore" });
-});
 
 /** The finished sample playbook with commands that run here: `consistency` of p1.1 as given. */
 function finishedWith(consistency: string): GuardedRepo {

@@ -1,15 +1,10 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
-import { execFileSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
 import { createTempProject } from "../helpers/temp-project.ts";
 
 const JOB = join(import.meta.dirname, "..", "..", "dist", "job.cjs");
-
-beforeAll(() => {
-  execFileSync("npm", ["run", "build", "--silent"], { stdio: "ignore" });
-});
 
 describe("dist/job.cjs", () => {
   it("runs a command and the waiter shows its output and exit code", () => {
