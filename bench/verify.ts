@@ -100,32 +100,47 @@ export function benchLoader(runs: number): string[] {
     tool_name: "Read",
     tool_input: { file_path: join(dir, "state.md") },
   });
-  const time = (args: string[]) => {
-    const start = process.hrtime.bigint();
-    spawnSync(process.execPath, args, {
-      input,
-      env: { ...process.env, CLAUDE_PROJECT_DIR: dir },
-      stdio: ["pipe", "ignore", "ignore"],
-    });
-    return Number(process.hrtime.bigint() - start) / 1e6;
-  };
-  const node: number[] = [];
-  const direct: number[] = [];
-  const loader: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    node.push(time(["-e", "0"]));
-    direct.push(time([join(root, "dist", "hook.cjs"), "PreToolUse"]));
-    loader.push(
-      time([join(dir, ".claude", "hooks", "playbook.cjs"), "PreToolUse"]),
+  const rows: string[] = [];
+  for (const caCerts of [process.env["NODE_EXTRA_CA_CERTS"], undefined]) {
+    const env: NodeJS.ProcessEnv = { ...process.env, CLAUDE_PROJECT_DIR: dir };
+    if (caCerts === undefined) delete env["NODE_EXTRA_CA_CERTS"];
+    const time = (args: string[]) => {
+      const start = process.hrtime.bigint();
+      spawnSync(process.execPath, args, {
+        input,
+        env,
+        stdio: ["pipe", "ignore", "ignore"],
+      });
+      return Number(process.hrtime.bigint() - start) / 1e6;
+    };
+    const node: number[] = [];
+    const direct: number[] = [];
+    const loader: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      node.push(time(["-e", "0"]));
+      direct.push(time([join(root, "dist", "hook.cjs"), "PreToolUse"]));
+      loader.push(
+        time([join(dir, ".claude", "hooks", "playbook.cjs"), "PreToolUse"]),
+      );
+    }
+    const ca = caCerts === undefined ? "unset" : "set";
+    const row = (what: string, values: number[]) =>
+      `| ${what}, NODE_EXTRA_CA_CERTS ${ca} | ${median(values).toFixed(0)} (${range(values)}) | ${(median(values) / median(node)).toFixed(2)} |`;
+    rows.push(
+      row("`node -e 0`", node),
+      row("`dist/hook.cjs` directly", direct),
+      row(
+        "the loader (bundles checked against its note, hashed when changed)",
+        loader,
+      ),
     );
+    if (process.env["NODE_EXTRA_CA_CERTS"] === undefined) break;
   }
   return [
     `A PreToolUse Read, ${runs} runs each, median (range) in ms:`,
     "",
     "| how the hook starts | ms | ratio to `node -e 0` |",
     "| --- | ---: | ---: |",
-    `| \`node -e 0\` | ${median(node).toFixed(0)} (${range(node)}) | 1.00 |`,
-    `| \`dist/hook.cjs\` directly | ${median(direct).toFixed(0)} (${range(direct)}) | ${(median(direct) / median(node)).toFixed(2)} |`,
-    `| the loader, hashing three bundles first | ${median(loader).toFixed(0)} (${range(loader)}) | ${(median(loader) / median(node)).toFixed(2)} |`,
+    ...rows,
   ];
 }
