@@ -58,7 +58,9 @@ export function buildGuardContext(input: ContextInput): GuardContext {
       ? payload.cwd
       : projectDir;
   const homeDir = safe(() => toForwardSlashes(realOrSelf(homeFolder())));
-  const tmpDir = toForwardSlashes(realOrSelf(mktempFolder()));
+  // Only the shell analysis reads it (`d=$(mktemp -d)`): no realpath on the other tools' calls.
+  const tmpDir =
+    toolName === "Bash" ? toForwardSlashes(realOrSelf(mktempFolder())) : null;
   const call =
     event === "PreToolUse" &&
     toolName !== null &&
