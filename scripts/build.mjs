@@ -74,7 +74,10 @@ const lazyTree = {
     }));
     build.onLoad({ filter: /.*/, namespace: "lazy-tree" }, () => ({
       contents:
-        'let tree; exports.readWorkingTree = (...args) => (tree ??= require(require("node:path").join(__dirname, "tree.cjs"))).readWorkingTree(...args);',
+        'let tree; const load = () => (tree ??= require(require("node:path").join(__dirname, "tree.cjs")));' +
+        " exports.readWorkingTree = (...args) => load().readWorkingTree(...args);" +
+        " exports.treeFingerprint = (...args) => load().treeFingerprint(...args);" +
+        " exports.treeFingerprintSoon = (...args) => load().treeFingerprintSoon(...args);",
       loader: "js",
     }));
   },

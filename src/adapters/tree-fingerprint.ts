@@ -3,8 +3,16 @@ import { join } from "node:path";
 import { isPlaceholderOnDisk } from "./placeholder-check.ts";
 import { sha256Text } from "./sha256-text.ts";
 import {
+  readTreeBasis,
+  writeTreeBasis,
+  type TreeBasis,
+} from "./tree-basis-store.ts";
+import {
+  applyDelta,
+  deltaText,
   fingerprintText,
   parseListedTree,
+  type PathState,
   type TreeEntry,
 } from "../core/records/tree-fingerprint.ts";
 
@@ -15,20 +23,28 @@ export interface TreeReading {
   entries: Map<string, TreeEntry>;
 }
 
+type Git = (
+  args: string[],
+  input?: string,
+) => { status: number | null; stdout: string; stderr: string };
+
 /**
- * The working tree as a validation sees it (docs/guards.md): tracked files at their current content plus untracked
- * files git does not ignore, without `plan/`, `state.md` and `.claude/playbook/`. One `git ls-files` reads the index
- * and stats the tree (unchanged files keep the blob id the index has); only modified and untracked files are hashed,
- * by `git hash-object`, so clean filters (line endings, LFS) apply as they will when the files are committed.
- *
- * @throws Error when git fails inside a repository.
+ * git with the settings a fingerprint relies on, whatever the repository's config says: every stat field is compared
+ * (so a file rewritten with its size and mtime put back still shows as modified), and no fsmonitor program runs.
  */
-export function readWorkingTree(root: string, timeoutMs = 8000): TreeReading {
-  // Loaded here, not at the top: the hook needs them only for an edit that claims proof.
+const SETTINGS = [
+  "-c",
+  "core.fsmonitor=false",
+  "-c",
+  "core.checkStat=default",
+  "-c",
+  "core.trustctime=true",
+];
+
+function gitIn(root: string, timeoutMs: number): Git {
   const { spawnSync } = process.getBuiltinModule("node:child_process");
-  const { createHash } = process.getBuiltinModule("node:crypto");
-  const git = (args: string[], input?: string) => {
-    const result = spawnSync("git", args, {
+  return (args, input) => {
+    const result = spawnSync("git", [...SETTINGS, ...args], {
       cwd: root,
       encoding: "utf8",
       input,
@@ -40,43 +56,198 @@ export function readWorkingTree(root: string, timeoutMs = 8000): TreeReading {
       ? { status: -1, stdout: "", stderr: result.error.message }
       : result;
   };
-  const listed = git([
-    "ls-files",
-    "-z",
-    "-t",
-    "-s",
-    "-c",
-    "-m",
-    "-o",
-    "-d",
-    "--exclude-standard",
-  ]);
+}
+
+const LISTING = ["ls-files", "-z", "-v", "-t"];
+const WORKTREE = ["-m", "-o", "-d", "--exclude-standard"];
+
+/**
+ * The working tree as a validation sees it (docs/guards.md): tracked files at their current content plus untracked
+ * files git does not ignore, without `plan/`, `state.md` and `.claude/playbook/`. One `git ls-files` reads the index
+ * and stats the tree (unchanged files keep the blob id the index has); only modified and untracked files are hashed,
+ * by `git hash-object`, so clean filters (line endings, LFS) apply as they will when the files are committed. Files
+ * git is told not to look at (assume-unchanged, skip-worktree) are hashed too.
+ *
+ * The reading is kept as the tree's basis (`tree-basis-store.ts`), which lets `treeFingerprint` answer later from the
+ * changed files alone while the index stays the same.
+ *
+ * @throws Error when git fails inside a repository.
+ */
+export function readWorkingTree(root: string, timeoutMs = 8000): TreeReading {
+  const git = gitIn(root, timeoutMs);
+  const index = indexIdentity(root);
+  const listed = git([...LISTING, "-s", "-c", ...WORKTREE]);
   if (listed.status !== 0) {
     if (/not a git repository/i.test(listed.stderr))
       return { fingerprint: null, entries: new Map() };
     throw new Error(`git ls-files failed: ${listed.stderr.trim()}`);
   }
-  const { entries, changed } = parseListedTree(listed.stdout);
+  const { entries, changed, deleted, unwatched, untracked } = parseListedTree(
+    listed.stdout,
+  );
+  const delta = readDelta(root, git, {
+    changed,
+    deleted,
+    unwatched,
+    untracked,
+    indexMode: (path) => entries.get(path)?.mode,
+  });
+  const fingerprint = sha256Text(
+    fingerprintText(applyDelta(entries, delta).values()),
+  );
+  // Taken before the listing and again after: an index git rewrote meanwhile keeps no basis.
+  if (index !== null && index === indexIdentity(root))
+    writeTreeBasis(root, {
+      index,
+      unwatched,
+      delta: deltaText(delta),
+      fingerprint,
+    });
+  return { fingerprint, entries };
+}
+
+/**
+ * The working tree's fingerprint, as `readWorkingTree` computes it. While git's index is the one the basis was read
+ * with (same file, size, mtime and ctime, which no process can set back), the tree differs from the basis only where
+ * `git ls-files -m -o -d` and the unwatched files say: when those read the same, the fingerprint is the basis's. In
+ * a 10,000-file repository that saves listing and hashing every entry on each tick.
+ *
+ * @throws Error when git fails inside a repository.
+ */
+export function treeFingerprint(root: string, timeoutMs = 8000): string | null {
+  const start = startFromBasis(root);
+  if (start !== null) {
+    const git = gitIn(root, timeoutMs);
+    const listed = git([...LISTING, ...WORKTREE]);
+    const answer =
+      listed.status === 0
+        ? answerFromBasis(root, git, start, listed.stdout)
+        : null;
+    if (answer !== null) return answer;
+  }
+  return readWorkingTree(root, timeoutMs).fingerprint;
+}
+
+/**
+ * `treeFingerprint`, started now and answered later: git lists the changed files while the caller does other work
+ * (the hook reads records and state meanwhile). `cancel` stops git when the answer is not needed after all.
+ */
+export function treeFingerprintSoon(
+  root: string,
+  timeoutMs = 8000,
+): { result: Promise<string | null>; cancel: () => void } {
+  const start = startFromBasis(root);
+  if (start === null)
+    return {
+      result: Promise.resolve().then(
+        () => readWorkingTree(root, timeoutMs).fingerprint,
+      ),
+      cancel: () => {},
+    };
+  const { spawn } = process.getBuiltinModule("node:child_process");
+  const child = spawn("git", [...SETTINGS, ...LISTING, ...WORKTREE], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "ignore"],
+    timeout: timeoutMs,
+    windowsHide: true,
+  });
+  const chunks: Buffer[] = [];
+  let cancelled = false;
+  child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
+  const listed = new Promise<string | null>((resolve) => {
+    child.on("error", () => resolve(null));
+    child.on("close", (code) =>
+      resolve(code === 0 ? Buffer.concat(chunks).toString("utf8") : null),
+    );
+  });
+  return {
+    result: listed.then((stdout) => {
+      if (cancelled) return null;
+      const git = gitIn(root, timeoutMs);
+      const answer =
+        stdout === null ? null : answerFromBasis(root, git, start, stdout);
+      return answer ?? readWorkingTree(root, timeoutMs).fingerprint;
+    }),
+    cancel: () => {
+      cancelled = true;
+      child.kill();
+      child.stdout.destroy();
+    },
+  };
+}
+
+interface BasisStart {
+  index: string;
+  basis: TreeBasis;
+}
+
+/** The basis, when there is one for the index git has now. */
+function startFromBasis(root: string): BasisStart | null {
+  const index = indexIdentity(root);
+  const basis = index === null ? null : readTreeBasis(root);
+  return basis !== null && basis.index === index ? { index, basis } : null;
+}
+
+/** The basis's fingerprint when the changed files read as they did then and the index is still the same, else null. */
+function answerFromBasis(
+  root: string,
+  git: Git,
+  { index, basis }: BasisStart,
+  listing: string,
+): string | null {
+  const { changed, deleted, untracked } = parseListedTree(listing);
+  const delta = readDelta(root, git, {
+    changed: [...new Set([...changed, ...basis.unwatched])],
+    deleted,
+    unwatched: basis.unwatched,
+    untracked,
+    // Without `-s -c` the listing has no index entries: a Windows file's mode is unknown, and a miss reads in full.
+    indexMode: () => undefined,
+  });
+  return deltaText(delta) === basis.delta && indexIdentity(root) === index
+    ? basis.fingerprint
+    : null;
+}
+
+/** What the disk says about each changed and deleted path (see `PathState`). */
+function readDelta(
+  root: string,
+  git: Git,
+  listed: {
+    changed: readonly string[];
+    deleted: readonly string[];
+    unwatched: readonly string[];
+    untracked: ReadonlySet<string>;
+    indexMode: (path: string) => string | undefined;
+  },
+): Map<string, PathState> {
+  const { changed, deleted, unwatched, untracked, indexMode } = listed;
+  const delta = new Map<string, PathState>();
+  for (const path of deleted) delta.set(path, "absent");
   const blob = (content: Buffer | string) =>
-    createHash("sha1")
+    process
+      .getBuiltinModule("node:crypto")
+      .createHash("sha1")
       .update(`blob ${Buffer.byteLength(content)}\0`)
       .update(content)
       .digest("hex");
   const files: { path: string; mode: string }[] = [];
   for (const path of changed) {
     // A sandbox's mount point, there only while a sandboxed command runs: not part of the code.
-    if (!entries.has(path) && isPlaceholderOnDisk(root, path)) continue;
+    if (untracked.has(path) && isPlaceholderOnDisk(root, path)) {
+      delta.set(path, "index");
+      continue;
+    }
     let stat;
     try {
       stat = lstatSync(join(root, path));
     } catch {
-      entries.delete(path);
+      // A skip-worktree file outside the sparse checkout is not on disk, and its index entry is what git commits.
+      delta.set(path, unwatched.includes(path) ? "index" : "absent");
       continue;
     }
-    const known = entries.get(path)?.mode;
     if (stat.isSymbolicLink())
-      entries.set(path, {
-        path,
+      delta.set(path, {
         mode: "120000",
         oid: blob(readlinkSync(join(root, path))),
       });
@@ -85,11 +256,12 @@ export function readWorkingTree(root: string, timeoutMs = 8000): TreeReading {
         path,
         mode:
           process.platform === "win32"
-            ? (known ?? "100644")
+            ? (indexMode(path) ?? "100644")
             : stat.mode & 0o100
               ? "100755"
               : "100644",
       });
+    else delta.set(path, "index");
   }
   // --stdin-paths reads lines: a name with a line break in it is hashed here, without git's filters.
   const byGit = files.filter((f) => !/[\r\n]/.test(f.path));
@@ -101,16 +273,42 @@ export function readWorkingTree(root: string, timeoutMs = 8000): TreeReading {
     const oids = hashed.stdout.split("\n");
     if (hashed.status !== 0 || oids.length < byGit.length)
       throw new Error(`git hash-object failed: ${hashed.stderr.trim()}`);
-    byGit.forEach((f, i) => entries.set(f.path, { ...f, oid: oids[i] ?? "" }));
+    byGit.forEach((f, i) =>
+      delta.set(f.path, { mode: f.mode, oid: oids[i] ?? "" }),
+    );
   }
   for (const f of files)
     if (!byGit.includes(f))
-      entries.set(f.path, {
-        ...f,
+      delta.set(f.path, {
+        mode: f.mode,
         oid: blob(readFileSync(join(root, f.path))),
       });
-  return {
-    fingerprint: sha256Text(fingerprintText(entries.values())),
-    entries,
-  };
+  return delta;
+}
+
+/**
+ * Which index file git reads, as dev:inode:size:mtime:ctime (nanoseconds), or null when it cannot be told without
+ * asking git (a `GIT_DIR`/`GIT_INDEX_FILE` in the environment, a project below the repository's top).
+ */
+function indexIdentity(root: string): string | null {
+  if (process.env["GIT_DIR"] || process.env["GIT_INDEX_FILE"]) return null;
+  let file = join(root, ".git", "index");
+  try {
+    const dotGit = lstatSync(join(root, ".git"));
+    if (dotGit.isFile()) {
+      // A linked worktree: `.git` names its own git directory.
+      const match = /^gitdir: (.+)$/m.exec(
+        readFileSync(join(root, ".git"), "utf8"),
+      );
+      if (!match?.[1]) return null;
+      file = join(root, match[1].trim(), "index");
+      if (match[1].trim().startsWith("/"))
+        file = join(match[1].trim(), "index");
+    } else if (!dotGit.isDirectory()) return null;
+    const s = lstatSync(file, { bigint: true });
+    if (!s.isFile()) return null;
+    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+  } catch {
+    return null;
+  }
 }

@@ -43,6 +43,11 @@ export interface ContextInput {
   readToolCall?: (input: ToolCallInput) => ToolCall;
   /** The shell analysis (app/read-bash-call.ts, in its own bundle), for `readToolCall`. */
   readBashCall?: ReadBashCall;
+  /**
+   * Reads the working tree's fingerprint when the call claims proof; by default now. The PreToolUse hook passes its
+   * own, which answers null, and fills the fingerprint in from a reading it started before the context.
+   */
+  readTree?: (projectDir: string) => string | null;
 }
 
 /** Reads everything the guards may look at for one call (plan, then apply: guards get plain data). */
@@ -104,7 +109,9 @@ export function buildGuardContext(input: ContextInput): GuardContext {
       : readUnfinishedArchive(projectDir),
     ...readProtectedRules(projectDir),
     records: createRecordSet(loadRecords(projectDir, activePath, changes)),
-    tree: claimsProof(changes) ? currentTreeFingerprint(projectDir) : null,
+    tree: claimsProof(changes)
+      ? (input.readTree ?? currentTreeFingerprint)(projectDir)
+      : null,
     changes,
     ...(call?.unknownToolPaths
       ? { unknownToolPaths: call.unknownToolPaths }

@@ -14,6 +14,9 @@ import { readRecords } from "../adapters/record-store.ts";
 import type { HookPayload } from "../hooks/payload.ts";
 import type { HookAnswer } from "../hooks/reply.ts";
 import { buildGuardContext } from "./build-guard-context.ts";
+import { currentTreeFingerprintSoon } from "./current-tree.ts";
+import { mayClaimProof } from "../core/edit/may-claim-proof.ts";
+import { claimsProof } from "../core/guards/playbook-changes.ts";
 import { readToolCall } from "./read-tool-call.ts";
 import { readConfig } from "./read-config.ts";
 import { runToolFailure } from "./run-tool-failure.ts";
@@ -55,21 +58,52 @@ export function runToolHook(
   }
 }
 
-/** PreToolUse: the twelve guards, then their effects. */
+/**
+ * PreToolUse: the twelve guards, then their effects. An edit that may claim proof starts reading the working tree's
+ * fingerprint first, so git stats the files while the context is read.
+ */
 function checkToolUse(
   event: HookEvent,
   payload: HookPayload,
   projectDir: string,
   deps: HookDeps,
+): HookRun | Promise<HookRun> {
+  const soon = mayClaimProof(
+    payload.tool_name ?? null,
+    payload.tool_input ?? {},
+  )
+    ? currentTreeFingerprintSoon(projectDir)
+    : null;
+  let ctx: GuardContext;
+  try {
+    ctx = buildGuardContext({
+      event,
+      payload,
+      projectDir,
+      summarize: deps.summarize,
+      readToolCall,
+      readBashCall: deps.readBashCall,
+      ...(soon ? { readTree: () => null } : {}),
+    });
+  } catch (error) {
+    soon?.cancel();
+    throw error;
+  }
+  if (soon === null) return judgeToolUse(ctx, payload, deps);
+  if (!claimsProof(ctx.changes)) {
+    soon.cancel();
+    return judgeToolUse(ctx, payload, deps);
+  }
+  return soon.result.then((tree) =>
+    judgeToolUse({ ...ctx, tree }, payload, deps),
+  );
+}
+
+function judgeToolUse(
+  ctx: GuardContext,
+  payload: HookPayload,
+  deps: HookDeps,
 ): HookRun {
-  const ctx = buildGuardContext({
-    event,
-    payload,
-    projectDir,
-    summarize: deps.summarize,
-    readToolCall,
-    readBashCall: deps.readBashCall,
-  });
   const verdict = evaluateGuards(ctx, undefined, deps.clock, deps.checkTime);
   let updatedInput: Record<string, unknown> | undefined;
   try {

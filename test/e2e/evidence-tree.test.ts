@@ -84,6 +84,35 @@ describe("evidence proves the code as it was verified", () => {
     expectDenied(tick(repo), "the code changed since verify");
   });
 
+  it("a file git is told to assume unchanged or to skip is still the code: breaking it makes the evidence stale", () => {
+    for (const flag of ["--assume-unchanged", "--skip-worktree"]) {
+      const repo = createGuardedRepo();
+      repo.write("src/flagged.ts", "export const flagged = 1;\n");
+      repo.git("add", "src/flagged.ts");
+      repo.git("commit", "-q", "-m", "app");
+      repo.git("update-index", flag, "src/flagged.ts");
+      prove(repo, "p1.1");
+      expectAllowed(tick(repo));
+      repo.write("src/flagged.ts", "export const flagged = 'broken';\n");
+
+      expectDenied(tick(repo), "the code changed since verify");
+    }
+  });
+
+  it("an edit of the playbook that only mentions done or PASS claims nothing and needs no evidence", () => {
+    const repo = createGuardedRepo();
+    repo.write("src/app.ts", "export const app = 2;\n");
+    const goal = "What: a login form.";
+
+    expectAllowed(
+      repo.pre("Edit", {
+        file_path: repo.path(PLAYBOOK),
+        old_string: goal,
+        new_string: `${goal} Done means the tests PASS.`,
+      }),
+    );
+  });
+
   it("changes to the plan, state.md and the runtime folder do not", () => {
     const repo = createGuardedRepo();
     prove(repo, "p1.1");

@@ -1,0 +1,49 @@
+import { mkdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { writeTextAtomic } from "./atomic-write.ts";
+import { CACHE_DIR } from "./parse-cache.ts";
+
+/**
+ * The last full reading of the working tree (adapters/tree-fingerprint.ts): which index it read, the paths it read
+ * from disk and what they were, and the fingerprint. It lies in the runtime folder, which only playbook's own
+ * processes may write (docs/trust-boundary.md): the agent cannot plant a basis that names a tree it does not have.
+ */
+export interface TreeBasis {
+  index: string;
+  unwatched: string[];
+  delta: string;
+  fingerprint: string;
+}
+
+const FILE = join(CACHE_DIR, ".tree-basis.json");
+
+/** The basis, or null when there is none or it is not one this version wrote. */
+export function readTreeBasis(root: string): TreeBasis | null {
+  try {
+    const data = JSON.parse(readFileSync(join(root, FILE), "utf8")) as Record<
+      string,
+      unknown
+    >;
+    const { index, unwatched, delta, fingerprint } = data;
+    return typeof index === "string" &&
+      typeof delta === "string" &&
+      typeof fingerprint === "string" &&
+      Array.isArray(unwatched) &&
+      unwatched.every((p) => typeof p === "string")
+      ? { index, unwatched, delta, fingerprint }
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Keeps the basis; a process that may not write the runtime folder (a sandboxed one) simply keeps none. */
+export function writeTreeBasis(root: string, basis: TreeBasis): void {
+  const file = join(root, FILE);
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeTextAtomic(file, JSON.stringify(basis), { durable: false });
+  } catch {
+    // Only a speed-up: the next reading lists the whole tree.
+  }
+}

@@ -1,0 +1,139 @@
+import { execFileSync } from "node:child_process";
+import {
+  chmodSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { describe, expect, it } from "vitest";
+import {
+  readWorkingTree,
+  treeFingerprint,
+} from "../../../src/adapters/tree-fingerprint.ts";
+import { readTreeBasis } from "../../../src/adapters/tree-basis-store.ts";
+import {
+  createTempProject,
+  type TempProject,
+} from "../../helpers/temp-project.ts";
+
+function repo(): TempProject & { git: (...args: string[]) => string } {
+  const project = createTempProject({
+    "src/a.js": "a\n",
+    "src/b.js": "b\n",
+    "src/c.js": "c\n",
+    "README.md": "readme\n",
+  });
+  const git = (...args: string[]) =>
+    execFileSync("git", args, { cwd: project.dir, encoding: "utf8" });
+  git("init", "-q");
+  git("add", "-A");
+  git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "i");
+  return { ...project, git };
+}
+
+/** The fingerprint from the basis, checked against a reading of every file (which then becomes the basis). */
+function agree(project: TempProject): string | null {
+  const quick = treeFingerprint(project.dir);
+  const full = readWorkingTree(project.dir).fingerprint;
+  expect(quick).toBe(full);
+  return full;
+}
+
+describe("the tree fingerprint read from the basis is the one a full reading gives", () => {
+  it("through edits, reverts, new, deleted, executable and linked files, with the index unchanged", () => {
+    const p = repo();
+    const seen = new Set<string | null>([agree(p)]);
+    expect(readTreeBasis(p.dir)).not.toBeNull();
+    const steps: (() => void)[] = [
+      () => p.write("src/a.js", "changed\n"),
+      () => p.write("src/a.js", "a\n"),
+      () => p.write("src/new.js", "new\n"),
+      () => unlinkSync(p.path("src/b.js")),
+      () => chmodSync(p.path("src/c.js"), 0o755),
+      () => symlinkSync("a.js", p.path("src/link.js")),
+      () => p.write("plan/notes.md", "outside the fingerprint\n"),
+    ];
+    const prints: (string | null)[] = [];
+    for (const step of steps) {
+      step();
+      prints.push(agree(p));
+    }
+    // Reverting a.js gives back the first tree; the plan note changes nothing; every other step is a new tree.
+    expect(prints[1]).toBe([...seen][0]);
+    expect(prints[6]).toBe(prints[5]);
+    expect(new Set(prints.slice(2, 6)).size).toBe(4);
+  });
+
+  it("a change with the size and mtime put back is still a change", () => {
+    const p = repo();
+    const before = agree(p);
+    const { mtime } = statSync(p.path("src/a.js"));
+    p.write("src/a.js", "z\n");
+    utimesSync(p.path("src/a.js"), mtime, mtime);
+    expect(treeFingerprint(p.dir)).not.toBe(before);
+  });
+
+  it("files git is told not to look at (assume-unchanged, skip-worktree) are read from disk", () => {
+    const p = repo();
+    p.git("update-index", "--assume-unchanged", "src/a.js");
+    p.git("update-index", "--skip-worktree", "src/b.js");
+    const before = agree(p);
+    p.write("src/a.js", "broken\n");
+    const afterA = agree(p);
+    expect(afterA).not.toBe(before);
+    p.write("src/b.js", "broken\n");
+    expect(agree(p)).not.toBe(afterA);
+  });
+
+  it("a staged or committed change of the same content keeps the fingerprint", () => {
+    const p = repo();
+    p.write("src/a.js", "work\n");
+    const work = agree(p);
+    p.git("add", "-A");
+    expect(agree(p)).toBe(work);
+    p.git(
+      "-c",
+      "user.name=t",
+      "-c",
+      "user.email=t@t",
+      "commit",
+      "-q",
+      "-m",
+      "w",
+    );
+    expect(agree(p)).toBe(work);
+  });
+
+  it("answers from the basis while the index and the changed files read the same", () => {
+    const p = repo();
+    p.write("src/new.js", "new\n");
+    agree(p);
+    const file = p.path(".claude/playbook/cache/.tree-basis.json");
+    const basis = JSON.parse(readFileSync(file, "utf8")) as object;
+    writeFileSync(
+      file,
+      JSON.stringify({ ...basis, fingerprint: "sha256:kept" }),
+    );
+    expect(treeFingerprint(p.dir)).toBe("sha256:kept");
+    p.write("src/new.js", "other\n");
+    expect(treeFingerprint(p.dir)).not.toBe("sha256:kept");
+  });
+
+  it("a basis that does not parse is read past", () => {
+    const p = repo();
+    const before = agree(p);
+    writeFileSync(p.path(".claude/playbook/cache/.tree-basis.json"), "{");
+    expect(treeFingerprint(p.dir)).toBe(before);
+    rmSync(p.path(".claude/playbook/cache/.tree-basis.json"));
+    expect(treeFingerprint(p.dir)).toBe(before);
+  });
+
+  it("is null outside a git repository", () => {
+    const p = createTempProject({ "a.txt": "a\n" });
+    expect(treeFingerprint(p.dir)).toBeNull();
+  });
+});
