@@ -1,3 +1,5 @@
+import { agentGitConfig } from "./agent-git.ts";
+
 /**
  * Whether tracked files have uncommitted changes (staged or not); null when git cannot tell. Only asked for commands
  * that could throw such work away, so the common hook path starts no git process.
@@ -9,7 +11,12 @@ export function hasUncommittedTrackedChanges(
   const { spawnSync } = process.getBuiltinModule("node:child_process");
   const result = spawnSync(
     "git",
-    ["status", "--porcelain=v1", "--untracked-files=no"],
+    [
+      ...agentGitConfig(projectDir),
+      "status",
+      "--porcelain=v1",
+      "--untracked-files=no",
+    ],
     { cwd: projectDir, encoding: "utf8", timeout: 5000 },
   );
   if (result.status !== 0 || result.error) return null;

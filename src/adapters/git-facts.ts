@@ -1,9 +1,10 @@
+import { agentGitConfig } from "./agent-git.ts";
 import { isPlaceholderOnDisk } from "./placeholder-check.ts";
 /** Facts that need a git process: asked only by rare events (PreCompact, a session start that repairs state.md). */
 function git(projectDir: string, args: readonly string[]): string | null {
   // Loaded here, not at the top: node:child_process costs the hook ~4 ms on every call otherwise.
   const { spawnSync } = process.getBuiltinModule("node:child_process");
-  const result = spawnSync("git", args, {
+  const result = spawnSync("git", [...agentGitConfig(projectDir), ...args], {
     cwd: projectDir,
     encoding: "utf8",
     timeout: 3000,
@@ -122,11 +123,11 @@ export function createAndSwitchBranch(
   name: string,
 ): { ok: true } | { ok: false; message: string } {
   const { spawnSync } = process.getBuiltinModule("node:child_process");
-  const result = spawnSync("git", ["switch", "--quiet", "-c", name], {
-    cwd: projectDir,
-    encoding: "utf8",
-    timeout: 10_000,
-  });
+  const result = spawnSync(
+    "git",
+    [...agentGitConfig(projectDir), "switch", "--quiet", "-c", name],
+    { cwd: projectDir, encoding: "utf8", timeout: 10_000 },
+  );
   return result.status === 0
     ? { ok: true }
     : {

@@ -1,3 +1,4 @@
+import { agentGitConfig } from "./agent-git.ts";
 import { isPlaceholderOnDisk } from "./placeholder-check.ts";
 import { parseStatusZ, type StatusEntry } from "../core/archive/git-status.ts";
 
@@ -82,6 +83,7 @@ const GIT_TIMEOUT_MS = 120_000;
  */
 export function createGitPort(dir: string): GitPort {
   let spawned = 0;
+  const safety = agentGitConfig(dir);
   const exec = (
     args: string[],
   ): Promise<{
@@ -95,7 +97,7 @@ export function createGitPort(dir: string): GitPort {
     return new Promise((resolve) => {
       execFile(
         "git",
-        args,
+        [...safety, ...args],
         {
           cwd: dir,
           encoding: "utf8",

@@ -2,6 +2,7 @@ import { writeSync } from "node:fs";
 import { isHookEvent, type HookEvent } from "../core/guards/events.ts";
 import { readConfig } from "../app/read-config.ts";
 import type { HookDeps, HookRun } from "../app/hook-run.ts";
+import { HOOK_PROCESS_ENV } from "../adapters/agent-git.ts";
 import { logHookRun } from "../app/log-hook-run.ts";
 import {
   readBashCallLazily,
@@ -49,6 +50,7 @@ export async function runHookMain(
   runner: HookRunner,
 ): Promise<void> {
   if (process.env["PLAYBOOK_DISABLE"] === "1") return;
+  process.env[HOOK_PROCESS_ENV] = "1";
   try {
     await answerEvent(argv, runner);
   } catch (error) {

@@ -29,11 +29,14 @@ export function createFinishedRepo(
   options: GuardedRepoOptions = {},
   /** More uncommitted work, written before the evidence like the rest. */
   work: Record<string, string> = {},
+  /** Runs after the work is written and before the evidence (file modes, git config). */
+  prepare: (repo: GuardedRepo) => void = () => {},
 ): GuardedRepo {
   const repo = createGuardedRepo({ playbook: FINISHED_PLAYBOOK, ...options });
   // Written before the evidence, which proves the code as it is then.
   repo.write("src/login-form.tsx", "export const LoginForm = () => null;\n");
   for (const [path, text] of Object.entries(work)) repo.write(path, text);
+  prepare(repo);
   const summary = repo.summary();
   for (const phase of summary.phases) {
     for (const subtask of phase.subtasks) {
