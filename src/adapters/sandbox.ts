@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, realpathSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { WRITE_GUARDED_PATHS } from "../core/paths/trust-paths.ts";
+import { withAgentPath } from "./trusted-path-env.ts";
 
 /** What a validation command may touch besides the project (`verify` in `.claude/playbook.json`). */
 export interface SandboxPolicy {
@@ -133,7 +134,7 @@ export async function startSandbox(policy: SandboxPolicy): Promise<Sandbox> {
   }
   return {
     ok: true,
-    wrap: (command) => SandboxManager.wrapWithSandbox(command),
+    wrap: (command) => SandboxManager.wrapWithSandbox(withAgentPath(command)),
     cleanup: () => SandboxManager.cleanupAfterCommand(),
     close: () => SandboxManager.reset(),
     warnings: deps.warnings,

@@ -3,6 +3,7 @@ import { isHookEvent, type HookEvent } from "../core/guards/events.ts";
 import { readConfig } from "../app/read-config.ts";
 import type { HookDeps, HookRun } from "../app/hook-run.ts";
 import { HOOK_PROCESS_ENV } from "../adapters/agent-git.ts";
+import { dropAgentWritablePath } from "../adapters/trusted-path-env.ts";
 import { logHookRun } from "../app/log-hook-run.ts";
 import {
   readBashCallLazily,
@@ -51,6 +52,7 @@ export async function runHookMain(
 ): Promise<void> {
   if (process.env["PLAYBOOK_DISABLE"] === "1") return;
   process.env[HOOK_PROCESS_ENV] = "1";
+  dropAgentWritablePath(process.env["CLAUDE_PROJECT_DIR"] ?? process.cwd());
   try {
     await answerEvent(argv, runner);
   } catch (error) {

@@ -71,6 +71,22 @@ describe("playbook doctor", () => {
     });
   });
 
+  it("fails when PATH has a folder the agent can write, where Claude Code would find `node` for the hook", () => {
+    const p = installed();
+    const { findings, status } = doctor(
+      p,
+      `${p.path("node_modules/.bin")}:${WITH_CLAUDE}`,
+    );
+    expect(findings.find((f) => f.area === "path")).toMatchObject({
+      level: "error",
+      message: expect.stringContaining(
+        `PATH has folders the agent can write (${p.path("node_modules/.bin")})`,
+      ),
+      fix: expect.stringContaining("Take them out of PATH"),
+    });
+    expect(status).toBe(1);
+  });
+
   it("calls a playbook that `new` just started a plan to write, not a broken install", () => {
     const p = installed();
     execFileSync("git", ["add", "-A"], { cwd: p.dir });

@@ -18,6 +18,7 @@ import { MANIFEST_FILE, parseManifest } from "../../core/scaffold/manifest.ts";
 import { CONFIG_FILE, readConfig } from "../read-config.ts";
 import { checkBoundary } from "./check-boundary.ts";
 import { HOOK_LOADER } from "../../core/paths/trust-paths.ts";
+import { agentWritablePath } from "../../adapters/trusted-path-env.ts";
 import { runLint } from "../run-lint.ts";
 
 export interface Finding {
@@ -75,6 +76,14 @@ export function runDoctor(root: string, deps: DoctorDeps): Finding[] {
       "git was not found",
       "Install git and make sure it is on PATH.",
     );
+  const plantable = agentWritablePath(deps.env, root);
+  if (plantable.length > 0)
+    error(
+      "path",
+      `PATH has folders the agent can write (${plantable.map((e) => (e === "" ? "an empty entry" : e)).join(", ")}): Claude Code looks up \`node\` for every hook there, so a program the agent put there would run instead of the hook`,
+      "Take them out of PATH in the shell that starts Claude Code (hook processes drop them for the programs they start).",
+    );
+  else ok("path", "PATH has no folder the agent can write");
   if (!isGitRepository(root))
     warn(
       "git",
