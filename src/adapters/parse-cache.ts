@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, statSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import {
   matchCacheEntry,
@@ -24,7 +24,8 @@ export const CACHE_DIR = join(".claude", "playbook", "cache");
 /**
  * Reads the summary of `relPath` (relative to `projectDir`) from the parse cache, or parses the file and refreshes
  * the cache. An entry is only trusted when path, kind, mtime, ctime, size and parser version all match and its
- * JSON is well-formed; anything else is rebuilt. `summarize` is injected so the hook bundle can load the parser
+ * JSON is well-formed; anything else is rebuilt. Its fields are not checked one by one: only playbook's own processes
+ * write the cache (docs/decisions.md). `summarize` is injected so the hook bundle can load the parser
  * lazily, only on a miss.
  */
 export function readSummaryCached(
@@ -91,6 +92,18 @@ export function storeCacheEntry(
     });
   } catch {
     // Only a cache: the next call parses instead.
+  }
+}
+
+/**
+ * Drops every parse cache entry: called when a guard failed, so an entry someone edited into a shape the guards cannot
+ * read blocks one call, not every call after it.
+ */
+export function forgetCachedSummaries(projectDir: string): void {
+  try {
+    rmSync(join(projectDir, CACHE_DIR), { recursive: true, force: true });
+  } catch {
+    // Nothing cached, or nothing this process may remove: the entries are rebuilt when their files change.
   }
 }
 

@@ -1,5 +1,8 @@
 import { startTrustedJob } from "../adapters/trusted-job.ts";
-import { readSummaryCached } from "../adapters/parse-cache.ts";
+import {
+  forgetCachedSummaries,
+  readSummaryCached,
+} from "../adapters/parse-cache.ts";
 import { writeGrant } from "../adapters/grant-store.ts";
 import { addSessionReads } from "../adapters/session-store.ts";
 import { evaluateGuards } from "../core/guards/evaluate.ts";
@@ -105,6 +108,7 @@ function judgeToolUse(
   deps: HookDeps,
 ): HookRun {
   const verdict = evaluateGuards(ctx, undefined, deps.clock, deps.checkTime);
+  if (verdict.failures.length > 0) forgetCachedSummaries(ctx.projectDir);
   let updatedInput: Record<string, unknown> | undefined;
   try {
     applyEffects(ctx, verdict.effects, deps.now);

@@ -147,6 +147,31 @@ describe("PreToolUse fails closed", () => {
     expect(repo.read("state.md")).not.toBe("");
   });
 
+  it("a cache entry edited into a shape the guards cannot read refuses one call, then is rebuilt", () => {
+    const repo = createGuardedRepo();
+    const edit = () =>
+      repo.pre("Edit", {
+        file_path: repo.path("src/app.ts"),
+        old_string: "1",
+        new_string: "2",
+      });
+    expect(edit().decision).toBeNull();
+    const cache = ".claude/playbook/cache/plan__playbook-login-form.md.json";
+    const entry = JSON.parse(repo.read(cache)) as {
+      summary: Record<string, unknown>;
+    };
+    repo.write(
+      cache,
+      JSON.stringify({ ...entry, summary: { ...entry.summary, phases: {} } }),
+    );
+
+    const refused = edit();
+    expect(refused.decision).toBe("deny");
+    expect(refused.reason).toContain("failed");
+    expect(existsSync(repo.path(cache))).toBe(false);
+    expect(edit().decision).toBeNull();
+  });
+
   it("other events still go on when the hook fails: nothing is refused there", () => {
     const repo = createGuardedRepo();
     const result = runHook(

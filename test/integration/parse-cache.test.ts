@@ -162,41 +162,6 @@ describe("readSummaryCached", () => {
       "a summary of another kind",
       (e) => poisoned(e, { summary: { ...e.summary, kind: "state" } }),
     ],
-    [
-      "a summary without diagnostics",
-      (e) => poisoned(e, { summary: { ...e.summary, diagnostics: null } }),
-    ],
-    [
-      "a summary whose phases are not a list",
-      (e) => poisoned(e, { summary: { ...e.summary, phases: {} } }),
-    ],
-    [
-      "a null phase",
-      (e) => poisoned(e, { summary: { ...e.summary, phases: [null] } }),
-    ],
-    [
-      "a subtask without an id",
-      (e) =>
-        poisoned(e, {
-          summary: {
-            ...e.summary,
-            phases: [
-              {
-                id: "p1",
-                name: "x",
-                status: "pending",
-                dependsOn: [],
-                maxIterations: null,
-                subtasks: [{ checked: true }],
-              },
-            ],
-          },
-        }),
-    ],
-    [
-      "meta that is a string",
-      (e) => poisoned(e, { summary: { ...e.summary, meta: "reviewed" } }),
-    ],
   ])("rebuilds a cache entry holding %s", (_name, corrupt) => {
     const p = project();
     const { summarize, parsed } = countingParser();
@@ -214,44 +179,6 @@ describe("readSummaryCached", () => {
       readSummaryCached(p.dir, PLAYBOOK, "playbook", summarize).status,
     ).toBe("hit");
   });
-
-  it.each<
-    [string, (summary: Record<string, unknown>) => Record<string, unknown>]
-  >([
-    ["config: null", (summary) => ({ ...summary, config: null })],
-    ["no playbook field", ({ playbook: _dropped, ...rest }) => rest],
-    ["an empty config", (summary) => ({ ...summary, config: {} })],
-    [
-      "an active path that is a number",
-      (summary) => ({
-        ...summary,
-        playbook: { ...(summary["playbook"] as object), active: 42 },
-      }),
-    ],
-  ])(
-    "rebuilds a state entry whose summary has %s, and the workspace read is right",
-    (_name, corrupt) => {
-      const p = project();
-      const { summarize, parsed } = countingParser();
-      readWorkspaceSummary(p.dir, summarize);
-      const entry = readEntry(p, STATE_CACHE);
-      p.write(
-        STATE_CACHE,
-        JSON.stringify({
-          ...entry,
-          summary: corrupt(entry.summary as unknown as Record<string, unknown>),
-        }),
-      );
-
-      const workspace = readWorkspaceSummary(p.dir, summarize);
-
-      expect(workspace.state).toEqual(
-        summarizeDocument("state", SAMPLE_STATE, "state.md"),
-      );
-      expect(workspace.active?.path).toBe(PLAYBOOK);
-      expect(parsed.filter((file) => file === "state.md")).toHaveLength(2);
-    },
-  );
 
   it.each<[string, (p: ReturnType<typeof project>) => void]>([
     ["is absent", () => undefined],

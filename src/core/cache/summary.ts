@@ -9,7 +9,6 @@ import type {
 import type { StateDoc } from "../model/state.ts";
 import { playbookHashes } from "../records/content-hash.ts";
 import { hasYamlErrorIn } from "../edit/yaml-guard.ts";
-import { isDocumentSummary } from "./summary-schema.ts";
 
 declare const __PLAYBOOK_PARSER_VERSION__: string | undefined;
 
@@ -168,7 +167,7 @@ export interface CacheEntry extends CacheKey {
   summary: DocumentSummary;
 }
 
-/** Returns the cached summary when `entry` (untrusted JSON) is a well-formed entry for exactly `key`. */
+/** Returns the cached summary when `entry` (parsed JSON) is an entry for exactly `key`. */
 export function matchCacheEntry(
   entry: unknown,
   key: CacheKey,
@@ -186,6 +185,12 @@ export function matchCacheEntry(
   ) {
     return null;
   }
-  if (!isDocumentSummary(e.summary) || e.summary.kind !== key.kind) return null;
+  // No field-by-field check: only playbook's own processes write the cache (docs/decisions.md).
+  if (
+    typeof e.summary !== "object" ||
+    e.summary === null ||
+    e.summary.kind !== key.kind
+  )
+    return null;
   return e.summary;
 }
