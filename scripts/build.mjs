@@ -106,7 +106,6 @@ await Promise.all([
     outfile: join(out, "hook-main.cjs"),
     format: "cjs",
     minify: true,
-    plugins: [lazyTree],
   }),
   build({
     ...common,
