@@ -1,8 +1,8 @@
 // Builds dist/cli.mjs (the CLI), dist/hook.cjs (a loader using V8's code cache), dist/hook-main.cjs (the hot hook
 // path of tool calls), dist/hook-session.cjs (session events and the status line), dist/archive.cjs (the archive workflow, loaded by
 // the hook only when an edit finishes a playbook), dist/parser.cjs (the markdown parser, which the hook loads only on a cache miss) and dist/bash.cjs (the
-// shell parser, loaded only for Bash calls), dist/tree.cjs (the working tree's fingerprint, loaded only for an edit that
-// claims proof). The sandbox runtime validations run in is a chunk of the CLI, loaded by
+// shell parser, loaded only for Bash calls), dist/ignore.cjs (the gitignore matcher, loaded only when a changed path may
+// be protected) and dist/tree.cjs (the working tree's fingerprint, for the session events; the tool hook carries it). The sandbox runtime validations run in is a chunk of the CLI, loaded by
 // `playbook verify` and `playbook check --rerun` only, with its seccomp helpers in dist/vendor/.
 import { createHash } from "node:crypto";
 import {
@@ -63,8 +63,9 @@ const common = {
   mainFields: ["module", "main"],
 };
 
-// The working tree's fingerprint (git, hashing) is needed only when an edit ticks a box or finishes a phase: the
-// hook bundles load it from dist/tree.cjs on first use instead of carrying it.
+// The working tree's fingerprint (git, hashing) is read only for an edit that claims proof. The session events'
+// bundle loads it from dist/tree.cjs on first use instead of carrying it; the tool hook carries it, since a tick
+// starts git as early as it can and loading the file cost it about 4 ms.
 const lazyTree = {
   name: "lazy-tree",
   setup(build) {
@@ -78,6 +79,26 @@ const lazyTree = {
         " exports.readWorkingTree = (...args) => load().readWorkingTree(...args);" +
         " exports.treeFingerprint = (...args) => load().treeFingerprint(...args);" +
         " exports.treeFingerprintSoon = (...args) => load().treeFingerprintSoon(...args);",
+      loader: "js",
+    }));
+  },
+};
+
+// The gitignore matcher is needed only when a changed path may be protected (protected-match.ts checks the patterns'
+// plain text first): the tool hook loads it from dist/ignore.cjs then, instead of carrying it on every call.
+const lazyIgnore = {
+  name: "lazy-ignore",
+  setup(build) {
+    build.onResolve({ filter: /^ignore$/ }, () => ({
+      path: "ignore",
+      namespace: "lazy-ignore",
+    }));
+    build.onLoad({ filter: /.*/, namespace: "lazy-ignore" }, () => ({
+      contents:
+        'let lib; const load = () => (lib ??= require(require("node:path").join(__dirname, "ignore.cjs")));' +
+        " const ignore = (...args) => load()(...args);" +
+        " ignore.isPathValid = (path) => load().isPathValid(path);" +
+        " module.exports = ignore;",
       loader: "js",
     }));
   },
@@ -104,6 +125,17 @@ await Promise.all([
     ...common,
     entryPoints: [join(root, "src/hooks/entry.ts")],
     outfile: join(out, "hook-main.cjs"),
+    format: "cjs",
+    minify: true,
+    plugins: [lazyIgnore],
+  }),
+  build({
+    ...common,
+    stdin: {
+      contents: 'module.exports = require("ignore");',
+      resolveDir: root,
+    },
+    outfile: join(out, "ignore.cjs"),
     format: "cjs",
     minify: true,
   }),

@@ -65,7 +65,9 @@ if (process.env["PLAYBOOK_DISABLE"] !== "1")
   try {
     loadMain(bundleFor(process.argv[2]))
       .hookMain(process.argv.slice(2))
-      .catch(failed);
+      // The reply is written and flushed (writeSync) by now, and jobs the hook started are detached: ending here
+      // saves Node's teardown of what is left (2-3 ms of every call, measured side by side).
+      .then(() => process.exit(), failed);
   } catch (error) {
     failed(error);
   }

@@ -17,8 +17,8 @@ export function findProtection(
   rules: readonly ProtectedRule[],
   repoPath: string,
 ): ProtectedRule | null {
-  if (!ignore.isPathValid(repoPath)) return null;
   if (!mayMatch(rules, repoPath)) return null;
+  if (!ignore.isPathValid(repoPath)) return null;
   for (const level of PROTECTION_LEVELS)
     for (const list of compiled(rules)[level]) {
       const found = list.rules[Number(list.matcher.test(repoPath).rule?.mark)];
