@@ -42,6 +42,8 @@ function doctor(
     env: {
       GITHUB_TOKEN: undefined,
       GH_TOKEN: undefined,
+      // As typed in a shell, not run through npm (which puts its own folders on PATH).
+      npm_command: undefined,
       PATH: path,
     },
   });
@@ -83,6 +85,18 @@ describe("playbook doctor", () => {
       `PATH has folders the agent can write (${p.path("node_modules/.bin")})`,
     );
     expect(path?.fix).toContain("Take them out of PATH");
+    // npx puts the project's node_modules/.bin first on PATH itself: that is not the shell's PATH.
+    const viaNpx = runCli(["doctor", "--json", "--cwd", p.dir], {
+      env: {
+        GITHUB_TOKEN: undefined,
+        GH_TOKEN: undefined,
+        npm_command: "exec",
+        PATH: `${p.path("node_modules/.bin")}:${WITH_CLAUDE}`,
+      },
+    });
+    const findings2 = (JSON.parse(viaNpx.stdout) as { findings: Finding[] })
+      .findings;
+    expect(findings2.find((f) => f.area === "path")?.level).toBe("ok");
     expect(status).toBe(1);
   });
 

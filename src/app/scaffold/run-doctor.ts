@@ -76,7 +76,14 @@ export function runDoctor(root: string, deps: DoctorDeps): Finding[] {
       "git was not found",
       "Install git and make sure it is on PATH.",
     );
-  const plantable = agentWritablePath(deps.env, root);
+  // Run through npx or an npm script, npm has put the `node_modules/.bin` folders of the project and its parents first
+  // on PATH: they are npm's, not the PATH Claude Code gets from the shell.
+  const byNpm = (entry: string) =>
+    deps.env["npm_command"] !== undefined &&
+    /[\\/](?:node_modules[\\/]\.bin|node-gyp-bin)$/.test(entry);
+  const plantable = agentWritablePath(deps.env, root).filter(
+    (entry) => !byNpm(entry),
+  );
   if (plantable.length > 0)
     error(
       "path",
