@@ -28,8 +28,14 @@ interface Finding {
   fix: string | null;
 }
 
+/** PATH as a shell has it: without the `node_modules/.bin` folders npm put first to run this test. */
+const SHELL_PATH = (process.env["PATH"] ?? "")
+  .split(":")
+  .filter((entry) => !/\/(?:node_modules\/\.bin|node-gyp-bin)$/.test(entry))
+  .join(":");
+
 /** The pinned Claude Code first on the PATH, as on a developer's machine. */
-const WITH_CLAUDE = `${dirname(claudeCodeBinary())}:${process.env["PATH"] ?? ""}`;
+const WITH_CLAUDE = `${dirname(claudeCodeBinary())}:${SHELL_PATH}`;
 
 function doctor(
   p: TempProject,
