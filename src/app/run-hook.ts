@@ -180,10 +180,6 @@ function applyEffects(
 }
 
 /**
- * After an edit of `state.md` or a playbook: refresh the parse cache (the next PreToolUse then hits it) and tell the
- * model about errors the edit left, with file and line, so a broken document is visible at once.
- */
-/**
  * After an edit of `state.md` or a playbook: refresh the parse cache (the next PreToolUse then hits it), tell the
  * model about errors the edit left, with file and line, and when the edit finished the active playbook with proof
  * for everything (docs/sessions.md), start the archive workflow, loading its bundle only then.

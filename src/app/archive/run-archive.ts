@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import {
   readArchiveJournal,
@@ -437,17 +437,4 @@ function describeStep(
     case "lock":
       return "set the post-loop lock until the next task is picked";
   }
-}
-
-/** The state.md summary of `root` through a summarizer (used by the CLI and the hook's archive bundle). */
-export function readStateWith(
-  summarize: (text: string) => StateSummary,
-): (root: string) => StateSummary | null {
-  return (root) => {
-    try {
-      return summarize(readFileSync(join(root, "state.md"), "utf8"));
-    } catch {
-      return null;
-    }
-  };
 }

@@ -1,11 +1,6 @@
 import type { PlaybookSummary } from "../cache/summary.ts";
 import { isRepairPath } from "../paths/repo-path.ts";
-import type {
-  Decision,
-  FileChange,
-  GuardContext,
-  GuardResult,
-} from "./types.ts";
+import type { FileChange, GuardContext, GuardResult } from "./types.ts";
 
 export const KILL_SWITCH =
   "Kill switch: the user can start Claude Code with PLAYBOOK_DISABLE=1 to turn every playbook guard off.";
@@ -19,10 +14,6 @@ export function block(reason: string): GuardResult {
 
 export function context(text: string): GuardResult {
   return { decision: { kind: "context", text } };
-}
-
-export function isBlock(decision: Decision): boolean {
-  return decision.kind === "block";
 }
 
 /** Whether the subagent making the call is `name` (also a plugin-scoped `plugin:name`). */

@@ -2,9 +2,8 @@
 export const LANGUAGES = ["en", "ja"] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-/** A = Claude Code only; B = + Codex as worker; C = + Codex and CodeRabbit as reviewer (docs/playbook-format.md). */
-export const TOOLSTACKS = ["A", "B", "C"] as const;
-export type Toolstack = (typeof TOOLSTACKS)[number];
+export { TOOLSTACKS, type Toolstack } from "../model/state.ts";
+import type { Toolstack } from "../model/state.ts";
 
 /** What `playbook init` asks (or detects), and everything the templates are rendered with. */
 export interface InitAnswers {

@@ -93,14 +93,6 @@ export function nextStep(view: PlaybookView): NextStep {
   return subtaskStep(view, phase, ready);
 }
 
-/** The open subtasks of the phase `nextStep` works on, in order, for summaries. */
-export function openSubtasks(view: PlaybookView): SubtaskSummary[] {
-  const step = nextStep(view);
-  if (!("phase" in step)) return [];
-  const phase = view.playbook.phases.find((p) => p.id === step.phase);
-  return phase ? phase.subtasks.filter((s) => !s.checked) : [];
-}
-
 function isOutside(id: string, phase: PhaseSummary): boolean {
   return !phase.subtasks.some((s) => s.id === id);
 }
