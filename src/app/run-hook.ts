@@ -19,7 +19,6 @@ import type { HookAnswer } from "../hooks/reply.ts";
 import { buildGuardContext } from "./build-guard-context.ts";
 import { currentTreeFingerprintSoon } from "./current-tree.ts";
 import { mayClaimProof } from "../core/edit/may-claim-proof.ts";
-import { claimsProof } from "../core/guards/playbook-changes.ts";
 import { readToolCall } from "./read-tool-call.ts";
 import { readConfig } from "./read-config.ts";
 import { runToolFailure } from "./run-tool-failure.ts";
@@ -77,6 +76,7 @@ function checkToolUse(
   )
     ? currentTreeFingerprintSoon(projectDir)
     : null;
+  let wantsTree = false;
   let ctx: GuardContext;
   try {
     ctx = buildGuardContext({
@@ -86,14 +86,22 @@ function checkToolUse(
       summarize: deps.summarize,
       readToolCall,
       readBashCall: deps.readBashCall,
-      ...(soon ? { readTree: () => null } : {}),
+      // The context asks for the tree only when the call claims proof: the reading started above answers it.
+      ...(soon
+        ? {
+            readTree: () => {
+              wantsTree = true;
+              return null;
+            },
+          }
+        : {}),
     });
   } catch (error) {
     soon?.cancel();
     throw error;
   }
   if (soon === null) return judgeToolUse(ctx, payload, deps);
-  if (!claimsProof(ctx.changes)) {
+  if (!wantsTree) {
     soon.cancel();
     return judgeToolUse(ctx, payload, deps);
   }
