@@ -433,7 +433,7 @@ describe("playbook init", () => {
     const run = await runInTerminal(
       `'${process.execPath}' '${CLI_BUNDLE}' init --cwd '${p.dir}'`,
       // toolstack: types x, then Enter; language: types fr, then Enter; the two commands as detected; apply.
-      ["x", "\r", "fr", "\r", "\r", "\r", "\r"],
+      ["x\r", "fr\r", "\r", "\r", "\r"],
       childEnv({ LANG: "C", LC_ALL: undefined, NO_COLOR: "1" }),
     );
     expect(run.screen).not.toContain("internal error");

@@ -90,7 +90,7 @@ describe("the README's install section, followed word for word", () => {
       // init asks four questions and whether to apply the plan: the defaults are taken.
       await type(
         line,
-        command.includes(" init") ? ["\r", "\r", "\r", "\r", "\r", "\r"] : [],
+        command.includes(" init") ? ["\r", "\r", "\r", "\r", "\r"] : [],
       );
     }
     const git = (...args: string[]) =>
@@ -107,7 +107,7 @@ describe("the README's install section, followed word for word", () => {
     const doctor = await type("npx --no playbook doctor");
     expect(doctor).not.toMatch(/^\s*(✗|error)/m);
 
-    await type("npx --no playbook uninstall", ["y", "\r"]);
+    await type("npx --no playbook uninstall", ["y\r"]);
     // Nothing init or the hooks wrote is left behind for `git add -A` to pick up.
     const after = git("status", "--porcelain", "--untracked-files=all");
     expect(after.split("\n").filter((l) => l.startsWith("??"))).toEqual([
@@ -127,5 +127,5 @@ describe("the README's install section, followed word for word", () => {
       "package.json",
       "plan/playbook-login-form.md",
     ]);
-  });
+  }, 600_000); // Six programs in a terminal, each allowed 90 s on a loaded machine, so that a hang shows its screen.
 });

@@ -6,36 +6,50 @@ export interface TerminalRun {
   status: number | null;
 }
 
+/** What @clack/prompts draws in front of the question that is waiting for an answer. */
+const WAITING_PROMPT = "\u25c6";
+
 /**
- * Runs `command` in a real terminal (`script` from util-linux gives it a pty) and types each of `keys` after a pause,
- * as a person answering prompts one at a time would.
+ * Runs `command` in a real terminal (`script` from util-linux gives it a pty) and types each of `answers` the way a
+ * person does: only once a question is on the screen and the program has gone quiet. Keys sent before the prompt
+ * reads them are lost, so a fixed pause fails on a loaded machine.
+ *
+ * Each answer is typed in one go (`"y\r"` is y, then Enter, at the same question). The run is killed after
+ * `limitMs`, and the screen so far is returned with a `null` status, so a test shows where a program waited.
  */
 export function runInTerminal(
   command: string,
-  keys: readonly string[],
+  answers: readonly string[],
   env: NodeJS.ProcessEnv,
-  pauseMs = 700,
+  limitMs = 90_000,
 ): Promise<TerminalRun> {
   return new Promise((resolve, reject) => {
     const child = spawn("script", ["-qec", command, "/dev/null"], { env });
     let raw = "";
-    child.stdout
-      .setEncoding("utf8")
-      .on("data", (chunk: string) => (raw += chunk));
-    child.stderr
-      .setEncoding("utf8")
-      .on("data", (chunk: string) => (raw += chunk));
+    let sinceAnswer = "";
     let index = 0;
-    const typeNext = () => {
-      if (index >= keys.length || child.exitCode !== null) return;
-      child.stdin.write(keys[index++] ?? "");
-      setTimeout(typeNext, pauseMs);
+    let quiet: NodeJS.Timeout | undefined;
+    const answerWhenQuiet = () => {
+      clearTimeout(quiet);
+      quiet = setTimeout(() => {
+        if (index >= answers.length || child.exitCode !== null) return;
+        if (!sinceAnswer.includes(WAITING_PROMPT)) return;
+        sinceAnswer = "";
+        child.stdin.write(answers[index++] ?? "");
+      }, 300);
     };
-    setTimeout(typeNext, pauseMs * 2);
-    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
+    const take = (chunk: string) => {
+      raw += chunk;
+      sinceAnswer += chunk;
+      answerWhenQuiet();
+    };
+    child.stdout.setEncoding("utf8").on("data", take);
+    child.stderr.setEncoding("utf8").on("data", take);
+    const timer = setTimeout(() => child.kill("SIGKILL"), limitMs);
     child.on("error", reject);
     child.on("close", (status) => {
       clearTimeout(timer);
+      clearTimeout(quiet);
       resolve({
         // eslint-disable-next-line no-control-regex
         screen: raw.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "").replace(/\r/g, ""),
