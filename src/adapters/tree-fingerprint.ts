@@ -2,11 +2,17 @@ import { lstatSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { isPlaceholderOnDisk } from "./placeholder-check.ts";
 import { sha256Text } from "./sha256-text.ts";
+import { writeTreeBasis } from "./tree-basis-store.ts";
 import {
-  readTreeBasis,
-  writeTreeBasis,
-  type TreeBasis,
-} from "./tree-basis-store.ts";
+  indexIdentity,
+  LISTING,
+  startFromBasis,
+  startTreeListing,
+  TREE_GIT_SETTINGS,
+  WORKTREE,
+  type BasisStart,
+  type TreeListing,
+} from "./tree-listing.ts";
 import {
   applyDelta,
   deltaText,
@@ -28,23 +34,10 @@ type Git = (
   input?: string,
 ) => { status: number | null; stdout: string; stderr: string };
 
-/**
- * git with the settings a fingerprint relies on, whatever the repository's config says: every stat field is compared
- * (so a file rewritten with its size and mtime put back still shows as modified), and no fsmonitor program runs.
- */
-const SETTINGS = [
-  "-c",
-  "core.fsmonitor=false",
-  "-c",
-  "core.checkStat=default",
-  "-c",
-  "core.trustctime=true",
-];
-
 function gitIn(root: string, timeoutMs: number): Git {
   const { spawnSync } = process.getBuiltinModule("node:child_process");
   return (args, input) => {
-    const result = spawnSync("git", [...SETTINGS, ...args], {
+    const result = spawnSync("git", [...TREE_GIT_SETTINGS, ...args], {
       cwd: root,
       encoding: "utf8",
       input,
@@ -57,9 +50,6 @@ function gitIn(root: string, timeoutMs: number): Git {
       : result;
   };
 }
-
-const LISTING = ["ls-files", "-z", "-v", "-t"];
-const WORKTREE = ["-m", "-o", "-d", "--exclude-standard"];
 
 /**
  * The working tree as a validation sees it (docs/guards.md): tracked files at their current content plus untracked
@@ -130,62 +120,41 @@ export function treeFingerprint(root: string, timeoutMs = 8000): string | null {
 
 /**
  * `treeFingerprint`, started now and answered later: git lists the changed files while the caller does other work
- * (the hook reads records and state meanwhile). `cancel` stops git when the answer is not needed after all.
+ * (the hook reads records and state meanwhile). `listing` is one started earlier still, by the hook's loader.
+ * `cancel` stops git when the answer is not needed after all.
  */
 export function treeFingerprintSoon(
   root: string,
   timeoutMs = 8000,
+  listing: TreeListing | null = startTreeListing(root, timeoutMs),
 ): { result: Promise<string | null>; cancel: () => void } {
-  const start = startFromBasis(root);
-  if (start === null)
+  if (listing === null)
     return {
       result: Promise.resolve().then(
         () => readWorkingTree(root, timeoutMs).fingerprint,
       ),
       cancel: () => {},
     };
-  const { spawn } = process.getBuiltinModule("node:child_process");
-  const child = spawn("git", [...SETTINGS, ...LISTING, ...WORKTREE], {
-    cwd: root,
-    stdio: ["ignore", "pipe", "ignore"],
-    timeout: timeoutMs,
-    windowsHide: true,
-  });
-  const chunks: Buffer[] = [];
   let cancelled = false;
-  child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
-  const listed = new Promise<string | null>((resolve) => {
-    child.on("error", () => resolve(null));
-    child.on("close", (code) =>
-      resolve(code === 0 ? Buffer.concat(chunks).toString("utf8") : null),
-    );
-  });
   return {
-    result: listed.then((stdout) => {
+    result: listing.stdout.then((stdout) => {
       if (cancelled) return null;
-      const git = gitIn(root, timeoutMs);
       const answer =
-        stdout === null ? null : answerFromBasis(root, git, start, stdout);
+        stdout === null
+          ? null
+          : answerFromBasis(
+              root,
+              gitIn(root, timeoutMs),
+              listing.start,
+              stdout,
+            );
       return answer ?? readWorkingTree(root, timeoutMs).fingerprint;
     }),
     cancel: () => {
       cancelled = true;
-      child.kill();
-      child.stdout.destroy();
+      listing.cancel();
     },
   };
-}
-
-interface BasisStart {
-  index: string;
-  basis: TreeBasis;
-}
-
-/** The basis, when there is one for the index git has now. */
-function startFromBasis(root: string): BasisStart | null {
-  const index = indexIdentity(root);
-  const basis = index === null ? null : readTreeBasis(root);
-  return basis !== null && basis.index === index ? { index, basis } : null;
 }
 
 /** The basis's fingerprint when the changed files read as they did then and the index is still the same, else null. */
@@ -284,31 +253,4 @@ function readDelta(
         oid: blob(readFileSync(join(root, f.path))),
       });
   return delta;
-}
-
-/**
- * Which index file git reads, as dev:inode:size:mtime:ctime (nanoseconds), or null when it cannot be told without
- * asking git (a `GIT_DIR`/`GIT_INDEX_FILE` in the environment, a project below the repository's top).
- */
-function indexIdentity(root: string): string | null {
-  if (process.env["GIT_DIR"] || process.env["GIT_INDEX_FILE"]) return null;
-  let file = join(root, ".git", "index");
-  try {
-    const dotGit = lstatSync(join(root, ".git"));
-    if (dotGit.isFile()) {
-      // A linked worktree: `.git` names its own git directory.
-      const match = /^gitdir: (.+)$/m.exec(
-        readFileSync(join(root, ".git"), "utf8"),
-      );
-      if (!match?.[1]) return null;
-      file = join(root, match[1].trim(), "index");
-      if (match[1].trim().startsWith("/"))
-        file = join(match[1].trim(), "index");
-    } else if (!dotGit.isDirectory()) return null;
-    const s = lstatSync(file, { bigint: true });
-    if (!s.isFile()) return null;
-    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
-  } catch {
-    return null;
-  }
 }

@@ -2,6 +2,7 @@ import {
   treeFingerprint,
   treeFingerprintSoon,
 } from "../adapters/tree-fingerprint.ts";
+import type { TreeListing } from "../adapters/tree-listing.ts";
 
 const failed = (error: unknown) =>
   `error: ${error instanceof Error ? error.message : String(error)}`;
@@ -18,13 +19,22 @@ export function currentTreeFingerprint(root: string): string | null {
   }
 }
 
-/** `currentTreeFingerprint`, started now: git runs while the hook reads the rest of what the guards need. */
-export function currentTreeFingerprintSoon(root: string): {
+/**
+ * `currentTreeFingerprint`, started now: git runs while the hook reads the rest of what the guards need. A listing the
+ * loader already started is used when it is of this project.
+ */
+export function currentTreeFingerprintSoon(
+  root: string,
+  started?: TreeListing | null,
+): {
   result: Promise<string | null>;
   cancel: () => void;
 } {
   try {
-    const soon = treeFingerprintSoon(root);
+    const soon =
+      started?.root === root
+        ? treeFingerprintSoon(root, undefined, started)
+        : treeFingerprintSoon(root);
     return { result: soon.result.catch(failed), cancel: soon.cancel };
   } catch (error) {
     return { result: Promise.resolve(failed(error)), cancel: () => {} };

@@ -7,6 +7,8 @@ import type { HookAnswer } from "../hooks/reply.ts";
 import type { ReadBashCall } from "./read-bash-call.ts";
 import type { SetStateField } from "./write-state-field.ts";
 
+import type { TreeListing } from "../adapters/tree-listing.ts";
+
 export interface HookDeps {
   summarize: Summarize;
   /** The shell analysis, from its own bundle (loaded on the first Bash call), checking the deadline throughout. */
@@ -24,6 +26,8 @@ export interface HookDeps {
   checkTime: CheckTime;
   /** The folder of the running hook bundle (dist/), where `job.cjs` and `cli.mjs` sit. */
   distDir: string;
+  /** git listing the tree's changes, started by the hook's loader for a call that may claim proof. */
+  treeListing?: TreeListing | null;
 }
 
 export interface HookRun {

@@ -74,7 +74,7 @@ function checkToolUse(
     payload.tool_name ?? null,
     payload.tool_input ?? {},
   )
-    ? currentTreeFingerprintSoon(projectDir)
+    ? currentTreeFingerprintSoon(projectDir, deps.treeListing)
     : null;
   let wantsTree = false;
   let ctx: GuardContext;

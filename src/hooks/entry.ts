@@ -1,5 +1,6 @@
 import { runToolHook } from "../app/run-hook.ts";
 import { runHookMain } from "./main.ts";
+import type { EarlyStart } from "./early-start.ts";
 
 declare const module: unknown;
 declare const require: { main: unknown };
@@ -8,8 +9,11 @@ declare const require: { main: unknown };
  * The tool bundle (`dist/hook-main.cjs`): PreToolUse, PostToolUse and PostToolUseFailure, the events
  * of every tool call. `dist/hook.cjs` loads it for those events; `playbook hook <Event>` loads it the same way.
  */
-export function hookMain(argv: readonly string[]): Promise<void> {
-  return runHookMain(argv, runToolHook);
+export function hookMain(
+  argv: readonly string[],
+  early?: EarlyStart,
+): Promise<void> {
+  return runHookMain(argv, runToolHook, early);
 }
 
 if (require.main === module) {

@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import { Script } from "node:vm";
 import { bundleFor } from "./bundle-for.ts";
 import { failedPreToolUse } from "./failed-reply.ts";
+import { startToolCall, type EarlyStart } from "./early-start.ts";
 
 declare const __dirname: string;
 declare const require: NodeJS.Require;
@@ -14,7 +15,7 @@ declare const require: NodeJS.Require;
  * another Node version or a changed bundle is rejected by V8 and rewritten; an unwritable folder only costs the time.
  */
 function loadMain(bundle: string): {
-  hookMain: (argv: readonly string[]) => Promise<void>;
+  hookMain: (argv: readonly string[], early?: EarlyStart) => Promise<void>;
 } {
   const file = join(__dirname, `${bundle}.cjs`);
   const cacheFile = join(__dirname, `.${bundle}.v8cache`);
@@ -60,14 +61,16 @@ function failed(error: unknown): void {
     );
 }
 
-// The kill switch is checked before anything loads, so a disabled hook costs no more than node itself.
+// The kill switch is checked before anything loads, so a disabled hook costs no more than node itself. A PreToolUse
+// call is read here, before the tool bundle loads, so a tick's git starts first (early-start.ts).
 if (process.env["PLAYBOOK_DISABLE"] !== "1")
-  try {
-    loadMain(bundleFor(process.argv[2]))
-      .hookMain(process.argv.slice(2))
-      // The reply is written and flushed (writeSync) by now, and jobs the hook started are detached: ending here
-      // saves Node's teardown of what is left (2-3 ms of every call, measured side by side).
-      .then(() => process.exit(), failed);
-  } catch (error) {
-    failed(error);
-  }
+  (process.argv[2] === "PreToolUse" ? startToolCall() : Promise.resolve())
+    .then((early) =>
+      loadMain(bundleFor(process.argv[2])).hookMain(
+        process.argv.slice(2),
+        early ?? undefined,
+      ),
+    )
+    // The reply is written and flushed (writeSync) by now, and jobs the hook started are detached: ending here
+    // saves Node's teardown of what is left (2-3 ms of every call, measured side by side).
+    .then(() => process.exit(), failed);

@@ -2,8 +2,6 @@ import { writeSync } from "node:fs";
 import { isHookEvent, type HookEvent } from "../core/guards/events.ts";
 import { readConfig } from "../app/read-config.ts";
 import type { HookDeps, HookRun } from "../app/hook-run.ts";
-import { HOOK_PROCESS_ENV } from "../adapters/agent-git.ts";
-import { dropAgentWritablePath } from "../adapters/trusted-path-env.ts";
 import { logHookRun } from "../app/log-hook-run.ts";
 import {
   readBashCallLazily,
@@ -11,7 +9,12 @@ import {
   loadParser,
   summarizeLazily,
 } from "./lazy-bundles.ts";
-import { readEvent } from "./read-stdin.ts";
+import { MAX_STDIN_BYTES, readEvent, STDIN_TIMEOUT_MS } from "./read-stdin.ts";
+import {
+  becomeHookProcess,
+  hookProjectDir,
+  type EarlyStart,
+} from "./early-start.ts";
 import { toHookReply, type HookAnswer } from "./reply.ts";
 import { checkBudget, startDeadline } from "./deadline.ts";
 import { failedPreToolUse } from "./failed-reply.ts";
@@ -20,9 +23,6 @@ import { KILL_SWITCH } from "../core/guards/facts.ts";
 
 declare const __dirname: string;
 
-/** A 10 MB Write is still checked; beyond this the call cannot be judged. */
-const MAX_STDIN_BYTES = 64 * 1024 * 1024;
-export const STDIN_TIMEOUT_MS = 3000;
 
 /** Whether this process has written its one reply: a failure after it must not write a second. */
 let replied = false;
@@ -49,22 +49,26 @@ export type HookRunner = (
 export async function runHookMain(
   argv: readonly string[],
   runner: HookRunner,
+  early?: EarlyStart,
 ): Promise<void> {
   if (process.env["PLAYBOOK_DISABLE"] === "1") return;
-  process.env[HOOK_PROCESS_ENV] = "1";
-  dropAgentWritablePath(process.env["CLAUDE_PROJECT_DIR"] ?? process.cwd());
+  becomeHookProcess();
   try {
-    await answerEvent(argv, runner);
+    await answerEvent(argv, runner, early);
   } catch (error) {
     if (replied) return;
     if (argv[0] === "PreToolUse") writeSync(1, failedPreToolUse(error));
     else throw error;
+  } finally {
+    // A listing the call turned out not to need: git stops rather than run on after the reply.
+    early?.listing?.cancel();
   }
 }
 
 async function answerEvent(
   argv: readonly string[],
   runner: HookRunner,
+  early: EarlyStart | undefined,
 ): Promise<void> {
   const name = argv[0];
   if (!name || !isHookEvent(name)) {
@@ -75,7 +79,8 @@ async function answerEvent(
   }
   const event = name;
   const started = clock();
-  const input = await readEvent(MAX_STDIN_BYTES, STDIN_TIMEOUT_MS);
+  const input =
+    early?.input ?? (await readEvent(MAX_STDIN_BYTES, STDIN_TIMEOUT_MS));
   if (input.timedOut || input.truncated) {
     const why = input.timedOut
       ? `no complete event on stdin within ${STDIN_TIMEOUT_MS / 1000} s`
@@ -100,9 +105,9 @@ async function answerEvent(
     if (input.readPending) process.kill(process.pid, "SIGKILL");
     process.exit(0);
   }
-  let json: unknown;
+  let json: unknown = early?.json;
   try {
-    json = JSON.parse(input.text);
+    if (json === undefined) json = JSON.parse(input.text);
   } catch {
     reply(event, {
       block: null,
@@ -121,11 +126,7 @@ async function answerEvent(
   }
   // An empty CLAUDE_PROJECT_DIR is as good as none.
   const envDir = process.env["CLAUDE_PROJECT_DIR"] || undefined;
-  const projectDir =
-    envDir ??
-    (typeof (json as { cwd?: unknown }).cwd === "string"
-      ? (json as { cwd: string }).cwd
-      : process.cwd());
+  const projectDir = hookProjectDir(json);
   const checkTime =
     event === "PreToolUse"
       ? startDeadline(checkBudget(process.env["PLAYBOOK_CHECK_BUDGET_MS"]), clock)
@@ -141,6 +142,7 @@ async function answerEvent(
       now: () => new Date(),
       clock,
       distDir: __dirname,
+      treeListing: early?.listing ?? null,
     });
   } catch (error) {
     if (event === "PreToolUse" && isOutOfTime(error)) {

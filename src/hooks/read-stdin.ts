@@ -7,6 +7,10 @@ import {
   readSync,
 } from "node:fs";
 
+/** A 10 MB Write is still checked; beyond this the call cannot be judged. */
+export const MAX_STDIN_BYTES = 64 * 1024 * 1024;
+export const STDIN_TIMEOUT_MS = 3000;
+
 export interface StdinRead {
   text: string;
   truncated: boolean;

@@ -2,8 +2,7 @@ import { writeSync } from "node:fs";
 import { isatty } from "node:tty";
 import { runStatusLine } from "../app/run-status-line.ts";
 import { summarizeLazily } from "./lazy-bundles.ts";
-import { STDIN_TIMEOUT_MS } from "./main.ts";
-import { readEvent } from "./read-stdin.ts";
+import { readEvent, STDIN_TIMEOUT_MS } from "./read-stdin.ts";
 
 /**
  * `node dist/hook.cjs statusline` (and `playbook statusline`): Claude Code's status line JSON on stdin, one line on

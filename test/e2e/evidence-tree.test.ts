@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
   createGuardedRepo,
@@ -74,6 +75,20 @@ describe("evidence proves the code as it was verified", () => {
       "the code changed since verify",
       "npx --no playbook verify p1.1",
     );
+  });
+
+  it("a tick answered from the tree's basis (git started by the hook's loader) still sees a change made since", () => {
+    const repo = createGuardedRepo();
+    prove(repo, "p1.1");
+    expectAllowed(tick(repo));
+    expect(
+      existsSync(repo.path(".claude/playbook/cache/.tree-basis.json")),
+    ).toBe(true);
+    repo.write("src/app.ts", "export const app = 2;\n");
+
+    expectDenied(tick(repo), "the code changed since verify");
+    repo.write("src/app.ts", "export const app = 1;\n");
+    expectAllowed(tick(repo));
   });
 
   it("an untracked file the validations never saw makes the evidence stale too", () => {

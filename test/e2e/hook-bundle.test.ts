@@ -145,7 +145,9 @@ describe("dist/hook.cjs", () => {
     expect(statSync(HOOK_SESSION).size).toBeLessThan(100 * 1024);
     // The tool calls never load the session events' code (intent patterns, summaries, the Stop planner).
     expect(readFileSync(HOOK_MAIN, "utf8")).not.toContain("実装");
-    expect(statSync(HOOK_BUNDLE).size).toBeLessThan(2 * 1024);
+    // The loader is compiled without V8's code cache on every call: it reads the event, starts a tick's git, and
+    // loads the bundle for the event, nothing more.
+    expect(statSync(HOOK_BUNDLE).size).toBeLessThan(8 * 1024);
     expect(existsSync(HOOK_BUNDLE.replace(/hook\.cjs$/, "bash.cjs"))).toBe(
       true,
     );

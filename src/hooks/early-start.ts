@@ -1,0 +1,69 @@
+import { HOOK_PROCESS_ENV } from "../adapters/agent-git.ts";
+import { dropAgentWritablePath } from "../adapters/trusted-path-env.ts";
+import {
+  startTreeListing,
+  type TreeListing,
+} from "../adapters/tree-listing.ts";
+import { mayClaimProof } from "../core/edit/may-claim-proof.ts";
+import {
+  MAX_STDIN_BYTES,
+  readEvent,
+  STDIN_TIMEOUT_MS,
+  type StdinRead,
+} from "./read-stdin.ts";
+
+/** What the loader did for a tool call before the tool bundle loaded. */
+export interface EarlyStart {
+  input: StdinRead;
+  /** The event, parsed; absent when stdin did not hold JSON (the bundle says so). */
+  json?: unknown;
+  /** git listing the working tree's changes, for a call that may claim proof. */
+  listing: TreeListing | null;
+}
+
+/**
+ * A hook process runs outside the sandbox: it marks itself for the git it starts (no git hooks, see agent-git.ts)
+ * and drops the `PATH` entries the agent could plant a program in, before it starts any program.
+ */
+export function becomeHookProcess(): void {
+  process.env[HOOK_PROCESS_ENV] = "1";
+  dropAgentWritablePath(process.env["CLAUDE_PROJECT_DIR"] || process.cwd());
+}
+
+/** The project a hook call is about: Claude Code's `CLAUDE_PROJECT_DIR` (an empty one is none), else the event's cwd. */
+export function hookProjectDir(json: unknown): string {
+  const envDir = process.env["CLAUDE_PROJECT_DIR"] || undefined;
+  const cwd = (json as { cwd?: unknown } | null)?.cwd;
+  return envDir ?? (typeof cwd === "string" ? cwd : process.cwd());
+}
+
+/**
+ * The start of a PreToolUse call, run by `dist/hook.cjs` before it loads the tool bundle: reads the event and, when
+ * the call may tick a box, starts git on the tree's changes. In a 10,000-file repository git's walk is most of a
+ * tick, and starting it here lets the bundle load and the records be read while it runs.
+ */
+export async function startToolCall(): Promise<EarlyStart> {
+  becomeHookProcess();
+  const input = await readEvent(MAX_STDIN_BYTES, STDIN_TIMEOUT_MS);
+  if (input.timedOut || input.truncated) return { input, listing: null };
+  let json: unknown;
+  try {
+    json = JSON.parse(input.text);
+  } catch {
+    return { input, listing: null };
+  }
+  const call = (json ?? {}) as { tool_name?: unknown; tool_input?: unknown };
+  const toolInput = call.tool_input;
+  const claims =
+    typeof toolInput === "object" &&
+    toolInput !== null &&
+    mayClaimProof(
+      typeof call.tool_name === "string" ? call.tool_name : null,
+      toolInput as Record<string, unknown>,
+    );
+  return {
+    input,
+    json,
+    listing: claims ? startTreeListing(hookProjectDir(json)) : null,
+  };
+}
