@@ -8,7 +8,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { applyDocumentEdit } from "../../src/app/apply-document-edit.ts";
+import { applyDocumentEdit } from "../../src/app/workspace/apply-document-edit.ts";
 import { setTaskChecked } from "../../src/core/edit/playbook-writers.ts";
 import { setStateField } from "../../src/core/edit/state-writers.ts";
 import { PlaybookError } from "../../src/core/errors.ts";

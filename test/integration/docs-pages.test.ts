@@ -4,7 +4,7 @@ import type { Code, Nodes, Root } from "mdast";
 import remarkParse from "remark-parse";
 import { unified } from "unified";
 import { describe, expect, it } from "vitest";
-import { runLint } from "../../src/app/run-lint.ts";
+import { runLint } from "../../src/app/lint/lint.ts";
 import { GUARDS } from "../../src/core/guards/evaluate.ts";
 import { stateDoc } from "../helpers/sample-docs.ts";
 import { createTempProject } from "../helpers/temp-project.ts";

@@ -11,8 +11,8 @@ import {
   readSummaryCached,
   type Summarize,
 } from "../../src/adapters/parse-cache.ts";
-import { readWorkspaceSummary } from "../../src/app/read-workspace-summary.ts";
-import { summarizeWithConfig } from "../../src/app/summarize-with-config.ts";
+import { readWorkspaceSummary } from "../../src/app/workspace/read-workspace-summary.ts";
+import { summarizeWithConfig } from "../../src/app/workspace/summarize-with-config.ts";
 import {
   PARSER_VERSION,
   type CacheEntry,

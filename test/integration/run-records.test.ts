@@ -4,14 +4,14 @@ import { readRecords, writeRecord } from "../../src/adapters/record-store.ts";
 import {
   createRecordDeps,
   type RecordDeps,
-} from "../../src/app/record-deps.ts";
-import { runConfirm, type ConfirmDeps } from "../../src/app/run-confirm.ts";
-import { runReview } from "../../src/app/run-review.ts";
+} from "../../src/app/records/record-deps.ts";
+import { runConfirm, type ConfirmDeps } from "../../src/app/records/confirm.ts";
+import { runReview } from "../../src/app/records/review.ts";
 import {
   runVerify,
   type CommandRun,
   type VerifyDeps,
-} from "../../src/app/run-verify.ts";
+} from "../../src/app/records/verify.ts";
 import { summarizePlaybook } from "../../src/core/cache/summary.ts";
 import { PlaybookError } from "../../src/core/errors.ts";
 import { parsePlaybook } from "../../src/core/parse/parse-playbook.ts";

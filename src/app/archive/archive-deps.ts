@@ -13,8 +13,8 @@ import type {
 import { setStateField } from "../../core/edit/state-writers.ts";
 import { summarizeDocument } from "../../core/parse/summarize-document.ts";
 import { createRecordSet } from "../../core/records/record-set.ts";
-import { readConfig } from "../read-config.ts";
-import type { RerunReport } from "../run-rerun.ts";
+import { readConfig } from "../workspace/read-config.ts";
+import type { RerunReport } from "../records/rerun.ts";
 import type { ArchiveDeps } from "./run-archive.ts";
 
 /** The real dependencies of `playbook archive` for the project at `root`. */

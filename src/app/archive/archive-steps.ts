@@ -24,7 +24,10 @@ import { findSecrets } from "../../core/archive/secrets.ts";
 import type { PlaybookConfig } from "../../core/config/config.ts";
 import type { StateSummary } from "../../core/cache/summary.ts";
 import { toIsoTime } from "../../core/time/iso-time.ts";
-import { writeStateEdit, type SetStateField } from "../write-state-field.ts";
+import {
+  writeStateEdit,
+  type SetStateField,
+} from "../workspace/write-state-field.ts";
 
 /** Why a step stopped the archive, and the one thing to do before `playbook archive --resume`. */
 export class StepFailure extends Error {

@@ -32,8 +32,8 @@ import {
   explainUnsafeActivePath,
   normaliseActivePath,
 } from "../../core/validate/active-path.ts";
-import { currentTreeFingerprint } from "../current-tree.ts";
-import type { SetStateField } from "../write-state-field.ts";
+import { currentTreeFingerprint } from "../workspace/current-tree.ts";
+import type { SetStateField } from "../workspace/write-state-field.ts";
 import {
   ARCHIVE_STEP_RUNNERS,
   BEST_EFFORT_STEPS,

@@ -15,11 +15,11 @@ import {
   isPlaybookHandler,
 } from "../../core/scaffold/hook-settings.ts";
 import { MANIFEST_FILE, parseManifest } from "../../core/scaffold/manifest.ts";
-import { CONFIG_FILE, readConfig } from "../read-config.ts";
+import { CONFIG_FILE, readConfig } from "../workspace/read-config.ts";
 import { checkBoundary } from "./check-boundary.ts";
 import { HOOK_LOADER } from "../../core/paths/trust-paths.ts";
 import { agentWritablePath } from "../../adapters/trusted-path-env.ts";
-import { runLint } from "../run-lint.ts";
+import { runLint } from "../lint/lint.ts";
 
 export interface Finding {
   level: "ok" | "warn" | "error";

@@ -16,7 +16,7 @@ import { rolesFor } from "../../core/scaffold/answers.ts";
 import { MANIFEST_FILE, parseManifest } from "../../core/scaffold/manifest.ts";
 import { toIsoTime } from "../../core/time/iso-time.ts";
 import { createRenderer } from "../../render/render-template.ts";
-import { writeStateEdit } from "../write-state-field.ts";
+import { writeStateEdit } from "../workspace/write-state-field.ts";
 import { locateHook } from "./locate-hook.ts";
 
 export interface NewPlaybook {

@@ -1,7 +1,7 @@
 import { defineCommand } from "citty";
 import { askLine as ask } from "../prompt.ts";
-import { createRecordDeps } from "../../app/record-deps.ts";
-import { runConfirm } from "../../app/run-confirm.ts";
+import { createRecordDeps } from "../../app/records/record-deps.ts";
+import { runConfirm } from "../../app/records/confirm.ts";
 import { createColors } from "../print/colors.ts";
 import { toTerminalText } from "../print/terminal-text.ts";
 import { projectRoot, sharedArgs } from "../shared-args.ts";

@@ -1,6 +1,6 @@
 import { defineCommand } from "citty";
-import { createRecordDeps } from "../../app/record-deps.ts";
-import { runCrit } from "../../app/run-crit.ts";
+import { createRecordDeps } from "../../app/records/record-deps.ts";
+import { runCrit } from "../../app/records/crit.ts";
 import { PlaybookError } from "../../core/errors.ts";
 import { createColors } from "../print/colors.ts";
 import { toTerminalText } from "../print/terminal-text.ts";

@@ -2,7 +2,7 @@ import { defineCommand } from "citty";
 import { findPackageRoot } from "../../adapters/package-root.ts";
 import { runDoctor, runProgram } from "../../app/scaffold/run-doctor.ts";
 import { probeSandbox } from "../../app/scaffold/check-boundary.ts";
-import { readConfig } from "../../app/read-config.ts";
+import { readConfig } from "../../app/workspace/read-config.ts";
 import { createColors } from "../print/colors.ts";
 import { toTerminalText } from "../print/terminal-text.ts";
 import { projectRoot, sharedArgs } from "../shared-args.ts";

@@ -1,5 +1,5 @@
 import { defineCommand } from "citty";
-import { runLint } from "../../app/run-lint.ts";
+import { runLint } from "../../app/lint/lint.ts";
 import { hasErrors } from "../../core/model/diagnostic.ts";
 import { createColors } from "../print/colors.ts";
 import { formatCounts, formatDiagnostics } from "../print/diagnostics.ts";

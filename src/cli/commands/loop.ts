@@ -4,7 +4,7 @@ import {
   runLoopCancel,
   runLoopStart,
   runLoopStatus,
-} from "../../app/run-loop.ts";
+} from "../../app/loop/loop.ts";
 import { PlaybookError } from "../../core/errors.ts";
 import { createColors } from "../print/colors.ts";
 import { toTerminalText } from "../print/terminal-text.ts";

@@ -1,5 +1,5 @@
 import { defineCommand } from "citty";
-import { runPostLoop } from "../../app/run-post-loop.ts";
+import { runPostLoop } from "../../app/loop/post-loop.ts";
 import { toTerminalText } from "../print/terminal-text.ts";
 import { projectRoot, sharedArgs } from "../shared-args.ts";
 

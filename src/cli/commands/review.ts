@@ -1,6 +1,6 @@
 import { defineCommand } from "citty";
-import { createRecordDeps } from "../../app/record-deps.ts";
-import { runReview } from "../../app/run-review.ts";
+import { createRecordDeps } from "../../app/records/record-deps.ts";
+import { runReview } from "../../app/records/review.ts";
 import { PlaybookError } from "../../core/errors.ts";
 import { createColors } from "../print/colors.ts";
 import { formatDiagnostics } from "../print/diagnostics.ts";

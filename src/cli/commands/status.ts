@@ -1,5 +1,5 @@
 import { defineCommand } from "citty";
-import { runStatus } from "../../app/run-status.ts";
+import { runStatus } from "../../app/lint/status.ts";
 import { createColors } from "../print/colors.ts";
 import { formatStatus } from "../print/status.ts";
 import { projectRoot, sharedArgs } from "../shared-args.ts";

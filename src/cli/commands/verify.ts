@@ -4,7 +4,7 @@ import {
   runVerify,
   verifyTargets,
   type VerifyReport,
-} from "../../app/run-verify.ts";
+} from "../../app/records/verify.ts";
 import { PlaybookError } from "../../core/errors.ts";
 import { createColors, type Colors } from "../print/colors.ts";
 import { toTerminalText } from "../print/terminal-text.ts";

@@ -1,6 +1,6 @@
 import { PLAN_STEP } from "../../core/session/next-step.ts";
 import type { Colors } from "./colors.ts";
-import type { StatusReport } from "../../app/run-status.ts";
+import type { StatusReport } from "../../app/lint/status.ts";
 import { formatDiagnostics } from "./diagnostics.ts";
 import { toTerminalText } from "./terminal-text.ts";
 

@@ -1,0 +1,322 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { resolveRealPath } from "../../adapters/resolve-real-path.ts";
+import type { BashAnalysis, SimpleCommand } from "../../core/bash/types.ts";
+import { baseName, gitArgs } from "../../core/guards/command-words.ts";
+import type { FileChange } from "../../core/guards/types.ts";
+import { mayWriteFiles } from "../../core/bash/code-writes.ts";
+import { toAbsolute, toRepoPath } from "../../core/paths/repo-path.ts";
+import { isTrustPath } from "../../core/paths/trust-paths.ts";
+import { shellGlob, type ShellGlob } from "../../core/paths/shell-glob.ts";
+import { NO_DEADLINE, type CheckTime } from "../../core/time/deadline.ts";
+import { freshTempFolder, showFreshTemp } from "./expand-fresh-temp.ts";
+import { expandTilde } from "./expand-tilde.ts";
+
+export { expandTilde };
+
+export interface BashChangeInput {
+  projectDir: string;
+  cwd: string;
+  homeDir: string | null;
+  /** The temp folder `mktemp` makes new names in (TMPDIR, else /tmp), for `d=$(mktemp -d); rm -rf "$d"`. */
+  tmpDir: string | null;
+  /** Throws once the time for the call is up: asked for each target and each folder walked. */
+  checkTime?: CheckTime;
+}
+
+const DYNAMIC = /[$*?[`]/;
+const VARIABLE = /[$`]/;
+
+/**
+ * The files a parsed Bash line would change, resolved: relative paths against the payload's cwd and every folder a
+ * `cd` in the line leads to (one after another), globs expanded against the guarded files that exist (a glob only
+ * ever names existing files), `$VAR` targets kept as "somewhere in this folder", a path in a fresh `mktemp` folder
+ * as a new name in the temp folder, link targets as `link`, interpreter code by the guarded names it mentions, and
+ * `git apply` by the files its patch names.
+ */
+export function collectBashChanges(
+  input: BashChangeInput,
+  bash: BashAnalysis,
+): FileChange[] {
+  const tmpDir = freshTempFolder(input.tmpDir, input.projectDir);
+  const cwds = cdFolders(
+    input.cwd,
+    bash.commands,
+    input.homeDir,
+    input.projectDir,
+    tmpDir,
+  );
+  const checkTime = input.checkTime ?? NO_DEADLINE;
+  // Listed only when a target needs it: most commands (`git status`, `npm test`) write nothing.
+  let listed: string[] | undefined;
+  const guardedFiles = () =>
+    (listed ??= existingGuarded(input.projectDir, checkTime));
+  const changes: FileChange[] = [];
+  const add = (raw: string, op: FileChange["op"], command: string) => {
+    checkTime();
+    const named = findNameFilter(bash.commands, command);
+    const within = (folder: string, dynamic: boolean) => {
+      for (const file of guardedFiles())
+        if (file.startsWith(`${folder}/`) && named(file)) {
+          checkTime();
+          changes.push(change(input, "/", file, raw, op, command, dynamic));
+        }
+    };
+    for (const cwd of cwds) {
+      const word = expandTilde(
+        raw,
+        cwd,
+        input.homeDir,
+        input.projectDir,
+        tmpDir,
+      );
+      if (!DYNAMIC.test(word)) {
+        const direct = change(input, cwd, word, raw, op, command, false);
+        changes.push(direct);
+        // Deleting or moving a folder takes the guarded files inside it along.
+        if (op === "delete" || op === "move") within(direct.absolute, false);
+        continue;
+      }
+      const folder = change(
+        input,
+        cwd,
+        staticFolder(word),
+        raw,
+        op,
+        command,
+        true,
+      );
+      if (VARIABLE.test(word)) {
+        changes.push(folder);
+        // `$F` is known only at run time: it could be any guarded file below the folder it starts in.
+        within(folder.absolute, true);
+        continue;
+      }
+      const glob = toAbsolute(cwd, word);
+      changes.push({ ...folder, glob });
+      const pattern = shellGlob(glob);
+      // A guarded folder (`.claude/playbook`) is reached by a glob that matches it, a folder above it, or a path
+      // inside it (`.claude/*/records`).
+      for (const file of guardedFiles()) {
+        // A pattern can be as long as the command: each match costs pattern × path steps.
+        checkTime();
+        if (pattern.reaches(file) || pattern.reachesInside(file))
+          changes.push(change(input, "/", file, raw, op, command, true));
+      }
+    }
+  };
+  for (const write of bash.writes) add(write.path, write.op, write.command);
+  for (const cmd of bash.commands) {
+    for (const target of linkTargets(cmd)) add(target, "link", cmd.text);
+    for (const file of patchedFiles(cmd, cwds[0] ?? input.cwd))
+      add(file, "write", cmd.text);
+  }
+  for (const code of bash.inlineCode) {
+    // Code that only reads changes nothing: naming `state.md` in `print(open('state.md').read())` is no write.
+    if (!mayWriteFiles(code.interpreter, code.code)) continue;
+    for (const mention of mentionsIn(
+      code.code,
+      guardedFiles(),
+      input.projectDir,
+    ))
+      add(mention, "inline-code", code.command);
+  }
+  // What interpreter code does to a trust path the OS decides: the agent's shell sees them read-only.
+  return changes.filter(
+    (c) =>
+      c.absolute !== "/dev/null" &&
+      !(c.op === "inline-code" && c.path !== null && isTrustPath(c.path)),
+  );
+}
+
+function change(
+  input: BashChangeInput,
+  cwd: string,
+  fixed: string,
+  raw: string,
+  op: FileChange["op"],
+  command: string,
+  dynamic: boolean,
+): FileChange {
+  const absolute = resolveRealPath(cwd, fixed);
+  return {
+    path: toRepoPath(input.projectDir, "/", absolute),
+    absolute,
+    raw: showFreshTemp(raw),
+    tool: "Bash",
+    op,
+    command,
+    dynamic,
+    document: null,
+  };
+}
+
+/** The start folder and every folder `cd`/`pushd` leads to, each resolved against the one before. */
+export function cdFolders(
+  start: string,
+  commands: readonly SimpleCommand[],
+  homeDir: string | null = null,
+  projectDir?: string,
+  tmpDir: string | null = null,
+): string[] {
+  const found = [start];
+  let current = start;
+  for (const cmd of commands) {
+    const name = cmd.argv[0];
+    const raw = cmd.argv[1] ?? (name === "cd" ? "~" : undefined);
+    const target =
+      raw === undefined
+        ? undefined
+        : expandTilde(raw, current, homeDir, projectDir, tmpDir);
+    if (
+      (name === "cd" || name === "pushd") &&
+      target &&
+      !DYNAMIC.test(target)
+    ) {
+      current = toAbsolute(current, target);
+      found.push(current);
+    }
+  }
+  return [...new Set(found)];
+}
+
+/** The folder a dynamic path certainly lies in: `dist/*.js` → `dist`, `$F` → `.`. */
+function staticFolder(raw: string): string {
+  const prefix = raw.slice(0, raw.search(DYNAMIC));
+  const slash = prefix.lastIndexOf("/");
+  return slash === -1 ? "." : prefix.slice(0, slash) || "/";
+}
+
+/** The files and folders whose change the records rules refuse from the shell, as absolute paths that exist. */
+function existingGuarded(projectDir: string, checkTime: CheckTime): string[] {
+  const found: string[] = [];
+  const root = projectDir.replace(/\/$/, "");
+  const walk = (dir: string, depth: number) => {
+    checkTime();
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory() && depth < 4) walk(path, depth + 1);
+      else if (/^playbook-.*\.md$/i.test(entry.name)) found.push(path);
+    }
+  };
+  walk(`${root}/plan`, 0);
+  for (const rel of [
+    "state.md",
+    ".claude/playbook",
+    ".claude/settings.json",
+    ".claude/settings.local.json",
+    ".claude/protected-files.txt",
+    ".git",
+  ])
+    found.push(`${root}/${rel}`);
+  // What sits directly inside the runtime folder and git's, so `find . -name records -exec rm -rf {} +` (a glob
+  // through `**`) is seen to reach `.claude/playbook/records`.
+  for (const rel of [".claude/playbook", ".git"]) {
+    try {
+      for (const name of readdirSync(`${root}/${rel}`))
+        found.push(`${root}/${rel}/${name}`);
+    } catch {
+      // Not there: nothing inside to reach.
+    }
+  }
+  return found;
+}
+
+/**
+ * For `find ... -name PATTERN -delete`, which files below its roots it can reach: those whose name matches one of
+ * its `-name`/`-iname` patterns; any file when it has none.
+ */
+function findNameFilter(
+  commands: readonly SimpleCommand[],
+  text: string,
+): (file: string) => boolean {
+  const find = commands.find(
+    (c) => c.text === text && baseName(c.argv[0] ?? "") === "find",
+  );
+  if (!find) return () => true;
+  const patterns: ShellGlob[] = [];
+  find.argv.forEach((arg, i) => {
+    const pattern = find.argv[i + 1];
+    if ((arg === "-name" || arg === "-iname") && pattern !== undefined)
+      patterns.push(
+        shellGlob(pattern, { dotfiles: true, ignoreCase: arg === "-iname" }),
+      );
+  });
+  if (patterns.length === 0) return () => true;
+  return (file) => {
+    const name = file.slice(file.lastIndexOf("/") + 1);
+    return patterns.some((p) => p.matches(name));
+  };
+}
+
+/** What `ln` links to: a later write through the link would reach the target unchecked. */
+function linkTargets(cmd: SimpleCommand): string[] {
+  if (baseName(cmd.argv[0] ?? "") !== "ln") return [];
+  const args: string[] = [];
+  let targetDir = false;
+  for (const arg of cmd.argv.slice(1)) {
+    if (arg === "-t" || arg === "--target-directory") {
+      targetDir = true;
+      continue;
+    }
+    if (arg.startsWith("-")) continue;
+    args.push(arg);
+  }
+  // Without -t, the last word is the link's name; everything before it is a target.
+  return targetDir ? args.slice(1) : args.length > 1 ? args.slice(0, -1) : args;
+}
+
+/** The files a `git apply PATCH` would change, read from the patch's `+++ b/...` and `--- a/...` lines. */
+function patchedFiles(cmd: SimpleCommand, cwd: string): string[] {
+  const git = gitArgs(cmd.argv);
+  if (
+    !git ||
+    git[0] !== "apply" ||
+    git.includes("--check") ||
+    git.includes("--stat")
+  )
+    return [];
+  const patches = git.slice(1).filter((a) => !a.startsWith("-"));
+  const files: string[] = [];
+  for (const patch of patches) {
+    let text: string;
+    try {
+      text = readFileSync(join(cwd, patch), "utf8").slice(0, 1024 * 1024);
+    } catch {
+      // An unreadable patch could change anything: count it as a change somewhere in the repository.
+      files.push("$PATCHED");
+      continue;
+    }
+    for (const match of text.matchAll(/^(?:\+\+\+|---) (?:[ab]\/)?(\S+)/gm))
+      if (match[1] && match[1] !== "/dev/null") files.push(match[1]);
+  }
+  return files;
+}
+
+/**
+ * Guarded files interpreter code names, also when it builds the path from parts (`Path('plan', 'playbook-x.md')`,
+ * `os.chdir('plan')`): a path-like word, `state.md`, a playbook's file name, or `.claude`.
+ */
+function mentionsIn(
+  code: string,
+  guarded: readonly string[],
+  projectDir: string,
+): string[] {
+  const words = code.match(/[\w.~\-/\\]+/g) ?? [];
+  const mentions = new Set(
+    words.filter((w) => /[/\\]/.test(w) || /\.(?:md|json|txt)$/i.test(w)),
+  );
+  const root = projectDir.replace(/\/$/, "");
+  for (const file of guarded) {
+    const name = file.slice(file.lastIndexOf("/") + 1);
+    if (code.includes(name)) mentions.add(file);
+  }
+  if (/\.claude\b/.test(code)) mentions.add(`${root}/.claude/playbook`);
+  return [...mentions];
+}

@@ -1,0 +1,72 @@
+import type { Summarize } from "../../adapters/parse-cache.ts";
+import type { Verdict } from "../../core/guards/evaluate.ts";
+import type { HookEvent } from "../../core/guards/events.ts";
+import type { CheckTime } from "../../core/time/deadline.ts";
+import { parseHookPayload, type HookPayload } from "../../hooks/payload.ts";
+import type { HookAnswer } from "../../hooks/reply.ts";
+import type { ReadBashCall } from "./read-bash-call.ts";
+import type { SetStateField } from "../workspace/write-state-field.ts";
+
+import type { TreeListing } from "../../adapters/tree-listing.ts";
+
+export interface HookDeps {
+  summarize: Summarize;
+  /** The shell analysis, from its own bundle (loaded on the first Bash call), checking the deadline throughout. */
+  readBashCall: ReadBashCall;
+  /** The general state.md writer, from the parser bundle: loaded only when a session stamp cannot be spliced in. */
+  setStateField: () => SetStateField;
+  /** Runs the archive workflow (its bundle is loaded on the first call); the outcome in words. */
+  archive: (
+    projectDir: string,
+    session: string | null,
+  ) => Promise<{ text: string }>;
+  now: () => Date;
+  clock: () => number;
+  /** Throws `OutOfTime` once the time for this call is up (PreToolUse); a no-op for other events. */
+  checkTime: CheckTime;
+  /** The folder of the running hook bundle (dist/), where `job.cjs` and `cli.mjs` sit. */
+  distDir: string;
+  /** git listing the tree's changes, started by the hook's loader for a call that may claim proof. */
+  treeListing?: TreeListing | null;
+}
+
+export interface HookRun {
+  answer: HookAnswer;
+  /** The project the call was judged in, for the logs; null when the payload was unusable. */
+  projectDir: string | null;
+  verdict: Verdict | null;
+  tool: string | null;
+}
+
+/** A payload that fits its event, or the answer for one that does not (Claude Code wrote it, not the agent). */
+export function preparePayload(
+  event: HookEvent,
+  json: unknown,
+  envProjectDir: string | undefined,
+):
+  | { ok: true; payload: HookPayload; projectDir: string }
+  | { ok: false; run: HookRun } {
+  const parsed = parseHookPayload(event, json);
+  if (!parsed.ok)
+    return {
+      ok: false,
+      run: {
+        answer: notice(
+          `playbook hook: ${parsed.problem}; nothing was checked. Update playbook, or report it if Claude Code changed the event format.`,
+        ),
+        projectDir: null,
+        verdict: null,
+        tool: null,
+      },
+    };
+  const payload = parsed.payload;
+  return {
+    ok: true,
+    payload,
+    projectDir: envProjectDir ?? payload.cwd ?? process.cwd(),
+  };
+}
+
+export function notice(text: string): HookAnswer {
+  return { block: null, context: [], notice: text };
+}

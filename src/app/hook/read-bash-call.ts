@@ -1,0 +1,40 @@
+import { analyzeBash } from "../../core/bash/analyze-bash.ts";
+import type { BashAnalysis } from "../../core/bash/types.ts";
+import type { FileChange } from "../../core/guards/types.ts";
+import type { CheckTime } from "../../core/time/deadline.ts";
+import { collectBashChanges } from "./collect-bash-changes.ts";
+import { withScriptFiles } from "./read-script-files.ts";
+
+export interface BashCallInput {
+  projectDir: string;
+  cwd: string;
+  homeDir: string | null;
+  /** The temp folder `mktemp` makes new names in. */
+  tmpDir: string | null;
+}
+
+export interface BashCall {
+  bash: BashAnalysis;
+  changes: FileChange[];
+}
+
+/** Reads a shell command's effect: the line analysed with the scripts it runs folded in, and the files it changes. */
+export type ReadBashCall = (input: BashCallInput, command: string) => BashCall;
+
+/**
+ * {@link ReadBashCall} for the shell bundle (`dist/bash.cjs`, loaded only for Bash calls, with everything it needs),
+ * checking `checkTime` throughout.
+ */
+export function readBashCall(
+  input: BashCallInput,
+  command: string,
+  checkTime: CheckTime,
+): BashCall {
+  const analyze = (text: string) => analyzeBash(text, checkTime);
+  // Variables are filled in for the line itself only: a script it runs may run where other bindings hold.
+  const bash = withScriptFiles(
+    { cwd: input.cwd, homeDir: input.homeDir, analyzeBash: analyze },
+    analyzeBash(command, checkTime, { knownVariables: true }),
+  );
+  return { bash, changes: collectBashChanges({ ...input, checkTime }, bash) };
+}

@@ -1,0 +1,45 @@
+import { readRecords } from "../../adapters/record-store.ts";
+import { summarizePlaybook } from "../../core/cache/summary.ts";
+import {
+  sortDiagnostics,
+  type Diagnostic,
+} from "../../core/model/diagnostic.ts";
+import { createRecordSet } from "../../core/records/record-set.ts";
+import { findUnbackedClaims } from "../../core/records/unbacked-claims.ts";
+import { currentTreeFingerprint } from "../workspace/current-tree.ts";
+import { runLint } from "./lint.ts";
+
+export interface CheckReport {
+  files: string[];
+  /** Playbooks whose claims were compared with the records. */
+  playbooks: string[];
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * `playbook check` (CI): lint state.md and every playbook, then compare each playbook's claims (`reviewed: true`,
+ * checked subtasks, `done` phases) with the records committed beside it under `.claude/playbook/records/`, and the
+ * evidence with the working tree it was recorded for.
+ */
+export function runCheck(root: string): CheckReport {
+  const lint = runLint(root);
+  const diagnostics = [...lint.diagnostics];
+  const tree = lint.playbooks.length > 0 ? currentTreeFingerprint(root) : null;
+  const playbooks = lint.playbooks.map(({ file, playbook }) => {
+    diagnostics.push(
+      ...findUnbackedClaims(
+        file,
+        playbook,
+        summarizePlaybook(playbook, []),
+        createRecordSet(readRecords(root, file)),
+        tree,
+      ),
+    );
+    return file;
+  });
+  return {
+    files: lint.files,
+    playbooks,
+    diagnostics: sortDiagnostics(diagnostics),
+  };
+}

@@ -1,0 +1,207 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { readRecords } from "../../adapters/record-store.ts";
+import { summarizePlaybook } from "../../core/cache/summary.ts";
+import { PlaybookError } from "../../core/errors.ts";
+import {
+  VALIDATION_NAMES,
+  type ValidationName,
+} from "../../core/model/playbook.ts";
+import { parsePlaybook } from "../../core/parse/parse-playbook.ts";
+import { treeMismatch } from "../../core/records/proof-state.ts";
+import { createRecordSet } from "../../core/records/record-set.ts";
+import { commandOf } from "../../core/records/validation-command.ts";
+import { isolate, readTreeOrThrow, type VerifyDeps } from "./verify.ts";
+import { runLint } from "../lint/lint.ts";
+
+export interface RerunOptions {
+  /** `--playbook`: these playbooks only. */
+  playbooks?: readonly string[] | undefined;
+  /** `--base <ref>`: the playbooks added or changed since the merge base with `ref` (a pull request's). */
+  base?: string | undefined;
+  timeoutMs: number;
+}
+
+/** One automated (or hybrid) validation of a checked subtask, run again and compared with its evidence. */
+export interface RerunRow {
+  playbook: string;
+  subtask: string;
+  validation: ValidationName;
+  command: string;
+  /** The evidence's verdict, or null without evidence. */
+  evidence: "PASS" | "FAIL" | null;
+  rerun: "PASS" | "FAIL";
+  exitCode: number | null;
+  /** Why the rerun disagrees with the evidence, or null when both say PASS for this code. */
+  problem: string | null;
+}
+
+export interface RerunReport {
+  playbooks: string[];
+  tree: string | null;
+  sandbox: { sandboxed: true } | { sandboxed: false; why: string };
+  rows: RerunRow[];
+  ok: boolean;
+}
+
+/**
+ * `playbook check --rerun` (docs/guards.md): runs every automated and hybrid validation of each checked subtask
+ * again, in the sandbox `playbook verify` uses, and compares it with the evidence: the evidence must exist, judge the
+ * subtask as written, prove the working tree as it is, and say PASS, and the rerun must pass too. Writes nothing:
+ * it is for CI and the archive, which trust no record they did not see made.
+ *
+ * @throws PlaybookError E_CONFIG in strict mode without a sandbox, E_NOT_FOUND for a `--playbook` that is missing.
+ */
+export async function runRerun(
+  root: string,
+  options: RerunOptions,
+  deps: VerifyDeps,
+): Promise<RerunReport> {
+  const playbooks = choosePlaybooks(root, options);
+  const planned: (Omit<RerunRow, "rerun" | "exitCode" | "problem"> & {
+    stale: string | null;
+    proved: Parameters<typeof treeMismatch>[0] | null;
+  })[] = [];
+  for (const path of playbooks) {
+    const text = readFileSync(join(root, path), "utf8");
+    const parsed = parsePlaybook(text, path);
+    const summary = summarizePlaybook(parsed.value, []);
+    const filedAs = recordPathOf(path);
+    const records = createRecordSet(readRecords(root, filedAs));
+    for (const phase of summary.phases)
+      for (const subtask of phase.subtasks) {
+        if (!subtask.checked) continue;
+        for (const name of VALIDATION_NAMES) {
+          const validation = subtask.validations[name];
+          if (!validation || validation.kind === "manual") continue;
+          if (validation.kind === "unspecified") continue;
+          const evidence = records.latest({
+            kind: "evidence",
+            playbook: filedAs,
+            target: subtask.id,
+            validation: name,
+          });
+          planned.push({
+            playbook: path,
+            subtask: subtask.id,
+            validation: name,
+            command: commandOf(validation.text, validation.kind),
+            evidence:
+              evidence === null
+                ? null
+                : evidence.verdict === "PASS"
+                  ? "PASS"
+                  : "FAIL",
+            stale:
+              evidence !== null &&
+              evidence.contentHash !== summary.hashes.subtasks[subtask.id]
+                ? "the evidence is of an older version of the subtask"
+                : null,
+            proved: evidence,
+          });
+        }
+      }
+  }
+  const isolation = await isolate(root, planned.length > 0, deps);
+  const rows: RerunRow[] = [];
+  let tree: string | null;
+  try {
+    tree = readTreeOrThrow(root, deps).fingerprint;
+    for (const { stale, proved, ...row } of planned) {
+      const run =
+        row.command === ""
+          ? null
+          : await deps.run(
+              isolation.sandboxed
+                ? await isolation.wrap(row.command)
+                : row.command,
+              { cwd: root, timeoutMs: options.timeoutMs },
+            );
+      if (isolation.sandboxed) isolation.cleanup();
+      const rerun =
+        run && run.exitCode === 0 && !run.timedOut ? "PASS" : "FAIL";
+      const code = proved ? treeMismatch(proved, tree) : null;
+      const problem =
+        row.evidence === null
+          ? "no evidence"
+          : (stale ??
+            (code === "code"
+              ? "the evidence proves other code (the code changed since verify)"
+              : code === "untied"
+                ? "the evidence names no code it proved"
+                : row.evidence !== rerun
+                  ? `the evidence says ${row.evidence}, the rerun ${rerun}s`
+                  : rerun === "FAIL"
+                    ? "the validation fails"
+                    : null));
+      rows.push({ ...row, rerun, exitCode: run?.exitCode ?? null, problem });
+    }
+  } finally {
+    if (isolation.sandboxed) await isolation.close();
+  }
+  return {
+    playbooks,
+    tree,
+    sandbox: isolation.sandboxed
+      ? { sandboxed: true }
+      : { sandboxed: false, why: isolation.why },
+    rows,
+    ok: rows.every((r) => r.problem === null),
+  };
+}
+
+/** The playbooks a rerun covers: those named, those a branch changed since `base`, else the active and open ones. */
+function choosePlaybooks(root: string, options: RerunOptions): string[] {
+  if (options.playbooks && options.playbooks.length > 0) {
+    for (const path of options.playbooks)
+      if (!existsSync(join(root, path)))
+        throw new PlaybookError("E_NOT_FOUND", `${path} does not exist.`, {
+          hint: "Pass the playbook's path relative to the project root, e.g. --playbook plan/playbook-<name>.md.",
+        });
+    return [...options.playbooks];
+  }
+  if (options.base !== undefined) {
+    let changed: string;
+    try {
+      changed = execFileSync(
+        "git",
+        [
+          "diff",
+          "--name-only",
+          "--diff-filter=AMR",
+          `${options.base}...HEAD`,
+          "--",
+          "plan/",
+        ],
+        { cwd: root, encoding: "utf8" },
+      );
+    } catch (cause) {
+      throw new PlaybookError(
+        "E_CONFIG",
+        `git cannot compare with --base ${options.base}.`,
+        {
+          hint: "Fetch the base branch first (in CI: actions/checkout with fetch-depth: 0), or name it as git knows it, e.g. origin/main.",
+          cause,
+        },
+      );
+    }
+    return changed
+      .split("\n")
+      .filter((p) => /^plan\/(archive\/)?playbook-[^/]*\.md$/.test(p))
+      .filter((p) => existsSync(join(root, p)));
+  }
+  return runLint(root).playbooks.map((p) => p.file);
+}
+
+/**
+ * Where the records of a playbook are filed: under the path it had while it was worked on, so an archived
+ * `plan/archive/playbook-x.2026-11-25-1.md` reads those of `plan/playbook-x.md`.
+ */
+export function recordPathOf(path: string): string {
+  const archived =
+    /^plan\/archive\/(playbook-.+?)(?:\.\d{4}-\d{2}-\d{2}(?:-\d+)?)?\.md$/.exec(
+      path,
+    );
+  return archived ? `plan/${archived[1]}.md` : path;
+}

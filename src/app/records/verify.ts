@@ -1,0 +1,404 @@
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { performance } from "node:perf_hooks";
+import { readRecords, writeRecord } from "../../adapters/record-store.ts";
+import { PlaybookError } from "../../core/errors.ts";
+import {
+  VALIDATION_NAMES,
+  type ValidationKind,
+  type ValidationName,
+  type ValidationResult,
+} from "../../core/model/playbook.ts";
+import { subtaskHash } from "../../core/records/content-hash.ts";
+import { isRecordCurrent } from "../../core/records/record-set.ts";
+import type { PlaybookRecord } from "../../core/records/record.ts";
+import { commandOf } from "../../core/records/validation-command.ts";
+import {
+  readWorkingTree,
+  type TreeReading,
+} from "../../adapters/tree-fingerprint.ts";
+import type { SecurityMode } from "../../core/model/state.ts";
+import { changedPaths } from "../../core/records/tree-fingerprint.ts";
+import { writeValidationResults } from "./record-validation-results.ts";
+import { readConfig } from "../workspace/read-config.ts";
+import { startIsolation } from "./start-isolation.ts";
+import { findPhaseOrThrow, findSubtaskOrThrow } from "./record-targets.ts";
+import { resolvePlaybook } from "../workspace/resolve-playbook.ts";
+
+/** What running one validation command produced. */
+export interface CommandRun {
+  /** null when a signal ended it or it could not start. */
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  durationMs: number;
+  /** `sha256:` of stdout and stderr together, as they arrived. */
+  outputDigest: string;
+  /** The last lines of that output. */
+  outputTail: string[];
+  /** Why the command could not start, else null. */
+  error: string | null;
+}
+
+export type RunCommand = (
+  command: string,
+  options: { cwd: string; timeoutMs: number },
+) => Promise<CommandRun>;
+
+/** Where validation commands run: inside the OS sandbox, or (where none can run) as they are, and why. */
+export type Isolation =
+  | {
+      sandboxed: true;
+      wrap: (command: string) => Promise<string>;
+      cleanup: () => void;
+      close: () => Promise<void>;
+      warnings: string[];
+    }
+  | { sandboxed: false; why: string; next: string };
+
+export interface VerifyDeps {
+  now: () => Date;
+  run: RunCommand;
+  /** Starts the sandbox for `root` (adapters/sandbox.ts), or says why none can run. */
+  isolate: (root: string) => Promise<Isolation>;
+  /** The working tree's fingerprint (adapters/tree-fingerprint.ts). */
+  readTree: (root: string) => TreeReading;
+  /** The security mode, which decides whether validations may run without a sandbox. */
+  securityMode: (root: string) => SecurityMode;
+}
+
+export interface VerifyOptions {
+  subtask: string;
+  /** `--playbook`; state.md's `active` when absent. */
+  playbook?: string | undefined;
+  timeoutMs: number;
+}
+
+export interface VerifyResult {
+  validation: ValidationName;
+  kind: ValidationKind;
+  command: string;
+  verdict: ValidationResult;
+  run: CommandRun;
+}
+
+export interface VerifyReport {
+  playbook: string;
+  subtask: string;
+  criterion: string;
+  results: VerifyResult[];
+  /** Validations a person must confirm (`manual` and `hybrid`). */
+  manual: ValidationName[];
+  /** Whether a person's current PASS confirmation of this subtask is on record. */
+  confirmed: boolean;
+  /** Validations without a kind: nothing can prove them until the plan says how. */
+  unspecified: ValidationName[];
+  /** Whether the results changed the playbook's text. */
+  playbookChanged: boolean;
+  /** Whether the commands ran in the sandbox; why not, when they did not. */
+  sandbox:
+    | { sandboxed: true; warnings: string[] }
+    | { sandboxed: false; why: string; next: string };
+  /** The tree fingerprint the evidence records (null outside git). */
+  tree: string | null;
+  /** Files the validations themselves changed: the evidence proves the tree before them. */
+  changedByRun: string[];
+}
+
+const TAIL_LINES = 20;
+const TAIL_BYTES = 64 * 1024;
+const KILL_GRACE_MS = 2_000;
+
+/**
+ * `playbook verify <subtask>` (docs/guards.md): runs the command of each automated and hybrid validation with the system
+ * shell in the project root, stores an evidence record per validation (PASS when it exits 0), and writes the
+ * results into the playbook. Anyone may run it: the proof is that playbook ran the command, not who asked.
+ *
+ * @throws PlaybookError E_NOT_FOUND for an unknown subtask, E_CONFIG for a validation without a command.
+ */
+export async function runVerify(
+  root: string,
+  options: VerifyOptions,
+  deps: VerifyDeps,
+): Promise<VerifyReport> {
+  const resolved = resolvePlaybook(root, options.playbook);
+  const subtask = findSubtaskOrThrow(resolved, options.subtask);
+  const hash = subtaskHash(resolved.summary, subtask.id);
+  if (hash === null)
+    throw new PlaybookError(
+      "E_NOT_FOUND",
+      `No subtask \`${subtask.id}\` in ${resolved.path}.`,
+    );
+  const planned: {
+    name: ValidationName;
+    kind: ValidationKind;
+    command: string;
+  }[] = [];
+  const manual: ValidationName[] = [];
+  const unspecified: ValidationName[] = [];
+  for (const name of VALIDATION_NAMES) {
+    const validation = subtask.validations[name];
+    if (!validation || validation.kind === "unspecified") {
+      unspecified.push(name);
+      continue;
+    }
+    if (validation.kind !== "automated") manual.push(name);
+    if (validation.kind === "manual") continue;
+    const command = commandOf(validation.text, validation.kind);
+    if (command === "")
+      throw new PlaybookError(
+        "E_CONFIG",
+        `The ${name} validation of \`${subtask.id}\` in ${resolved.path} is ${validation.kind} but names no command.`,
+        {
+          hint: `Write the command after the kind, e.g. \`${name}: "automated - npx tsc --noEmit"\`. Nothing was run.`,
+        },
+      );
+    planned.push({ name, kind: validation.kind, command });
+  }
+
+  const isolation = await isolate(root, planned.length > 0, deps);
+  const results: VerifyResult[] = [];
+  let before: TreeReading;
+  let after: TreeReading;
+  try {
+    before = readTreeOrThrow(root, deps);
+    for (const { name, kind, command } of planned) {
+      const run = await deps.run(
+        isolation.sandboxed ? await isolation.wrap(command) : command,
+        { cwd: root, timeoutMs: options.timeoutMs },
+      );
+      if (isolation.sandboxed) isolation.cleanup();
+      const verdict: ValidationResult =
+        run.exitCode === 0 && !run.timedOut ? "PASS" : "FAIL";
+      writeRecord(root, {
+        kind: "evidence",
+        playbook: resolved.path,
+        target: subtask.id,
+        validation: name,
+        contentHash: hash,
+        verdict,
+        by: "playbook-verify",
+        at: deps.now().toISOString(),
+        detail: {
+          command,
+          exitCode: run.exitCode,
+          signal: run.signal,
+          timedOut: run.timedOut,
+          durationMs: run.durationMs,
+          outputDigest: run.outputDigest,
+          outputTail: run.outputTail,
+          ...(run.error !== null ? { error: run.error } : {}),
+          sandboxed: isolation.sandboxed,
+          tree: before.fingerprint,
+        },
+      });
+      results.push({ validation: name, kind, command, verdict, run });
+    }
+    after = planned.length > 0 ? readTreeOrThrow(root, deps) : before;
+  } finally {
+    if (isolation.sandboxed) await isolation.close();
+  }
+
+  // A hybrid validation passes only when its command passed and a person confirmed the rest.
+  const confirmation = readRecords(root, resolved.path, [
+    { kind: "confirmation", playbook: resolved.path, target: subtask.id },
+  ])[0];
+  const confirmed = isConfirmed(confirmation, hash);
+  const written: Partial<Record<ValidationName, ValidationResult | null>> = {};
+  for (const result of results)
+    written[result.validation] =
+      result.verdict === "FAIL" || result.kind === "automated" || confirmed
+        ? result.verdict
+        : null;
+  const { changed } = writeValidationResults(
+    resolved,
+    subtask.id,
+    hash,
+    written,
+    deps.now().toISOString(),
+  );
+  return {
+    playbook: resolved.path,
+    subtask: subtask.id,
+    criterion: subtask.criterion,
+    results,
+    manual,
+    confirmed,
+    unspecified,
+    playbookChanged: changed,
+    sandbox: isolation.sandboxed
+      ? { sandboxed: true, warnings: isolation.warnings }
+      : { sandboxed: false, why: isolation.why, next: isolation.next },
+    tree: before.fingerprint,
+    changedByRun:
+      before.fingerprint === after.fingerprint
+        ? []
+        : changedPaths(before.entries, after.entries),
+  };
+}
+
+/**
+ * The sandbox the commands run in. Where none can run, `strict` refuses before anything runs; the weaker modes run
+ * the commands as they are, and the report and the evidence say so.
+ *
+ * @throws PlaybookError E_CONFIG in strict mode without a sandbox.
+ */
+export async function isolate(
+  root: string,
+  needed: boolean,
+  deps: Pick<VerifyDeps, "isolate" | "securityMode">,
+): Promise<Isolation> {
+  if (!needed) return { sandboxed: false, why: "nothing to run", next: "" };
+  const isolation = await deps.isolate(root);
+  if (isolation.sandboxed) return isolation;
+  const mode = deps.securityMode(root);
+  if (mode === "strict")
+    throw new PlaybookError(
+      "E_CONFIG",
+      `Validations run in a sandbox, and none can run here: ${isolation.why}. Nothing was run.`,
+      {
+        hint: `Install what it needs: ${isolation.next}. Then run the command again. (Only the user may allow unsandboxed validations, with a weaker \`security\` in .claude/playbook.json.)`,
+      },
+    );
+  return isolation;
+}
+
+export function readTreeOrThrow(
+  root: string,
+  deps: Pick<VerifyDeps, "readTree">,
+): TreeReading {
+  try {
+    return deps.readTree(root);
+  } catch (cause) {
+    throw new PlaybookError(
+      "E_CONFIG",
+      `The working tree cannot be fingerprinted: ${cause instanceof Error ? cause.message : String(cause)}.`,
+      {
+        hint: "Fix what git reports (`git status`), then run the command again.",
+        cause,
+      },
+    );
+  }
+}
+
+function isConfirmed(
+  record: PlaybookRecord | undefined,
+  hash: string,
+): boolean {
+  return (
+    record !== undefined &&
+    record.verdict === "PASS" &&
+    isRecordCurrent(record, hash)
+  );
+}
+
+/** The real dependencies: the clock, {@link runShellCommand}, the sandbox and git. */
+export function createVerifyDeps(): VerifyDeps {
+  return {
+    now: () => new Date(),
+    run: runShellCommand,
+    isolate: startIsolation,
+    readTree: (root) => readWorkingTree(root, 120_000),
+    securityMode: (root) => readConfig(root).config.security,
+  };
+}
+
+/**
+ * Runs `command` with the system shell in `cwd`, stdin closed, and collects a digest and the tail of its output
+ * (bounded memory, whatever it prints). On timeout the whole process group gets SIGTERM, then SIGKILL, so a
+ * command the shell started cannot outlive the limit.
+ */
+export function runShellCommand(
+  command: string,
+  options: { cwd: string; timeoutMs: number },
+): Promise<CommandRun> {
+  return new Promise((resolvePromise) => {
+    const started = performance.now();
+    const digest = createHash("sha256");
+    let tail = Buffer.alloc(0);
+    let timedOut = false;
+    let exited = false;
+    let settled = false;
+    const ownGroup = process.platform !== "win32";
+    const child = spawn(command, {
+      shell: true,
+      cwd: options.cwd,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: ownGroup,
+      windowsHide: true,
+    });
+    const collect = (chunk: Buffer) => {
+      digest.update(chunk);
+      tail = Buffer.concat([tail, chunk]);
+      if (tail.length > TAIL_BYTES)
+        tail = tail.subarray(tail.length - TAIL_BYTES);
+    };
+    child.stdout.on("data", collect);
+    child.stderr.on("data", collect);
+    const kill = (signal: NodeJS.Signals) => {
+      try {
+        if (ownGroup && child.pid !== undefined)
+          process.kill(-child.pid, signal);
+        else child.kill(signal);
+      } catch {
+        // Already gone.
+      }
+    };
+    let forceKill: NodeJS.Timeout | undefined;
+    const timer = setTimeout(() => {
+      if (!exited) timedOut = true;
+      kill("SIGTERM");
+      forceKill = setTimeout(() => kill("SIGKILL"), KILL_GRACE_MS);
+    }, options.timeoutMs);
+    const finish = (
+      exitCode: number | null,
+      signal: string | null,
+      error: string | null,
+    ) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      clearTimeout(forceKill);
+      resolvePromise({
+        exitCode,
+        signal,
+        timedOut,
+        durationMs: Math.round(performance.now() - started),
+        outputDigest: `sha256:${digest.digest("hex")}`,
+        outputTail: lastLines(tail.toString("utf8"), TAIL_LINES),
+        error,
+      });
+    };
+    child.on("exit", () => {
+      exited = true;
+    });
+    child.on("error", (error) => finish(null, null, error.message));
+    child.on("close", (code, signal) => finish(code, signal, null));
+  });
+}
+
+function lastLines(text: string, count: number): string[] {
+  const lines = text.split(/\r?\n/);
+  if (lines[lines.length - 1] === "") lines.pop();
+  return lines
+    .slice(-count)
+    .map((line) => (line.length > 500 ? `${line.slice(0, 497)}...` : line));
+}
+
+/**
+ * The subtasks `playbook verify <id>` proves: the subtask itself, or every subtask of a phase, so that work on a later
+ * subtask, which makes the earlier evidence stale, is proven again in one command before the phase is done.
+ */
+export function verifyTargets(
+  root: string,
+  id: string,
+  playbook: string | undefined,
+): string[] {
+  const resolved = resolvePlaybook(root, playbook);
+  const isSubtask = resolved.playbook.phases.some((p) =>
+    p.subtasks.some((s) => s.id === id),
+  );
+  if (isSubtask || !resolved.playbook.phases.some((p) => p.id === id))
+    return [id];
+  return findPhaseOrThrow(resolved, id).subtasks.map((s) => s.id);
+}

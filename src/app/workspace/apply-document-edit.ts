@@ -1,0 +1,51 @@
+import { readFileSync } from "node:fs";
+import { writeTextAtomic } from "../../adapters/atomic-write.ts";
+import type { EditResult } from "../../core/edit/text-edit.ts";
+import { PlaybookError } from "../../core/errors.ts";
+
+/**
+ * Applies a surgical writer to the document at `path` and writes the result atomically (temp file + rename in the
+ * same directory). A refused edit, or a document that changed on disk while the edit was computed, leaves the file
+ * exactly as it is.
+ *
+ * @throws PlaybookError E_NOT_FOUND when the document is missing, E_WRITE when the edit is refused or raced.
+ */
+export function applyDocumentEdit(
+  path: string,
+  edit: (text: string) => EditResult,
+): { changed: boolean } {
+  const before = readDocument(path);
+  const result = edit(before);
+  if (!result.ok) {
+    throw new PlaybookError("E_WRITE", `${path}: ${result.reason}`, {
+      hint: "Nothing was written.",
+    });
+  }
+  if (!result.changed) return { changed: false };
+  if (readDocument(path) !== before) {
+    throw new PlaybookError(
+      "E_WRITE",
+      `${path} changed while it was being edited; nothing was written.`,
+      {
+        hint: "Run the command again to apply it to the current content.",
+      },
+    );
+  }
+  writeTextAtomic(path, result.text);
+  return { changed: true };
+}
+
+function readDocument(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (cause) {
+    throw new PlaybookError(
+      "E_NOT_FOUND",
+      `${path} does not exist or cannot be read.`,
+      {
+        hint: "Check the path; state.md can be copied from plan/template/state-initial.md.",
+        cause,
+      },
+    );
+  }
+}

@@ -1,0 +1,141 @@
+import { existsSync, readFileSync } from "node:fs";
+import { isAbsolute, relative, resolve, sep } from "node:path";
+import { resolveInside } from "../../adapters/resolve-inside.ts";
+import {
+  summarizePlaybook,
+  type PlaybookSummary,
+} from "../../core/cache/summary.ts";
+import { PlaybookError } from "../../core/errors.ts";
+import type { Diagnostic } from "../../core/model/diagnostic.ts";
+import type { Playbook } from "../../core/model/playbook.ts";
+import { parsePlaybook } from "../../core/parse/parse-playbook.ts";
+import { parseState } from "../../core/parse/parse-state.ts";
+import {
+  explainUnsafeActivePath,
+  normaliseActivePath,
+} from "../../core/validate/active-path.ts";
+
+/** A playbook as the record commands use it: where it is, its text, AST and summary. */
+export interface ResolvedPlaybook {
+  /** Repository-relative POSIX path: records are filed under it. */
+  path: string;
+  /** Absolute path of the file. */
+  file: string;
+  text: string;
+  playbook: Playbook;
+  summary: PlaybookSummary;
+}
+
+/**
+ * The playbook a record command works on: `option` (`--playbook`, relative to `root`) or else state.md's `active`.
+ * The file must exist inside the project and its YAML blocks must parse.
+ *
+ * @throws PlaybookError E_NOT_FOUND for a missing state.md or playbook, E_CONFIG for no or an unsafe active
+ *   playbook or broken YAML, E_USAGE for a `--playbook` outside the project.
+ */
+export function resolvePlaybook(
+  root: string,
+  option: string | undefined,
+): ResolvedPlaybook {
+  const path =
+    option === undefined
+      ? activePlaybook(root)
+      : explicitPlaybook(root, option);
+  const inside = resolveInside(root, path);
+  if (inside.status !== "inside")
+    throw inside.status === "missing"
+      ? new PlaybookError("E_NOT_FOUND", `${path} does not exist.`, {
+          hint:
+            option === undefined
+              ? "Fix `active:` in state.md's `## playbook` block, or name the playbook with --playbook plan/playbook-<name>.md."
+              : "Pass the playbook's path relative to the project root, e.g. --playbook plan/playbook-<name>.md.",
+        })
+      : new PlaybookError(
+          "E_USAGE",
+          `${path} leads outside the project through a symlink; records are only kept for playbooks inside it.`,
+          { hint: "Name a playbook file inside the project." },
+        );
+  let text: string;
+  try {
+    text = readFileSync(inside.path, "utf8");
+  } catch (cause) {
+    throw new PlaybookError("E_NOT_FOUND", `${path} cannot be read.`, {
+      hint: "Check that it is a regular file you can read.",
+      cause,
+    });
+  }
+  const parsed = parsePlaybook(text, path);
+  const yamlError = parsed.diagnostics.find(
+    (d) => d.severity === "error" && d.code.startsWith("yaml-"),
+  );
+  if (yamlError)
+    throw new PlaybookError(
+      "E_CONFIG",
+      `${where(yamlError)} ${yamlError.message}`,
+      {
+        hint: `Fix the YAML (\`playbook lint ${path}\` lists every problem), then run the command again.`,
+      },
+    );
+  return {
+    path,
+    file: inside.path,
+    text,
+    playbook: parsed.value,
+    summary: summarizePlaybook(parsed.value, parsed.diagnostics),
+  };
+}
+
+function activePlaybook(root: string): string {
+  const statePath = resolve(root, "state.md");
+  if (!existsSync(statePath))
+    throw new PlaybookError("E_NOT_FOUND", `No state.md in ${root}.`, {
+      hint: "Run the command in the project root (or pass --cwd), or name the playbook with --playbook plan/playbook-<name>.md.",
+    });
+  const parsed = parseState(readFileSync(statePath, "utf8"), "state.md");
+  const active = parsed.value.playbook.active;
+  if (active === null) {
+    const error = parsed.diagnostics.find((d) => d.severity === "error");
+    throw new PlaybookError(
+      "E_CONFIG",
+      error
+        ? `state.md names no active playbook: ${where(error)} ${error.message}`
+        : "state.md names no active playbook (`active: null`).",
+      {
+        hint: "Set `active:` in state.md's `## playbook` block to the playbook's path, or pass --playbook plan/playbook-<name>.md.",
+      },
+    );
+  }
+  const unsafe = explainUnsafeActivePath(active);
+  if (unsafe !== null)
+    throw new PlaybookError(
+      "E_CONFIG",
+      `state.md names \`${active}\` as the active playbook, but ${unsafe}.`,
+      {
+        hint: "Set `active:` in state.md to a relative path under plan/, e.g. plan/playbook-<name>.md.",
+      },
+    );
+  return normaliseActivePath(active);
+}
+
+function explicitPlaybook(root: string, option: string): string {
+  const absolute = resolve(root, option.replace(/\\/g, "/"));
+  const rel = relative(root, absolute);
+  if (
+    rel === "" ||
+    rel === ".." ||
+    rel.startsWith(`..${sep}`) ||
+    isAbsolute(rel)
+  )
+    throw new PlaybookError(
+      "E_USAGE",
+      `--playbook ${option} is outside the project ${root}.`,
+      {
+        hint: "Pass the playbook's path relative to the project root, e.g. --playbook plan/playbook-<name>.md.",
+      },
+    );
+  return rel.split(sep).join("/");
+}
+
+function where(d: Diagnostic): string {
+  return `${d.file}:${d.line}:${d.column}:`;
+}

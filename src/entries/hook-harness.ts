@@ -1,0 +1,179 @@
+import { writeSync } from "node:fs";
+import { isHookEvent, type HookEvent } from "../core/guards/events.ts";
+import { readConfig } from "../app/workspace/read-config.ts";
+import type { HookDeps, HookRun } from "../app/hook/hook-run.ts";
+import { logHookRun } from "../app/hook/log-hook-run.ts";
+import {
+  readBashCallLazily,
+  loadArchive,
+  loadParser,
+  summarizeLazily,
+} from "./lazy-bundles.ts";
+import { MAX_STDIN_BYTES, readEvent, STDIN_TIMEOUT_MS } from "./read-stdin.ts";
+import {
+  becomeHookProcess,
+  hookProjectDir,
+  type EarlyStart,
+} from "./early-start.ts";
+import { toHookReply, type HookAnswer } from "../hooks/reply.ts";
+import { checkBudget, startDeadline } from "./deadline.ts";
+import { failedPreToolUse } from "../hooks/failed-reply.ts";
+import { isOutOfTime, NO_DEADLINE } from "../core/time/deadline.ts";
+import { KILL_SWITCH } from "../core/guards/facts.ts";
+
+declare const __dirname: string;
+
+/** Whether this process has written its one reply: a failure after it must not write a second. */
+let replied = false;
+
+function reply(event: HookEvent, answer: HookAnswer): void {
+  const text = toHookReply(event, answer).stdout;
+  replied = true;
+  // Synchronous, so the reply is out even when the process must then end with a signal.
+  if (text !== "") writeSync(1, text);
+}
+
+/** What answers one event: the tool bundle's guards, or the session bundle's lifecycle. */
+export type HookRunner = (
+  event: HookEvent,
+  json: unknown,
+  envProjectDir: string | undefined,
+  deps: HookDeps,
+) => HookRun | Promise<HookRun>;
+
+/**
+ * The shared harness of both hook bundles (`node dist/hook.cjs <Event>`, `playbook hook <Event>`): the event JSON on
+ * stdin, exactly one reply on stdout. A PreToolUse call it cannot answer, for whatever reason, is refused.
+ */
+export async function runHookMain(
+  argv: readonly string[],
+  runner: HookRunner,
+  early?: EarlyStart,
+): Promise<void> {
+  if (process.env["PLAYBOOK_DISABLE"] === "1") return;
+  becomeHookProcess();
+  try {
+    await answerEvent(argv, runner, early);
+  } catch (error) {
+    if (replied) return;
+    if (argv[0] === "PreToolUse") writeSync(1, failedPreToolUse(error));
+    else throw error;
+  } finally {
+    // A listing the call turned out not to need: git stops rather than run on after the reply.
+    early?.listing?.cancel();
+  }
+}
+
+async function answerEvent(
+  argv: readonly string[],
+  runner: HookRunner,
+  early: EarlyStart | undefined,
+): Promise<void> {
+  const name = argv[0];
+  if (!name || !isHookEvent(name)) {
+    process.stderr.write(
+      `playbook hook: ${name ? `unknown event \`${name}\`` : "the event name argument is missing"} (the hook command in .claude/settings.json passes it, e.g. \`node dist/hook.cjs PreToolUse\`); nothing was checked.\n`,
+    );
+    return;
+  }
+  const event = name;
+  const started = clock();
+  const input =
+    early?.input ?? (await readEvent(MAX_STDIN_BYTES, STDIN_TIMEOUT_MS));
+  if (input.timedOut || input.truncated) {
+    const why = input.timedOut
+      ? `no complete event on stdin within ${STDIN_TIMEOUT_MS / 1000} s`
+      : `the event on stdin is larger than ${MAX_STDIN_BYTES / 1024 / 1024} MiB`;
+    // A call too large to read cannot be judged: refuse it rather than let it through unchecked.
+    reply(
+      event,
+      event === "PreToolUse" && input.truncated
+        ? {
+            block: `Blocked: ${why}, so playbook cannot check it. Next: split the change into smaller calls. Kill switch: the user can start Claude Code with PLAYBOOK_DISABLE=1 to turn every playbook guard off.`,
+            context: [],
+            notice: null,
+          }
+        : {
+            block: null,
+            context: [],
+            notice: `playbook hook: ${why}; nothing was checked.`,
+          },
+    );
+    // A read may still be pending on the open pipe: end the process rather than wait for it. The reply is already
+    // written, and Claude Code reads valid JSON on stdout whatever the exit status.
+    if (input.readPending) process.kill(process.pid, "SIGKILL");
+    process.exit(0);
+  }
+  let json: unknown = early?.json;
+  try {
+    if (json === undefined) json = JSON.parse(input.text);
+  } catch {
+    reply(event, {
+      block: null,
+      context: [],
+      notice: `playbook hook: the ${event} event on stdin is ${input.text.trim() === "" ? "empty" : "not JSON"}; nothing was checked.`,
+    });
+    return;
+  }
+  if (typeof json !== "object" || json === null || Array.isArray(json)) {
+    reply(event, {
+      block: null,
+      context: [],
+      notice: `playbook hook: the ${event} event on stdin is not a JSON object; nothing was checked.`,
+    });
+    return;
+  }
+  // An empty CLAUDE_PROJECT_DIR is as good as none.
+  const envDir = process.env["CLAUDE_PROJECT_DIR"] || undefined;
+  const projectDir = hookProjectDir(json);
+  const checkTime =
+    event === "PreToolUse"
+      ? startDeadline(
+          checkBudget(process.env["PLAYBOOK_CHECK_BUDGET_MS"]),
+          clock,
+        )
+      : NO_DEADLINE;
+  let run;
+  try {
+    run = await runner(event, json, envDir, {
+      summarize: summarizeLazily(projectDir),
+      readBashCall: readBashCallLazily(checkTime),
+      checkTime,
+      setStateField: () => loadParser().setStateField,
+      archive: (dir, session) => loadArchive().archiveFromHook(dir, session),
+      now: () => new Date(),
+      clock,
+      distDir: __dirname,
+      treeListing: early?.listing ?? null,
+    });
+  } catch (error) {
+    if (event === "PreToolUse" && isOutOfTime(error)) {
+      reply(event, {
+        block: `Blocked: playbook could not check this call within ${error.budgetMs / 1000} s, and Claude Code would run it unchecked after 10 s. Next: split the command into smaller calls, or simplify it (fewer commands, globs and nested \`$(...)\` or \`bash -c\`). ${KILL_SWITCH}`,
+        context: [],
+        notice: null,
+      });
+      return;
+    }
+    // A call that was not checked must not run.
+    if (event === "PreToolUse") throw error;
+    // Our own failure must never brick the session, and never pass silently either: the user sees it.
+    reply(event, {
+      block: null,
+      context: [],
+      notice: `playbook hook failed (${error instanceof Error ? error.message : String(error)}); this ${event} call was not checked. Reinstall playbook or report the error; PLAYBOOK_DISABLE=1 turns the hook off.`,
+    });
+    return;
+  }
+  reply(event, run.answer);
+  if (run.projectDir && readConfig(run.projectDir).config.logging.enabled)
+    logHookRun(run, event, clock() - started, new Date());
+}
+
+/**
+ * Milliseconds from a monotonic clock. `process.hrtime` rather than `performance.now()`: the `performance` global
+ * loads `node:perf_hooks` on first use, about 0.8 ms on every tool call.
+ */
+export function clock(): number {
+  return Number(process.hrtime.bigint()) / 1e6;
+}

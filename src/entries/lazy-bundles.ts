@@ -1,0 +1,68 @@
+import { join } from "node:path";
+import type { Summarize } from "../adapters/parse-cache.ts";
+import type { SetStateField } from "../app/workspace/write-state-field.ts";
+import type {
+  BashCall,
+  BashCallInput,
+  ReadBashCall,
+} from "../app/hook/read-bash-call.ts";
+import type { CheckTime } from "../core/time/deadline.ts";
+
+declare const __dirname: string;
+
+interface ParserBundle {
+  summarizeWithConfig: (projectDir: string) => Summarize;
+  setStateField: SetStateField;
+}
+
+let parserBundle: ParserBundle | undefined;
+
+/** The markdown parser bundle, loaded on first use only: remark costs ~20 ms to load and more to warm up. */
+export function loadParser(): ParserBundle {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a separate bundle, loaded on demand
+  parserBundle ??= require(join(__dirname, "parser.cjs")) as ParserBundle;
+  return parserBundle;
+}
+
+/** Summarizes with the project's lint options, so cached diagnostics match `playbook lint`; parses only on a miss. */
+export function summarizeLazily(projectDir: string): Summarize {
+  let summarize: Summarize | undefined;
+  return (kind, text, file) => {
+    summarize ??= loadParser().summarizeWithConfig(projectDir);
+    return summarize(kind, text, file);
+  };
+}
+
+type BashBundle = {
+  readBashCall: (
+    input: BashCallInput,
+    command: string,
+    checkTime: CheckTime,
+  ) => BashCall;
+};
+
+/** The shell analysis is its own bundle too: only Bash calls pay for loading it. */
+export function readBashCallLazily(checkTime: CheckTime): ReadBashCall {
+  let bundle: BashBundle | undefined;
+  return (input, command) => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a separate bundle, loaded on demand
+    bundle ??= require(join(__dirname, "bash.cjs")) as BashBundle;
+    return bundle.readBashCall(input, command, checkTime);
+  };
+}
+
+interface ArchiveBundle {
+  archiveFromHook: (
+    projectDir: string,
+    session: string | null,
+  ) => Promise<{ text: string }>;
+}
+
+let archiveBundle: ArchiveBundle | undefined;
+
+/** The archive workflow's bundle (Octokit, the markdown parser): loaded only when an edit finishes a playbook. */
+export function loadArchive(): ArchiveBundle {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a separate bundle, loaded on demand
+  archiveBundle ??= require(join(__dirname, "archive.cjs")) as ArchiveBundle;
+  return archiveBundle;
+}

@@ -1,0 +1,46 @@
+import { writeSync } from "node:fs";
+import { isatty } from "node:tty";
+import { runStatusLine } from "../app/hook/events/status-line.ts";
+import { summarizeLazily } from "./lazy-bundles.ts";
+import { readEvent, STDIN_TIMEOUT_MS } from "./read-stdin.ts";
+
+/**
+ * `node dist/hook.cjs statusline` (and `playbook statusline`): Claude Code's status line JSON on stdin, one line on
+ * stdout. Whatever goes wrong, the line says so briefly instead of failing: a blank status line helps nobody.
+ */
+export async function statusLineMain(projectDir?: string): Promise<void> {
+  // A person at a terminal has no JSON to give: do not wait for it. (isatty, not process.stdin, which would put the
+  // pipe Claude Code writes into non-blocking mode before it is read.)
+  const input = isatty(0)
+    ? { text: "", readPending: false }
+    : await readEvent(1024 * 1024, STDIN_TIMEOUT_MS);
+  let json: unknown;
+  try {
+    json = input.text.trim() === "" ? {} : JSON.parse(input.text);
+  } catch {
+    json = {};
+  }
+  let line: string;
+  try {
+    // An empty CLAUDE_PROJECT_DIR is as good as none.
+    line = runStatusLine(
+      json,
+      projectDir ?? (process.env["CLAUDE_PROJECT_DIR"] || undefined),
+      {
+        summarizeFor: summarizeLazily,
+        color: useColor(),
+      },
+    );
+  } catch (error) {
+    line = `playbook: status unavailable (${error instanceof Error ? error.message : String(error)})`;
+  }
+  writeSync(1, `${line}\n`);
+  if (input.readPending) process.kill(process.pid, "SIGKILL");
+}
+
+/** Claude Code renders ANSI in the status line; NO_COLOR or FORCE_COLOR=0 turn it off. */
+function useColor(): boolean {
+  const force = process.env["FORCE_COLOR"];
+  if (process.env["NO_COLOR"]) return false;
+  return !(force === "0" || force === "false");
+}
