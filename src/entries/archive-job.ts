@@ -1,23 +1,24 @@
 import { readArchiveJournal } from "../adapters/archive-journal-store.ts";
 import { createArchiveDeps } from "../app/archive/archive-deps.ts";
 import { runArchive, type ArchiveOutcome } from "../app/archive/run-archive.ts";
+import type { HookArchiveResult } from "../app/hook/hook-run.ts";
 
 /** In the hook, checks are waited for at most this long: the agent's tool call waits meanwhile. */
 const HOOK_CHECK_WAIT_SECONDS = 60;
 
 /**
  * `dist/archive.cjs`: the archive workflow for the PostToolUse hook, in its own bundle so that Octokit and the parser
- * load only when an edit finishes a playbook. Never throws: the outcome, or why it did not run, comes back as text.
+ * load only when an edit finishes a playbook. Never throws: the outcome, or why it did not run, comes back in words.
  */
 export async function archiveFromHook(
   projectDir: string,
   session: string | null,
-): Promise<{ text: string; outcome: ArchiveOutcome | null }> {
+): Promise<HookArchiveResult> {
   const journal = readArchiveJournal(projectDir);
   if (journal.status === "ok" && journal.journal.status !== "success")
     return {
-      text: `The archive of ${journal.journal.playbook} is unfinished${journal.journal.next ? `: ${journal.journal.next}` : ""}. Run \`playbook archive --resume\`.`,
-      outcome: null,
+      headline: `The archive of ${journal.journal.playbook} is unfinished${journal.journal.next ? `: ${journal.journal.next}` : ""}. Run \`playbook archive --resume\`.`,
+      steps: null,
     };
   try {
     const outcome = await runArchive(
@@ -31,23 +32,26 @@ export async function archiveFromHook(
       },
       createArchiveDeps(projectDir),
     );
-    return { text: describeOutcome(outcome), outcome };
+    return { headline: headline(outcome), steps: stepsDone(outcome) };
   } catch (error) {
     return {
-      text: `The playbook is finished, but the archive did not start: ${error instanceof Error ? error.message : String(error)}`,
-      outcome: null,
+      headline: `The playbook is finished, but the archive did not start: ${error instanceof Error ? error.message : String(error)}`,
+      steps: null,
     };
   }
 }
 
-function describeOutcome(outcome: ArchiveOutcome): string {
+function headline(outcome: ArchiveOutcome): string {
   const { journal } = outcome;
-  const steps = outcome.steps
+  if (outcome.status === "success")
+    return `playbook archived ${journal.playbook} → ${journal.archivePath}${journal.pr ? ` (${journal.pr.url}, merged)` : ` (merged into ${journal.defaultBranch})`}; the post-loop lock is set. Next: run /post-loop (\`playbook post-loop\`) to pick the next task.`;
+  return `playbook started the archive of ${journal.playbook}, and it stopped: ${asSentence(outcome.steps.at(-1)?.detail ?? "")} Next: ${asSentence(outcome.next ?? "run `playbook archive --resume`")}`;
+}
+
+function stepsDone(outcome: ArchiveOutcome): string {
+  return outcome.steps
     .map((s) => `${s.status === "failed" ? "✗" : "✓"} ${s.id}: ${s.detail}`)
     .join("; ");
-  if (outcome.status === "success")
-    return `playbook archived ${journal.playbook} → ${journal.archivePath}${journal.pr ? ` (${journal.pr.url}, merged)` : ` (merged into ${journal.defaultBranch})`}; the post-loop lock is set. Next: run /post-loop (\`playbook post-loop\`) to pick the next task. Steps: ${steps}`;
-  return `playbook started the archive of ${journal.playbook}, and it stopped: ${asSentence(outcome.steps.at(-1)?.detail ?? "")} Next: ${asSentence(outcome.next ?? "run `playbook archive --resume`")} Steps: ${steps}`;
 }
 
 /** `text` ending in one full stop (the step details and next steps may or may not end with one). */

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { Summarize } from "../adapters/parse-cache.ts";
+import type { HookArchiveResult } from "../app/hook/hook-run.ts";
 import type { SetStateField } from "../app/workspace/write-state-field.ts";
 import type {
   BashCall,
@@ -55,7 +56,7 @@ interface ArchiveBundle {
   archiveFromHook: (
     projectDir: string,
     session: string | null,
-  ) => Promise<{ text: string }>;
+  ) => Promise<HookArchiveResult>;
 }
 
 let archiveBundle: ArchiveBundle | undefined;

@@ -126,6 +126,17 @@ describe("playbook archive, local provider", () => {
     expect(existsSync(repo.path(".claude/playbook/post-loop.json"))).toBe(
       false,
     );
+    // The plan lists the very steps the archive then runs, in the same order.
+    const stepIds = (out: string) =>
+      [
+        ...out.matchAll(
+          /^\s*\S+\s+(commit|push|open-pr|archive-playbook|reset-state|merge|cleanup|lock)\b/gm,
+        ),
+      ].map((m) => m[1]);
+    const run = archive(repo);
+    expect(run.status).toBe(0);
+    expect(stepIds(result.stdout)).toHaveLength(8);
+    expect(stepIds(run.stdout)).toEqual(stepIds(result.stdout));
   });
 
   it("refuses a playbook that is not finished, saying what is missing", () => {

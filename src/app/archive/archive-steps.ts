@@ -64,7 +64,14 @@ export interface StepOutcome {
   detail: string;
 }
 
-type Step = (ctx: StepContext) => Promise<StepOutcome>;
+/**
+ * One step of the archive: what it will do, in words (`playbook archive --dry-run` prints exactly these), and doing
+ * it. Each `run` checks the real state first, so running a step twice is always safe.
+ */
+export interface ArchiveStep {
+  describe: (journal: ArchiveJournal, remote: string | null) => string;
+  run: (ctx: StepContext) => Promise<StepOutcome>;
+}
 
 const RESUME = "then run `playbook archive --resume`";
 const done = (detail: string): StepOutcome => ({ status: "done", detail });
@@ -73,16 +80,52 @@ const skipped = (detail: string): StepOutcome => ({
   detail,
 });
 
-/** The steps of docs/archive.md, in order. Each checks the real state first, so running one twice is always safe. */
-export const ARCHIVE_STEP_RUNNERS: Readonly<Record<ArchiveStepId, Step>> = {
-  commit: commitWork,
-  push: pushBranch,
-  "open-pr": openPullRequest,
-  "archive-playbook": movePlaybook,
-  "reset-state": resetState,
-  merge: mergeBranch,
-  cleanup,
-  lock: setLock,
+const pushTo = (remote: string | null) =>
+  remote === null ? "no remote: nothing is pushed" : `to ${remote}`;
+
+/** The steps of docs/archive.md, by id (`ARCHIVE_STEPS` gives their order). */
+export const ARCHIVE_STEP_DEFS: Readonly<Record<ArchiveStepId, ArchiveStep>> = {
+  commit: {
+    describe: (journal) =>
+      `commit tracked changes and new files git does not ignore on ${journal.branch} (secrets refused)`,
+    run: commitWork,
+  },
+  push: {
+    describe: (journal, remote) => `push ${journal.branch} ${pushTo(remote)}`,
+    run: pushBranch,
+  },
+  "open-pr": {
+    describe: (journal) =>
+      journal.provider === "github"
+        ? `open (or find) the pull request "${journal.title}" into ${journal.defaultBranch}`
+        : "local provider: no pull request",
+    run: openPullRequest,
+  },
+  "archive-playbook": {
+    describe: (journal) => `git mv ${journal.playbook} ${journal.archivePath}`,
+    run: movePlaybook,
+  },
+  "reset-state": {
+    describe: (journal) =>
+      `state.md: active and branch null, last_archived ${journal.archivePath}, goal reset; commit "chore: archive", push`,
+    run: resetState,
+  },
+  merge: {
+    describe: (journal, remote) =>
+      journal.provider === "github"
+        ? `wait for checks, then merge the pull request into ${journal.defaultBranch}`
+        : `merge ${journal.branch} into ${journal.defaultBranch} with --no-ff, push ${pushTo(remote)}`,
+    run: mergeBranch,
+  },
+  cleanup: {
+    describe: (journal) =>
+      `delete the remote branch, switch to ${journal.defaultBranch} and fast-forward it`,
+    run: cleanup,
+  },
+  lock: {
+    describe: () => "set the post-loop lock until the next task is picked",
+    run: setLock,
+  },
 };
 
 /** Steps whose failure leaves the work merged: the archive still sets the lock, with status `partial`. */

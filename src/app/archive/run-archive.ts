@@ -35,7 +35,7 @@ import {
 import { currentTreeFingerprint } from "../workspace/current-tree.ts";
 import type { SetStateField } from "../workspace/write-state-field.ts";
 import {
-  ARCHIVE_STEP_RUNNERS,
+  ARCHIVE_STEP_DEFS,
   BEST_EFFORT_STEPS,
   StepFailure,
   type StepContext,
@@ -164,7 +164,7 @@ export async function runArchive(
       steps: ARCHIVE_STEPS.map((id) => ({
         id,
         status: "planned",
-        detail: describeStep(id, journal, remote),
+        detail: ARCHIVE_STEP_DEFS[id].describe(journal, remote),
       })),
       next: null,
       notes,
@@ -221,7 +221,7 @@ async function runStep(
   ctx: StepContext,
 ): Promise<StepReport & { next: string }> {
   try {
-    const outcome = await ARCHIVE_STEP_RUNNERS[id](ctx);
+    const outcome = await ARCHIVE_STEP_DEFS[id].run(ctx);
     return { id, ...outcome, next: "" };
   } catch (error) {
     if (error instanceof StepFailure)
@@ -406,35 +406,4 @@ async function planJournal(
     steps: {},
     next: null,
   };
-}
-
-function describeStep(
-  id: ArchiveStepId,
-  journal: ArchiveJournal,
-  remote: string | null,
-): string {
-  const pushTo =
-    remote === null ? "no remote: nothing is pushed" : `to ${remote}`;
-  switch (id) {
-    case "commit":
-      return `commit tracked changes and new files git does not ignore on ${journal.branch} (secrets refused)`;
-    case "push":
-      return `push ${journal.branch} ${pushTo}`;
-    case "open-pr":
-      return journal.provider === "github"
-        ? `open (or find) the pull request "${journal.title}" into ${journal.defaultBranch}`
-        : "local provider: no pull request";
-    case "archive-playbook":
-      return `git mv ${journal.playbook} ${journal.archivePath}`;
-    case "reset-state":
-      return `state.md: active and branch null, last_archived ${journal.archivePath}, goal reset; commit "chore: archive", push`;
-    case "merge":
-      return journal.provider === "github"
-        ? `wait for checks, then merge the pull request into ${journal.defaultBranch}`
-        : `merge ${journal.branch} into ${journal.defaultBranch} with --no-ff, push ${pushTo}`;
-    case "cleanup":
-      return `delete the remote branch, switch to ${journal.defaultBranch} and fast-forward it`;
-    case "lock":
-      return "set the post-loop lock until the next task is picked";
-  }
 }

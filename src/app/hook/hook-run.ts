@@ -15,11 +15,11 @@ export interface HookDeps {
   readBashCall: ReadBashCall;
   /** The general state.md writer, from the parser bundle: loaded only when a session stamp cannot be spliced in. */
   setStateField: () => SetStateField;
-  /** Runs the archive workflow (its bundle is loaded on the first call); the outcome in words. */
+  /** Runs the archive workflow (its bundle is loaded on the first call). */
   archive: (
     projectDir: string,
     session: string | null,
-  ) => Promise<{ text: string }>;
+  ) => Promise<HookArchiveResult>;
   now: () => Date;
   clock: () => number;
   /** Throws `OutOfTime` once the time for this call is up (PreToolUse); a no-op for other events. */
@@ -28,6 +28,14 @@ export interface HookDeps {
   distDir: string;
   /** git listing the tree's changes, started by the hook's loader for a call that may claim proof. */
   treeListing?: TreeListing | null;
+}
+
+/** What the archive the hook started came to, in words: one line for the user, and each step for the agent. */
+export interface HookArchiveResult {
+  /** What happened and the next step. */
+  headline: string;
+  /** Each step and how it ended (`✓ push: …; ✗ merge: …`); null when the archive did not start. */
+  steps: string | null;
 }
 
 export interface HookRun {

@@ -228,8 +228,12 @@ async function afterToolUse(
     isFinishedActive(projectDir, rel, read.summary, deps)
   ) {
     const archived = await deps.archive(projectDir, payload.session_id ?? null);
-    answer.context.push(archived.text);
-    answer.notice = archived.text.split(" Steps: ")[0] ?? archived.text;
+    answer.context.push(
+      archived.steps === null
+        ? archived.headline
+        : `${archived.headline} Steps: ${archived.steps}`,
+    );
+    answer.notice = archived.headline;
   }
   return answer;
 }
