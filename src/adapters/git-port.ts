@@ -1,12 +1,15 @@
+import { PlaybookError } from "../core/errors.ts";
 import { agentGitConfig } from "./agent-git.ts";
 import { isPlaceholderOnDisk } from "./placeholder-check.ts";
 import { parseStatusZ, type StatusEntry } from "../core/archive/git-status.ts";
 
 /** A git command that failed, with git's own message (the part after `fatal:`/`error:` when there is one). */
-export class GitCommandError extends Error {
+export class GitCommandError extends PlaybookError {
   readonly args: readonly string[];
   constructor(args: readonly string[], message: string) {
-    super(message);
+    super("E_GIT", message, {
+      hint: `\`git ${args[0] ?? ""}\` failed: fix what git says above, then run the command again.`,
+    });
     this.name = "GitCommandError";
     this.args = args;
   }

@@ -1,10 +1,20 @@
 /**
  * `E_USAGE` wrong arguments (exit 2); `E_NOT_FOUND` a missing file or id; `E_WRITE` a refused or failed write;
  * `E_CONFIG` a document or setting that must be fixed first; `E_DENIED` a command this caller may not run (a record
- * only the reviewer, the critic or a person at a terminal may make).
+ * only the reviewer, the critic or a person at a terminal may make); `E_GIT` a git command that failed; `E_GITHUB` a
+ * GitHub request that failed; `E_TEMPLATE` a template that did not render; `E_ARCHIVE` an archive step that stopped.
+ * Anything thrown that is not a `PlaybookError` is a bug, and the CLI says so.
  */
 export type ErrorCode =
-  "E_USAGE" | "E_NOT_FOUND" | "E_WRITE" | "E_CONFIG" | "E_DENIED";
+  | "E_USAGE"
+  | "E_NOT_FOUND"
+  | "E_WRITE"
+  | "E_CONFIG"
+  | "E_DENIED"
+  | "E_GIT"
+  | "E_GITHUB"
+  | "E_TEMPLATE"
+  | "E_ARCHIVE";
 
 /** An operational failure the user can act on: one line of message plus a hint that says what to do next. */
 export class PlaybookError extends Error {

@@ -1,11 +1,14 @@
 import Handlebars from "handlebars";
+import { PlaybookError } from "../core/errors.ts";
 import type { SkeletonContext, TemplateContext } from "./template-context.ts";
 
 /** A template that did not render, with where and why. */
-export class TemplateError extends Error {
+export class TemplateError extends PlaybookError {
   readonly template: string;
   constructor(template: string, message: string) {
-    super(`${template}: ${message}`);
+    super("E_TEMPLATE", `${template}: ${message}`, {
+      hint: "playbook's own templates are broken: reinstall playbook-kit (`npm i -D playbook-kit`), and report it if it happens again. Nothing was changed.",
+    });
     this.name = "TemplateError";
     this.template = template;
   }

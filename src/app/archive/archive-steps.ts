@@ -23,6 +23,7 @@ import {
 import { findSecrets } from "../../core/archive/secrets.ts";
 import type { PlaybookConfig } from "../../core/config/config.ts";
 import type { StateSummary } from "../../core/cache/summary.ts";
+import { PlaybookError } from "../../core/errors.ts";
 import { toIsoTime } from "../../core/time/iso-time.ts";
 import {
   writeStateEdit,
@@ -30,10 +31,10 @@ import {
 } from "../workspace/write-state-field.ts";
 
 /** Why a step stopped the archive, and the one thing to do before `playbook archive --resume`. */
-export class StepFailure extends Error {
+export class StepFailure extends PlaybookError {
   readonly next: string;
   constructor(reason: string, next: string) {
-    super(reason);
+    super("E_ARCHIVE", reason, { hint: next });
     this.name = "StepFailure";
     this.next = next;
   }
