@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeRecord } from "../src/adapters/record-store.ts";
 import { readWorkingTree } from "../src/adapters/tree-fingerprint.ts";
-import type { PlaybookSummary } from "../src/core/cache/summary.ts";
+import type { PlaybookSummary } from "../src/core/model/summary.ts";
 import { summarizeDocument } from "../src/core/parse/summarize-document.ts";
 import {
   phaseHash,

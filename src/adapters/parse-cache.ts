@@ -5,9 +5,8 @@ import {
   PARSER_VERSION,
   type CacheEntry,
   type CacheKey,
-  type DocumentKind,
-  type DocumentSummary,
 } from "../core/cache/summary.ts";
+import type { DocumentKind, DocumentSummary } from "../core/model/summary.ts";
 import { writeTextAtomic } from "./atomic-write.ts";
 
 export type Summarize = (

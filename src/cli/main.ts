@@ -22,71 +22,53 @@ const version =
     ? __PLAYBOOK_VERSION__
     : "0.0.0-source";
 
+/**
+ * A subcommand loaded on first use. citty's `CommandDef<T>` is invariant in its arguments, so a map of commands of
+ * every shape needs this one widening.
+ */
+function command<T extends ArgsDef>(
+  load: () => Promise<CommandDef<T>>,
+): () => Promise<CommandDef> {
+  return () => load() as Promise<unknown> as Promise<CommandDef>;
+}
+
 const subCommands: Record<string, () => Promise<CommandDef>> = {
-  lint: () =>
-    import("./commands/lint.ts").then(
-      (m) => m.lintCommand as unknown as CommandDef,
-    ),
-  status: () =>
-    import("./commands/status.ts").then(
-      (m) => m.statusCommand as unknown as CommandDef,
-    ),
-  review: () =>
-    import("./commands/review.ts").then(
-      (m) => m.reviewCommand as unknown as CommandDef,
-    ),
-  crit: () =>
-    import("./commands/crit.ts").then(
-      (m) => m.critCommand as unknown as CommandDef,
-    ),
-  verify: () =>
-    import("./commands/verify.ts").then(
-      (m) => m.verifyCommand as unknown as CommandDef,
-    ),
-  confirm: () =>
-    import("./commands/confirm.ts").then(
-      (m) => m.confirmCommand as unknown as CommandDef,
-    ),
-  hook: () =>
-    import("./commands/hook.ts").then(
-      (m) => m.hookCommand as unknown as CommandDef,
-    ),
-  archive: () =>
-    import("./commands/archive.ts").then(
-      (m) => m.archiveCommand as unknown as CommandDef,
-    ),
-  "post-loop": () =>
-    import("./commands/post-loop.ts").then(
-      (m) => m.postLoopCommand as unknown as CommandDef,
-    ),
-  loop: () =>
-    import("./commands/loop.ts").then(
-      (m) => m.loopCommand as unknown as CommandDef,
-    ),
-  init: () =>
-    import("./commands/init.ts").then(
-      (m) => m.initCommand as unknown as CommandDef,
-    ),
-  check: () =>
-    import("./commands/check.ts").then(
-      (m) => m.checkCommand as unknown as CommandDef,
-    ),
-  doctor: () =>
-    import("./commands/doctor.ts").then(
-      (m) => m.doctorCommand as unknown as CommandDef,
-    ),
-  new: () =>
-    import("./commands/new.ts").then(
-      (m) => m.newCommand as unknown as CommandDef,
-    ),
-  uninstall: () =>
-    import("./commands/uninstall.ts").then(
-      (m) => m.uninstallCommand as unknown as CommandDef,
-    ),
-  statusline: () =>
-    import("./commands/statusline.ts").then(
-      (m) => m.statuslineCommand as unknown as CommandDef,
-    ),
+  lint: command(() => import("./commands/lint.ts").then((m) => m.lintCommand)),
+  status: command(() =>
+    import("./commands/status.ts").then((m) => m.statusCommand),
+  ),
+  review: command(() =>
+    import("./commands/review.ts").then((m) => m.reviewCommand),
+  ),
+  crit: command(() => import("./commands/crit.ts").then((m) => m.critCommand)),
+  verify: command(() =>
+    import("./commands/verify.ts").then((m) => m.verifyCommand),
+  ),
+  confirm: command(() =>
+    import("./commands/confirm.ts").then((m) => m.confirmCommand),
+  ),
+  hook: command(() => import("./commands/hook.ts").then((m) => m.hookCommand)),
+  archive: command(() =>
+    import("./commands/archive.ts").then((m) => m.archiveCommand),
+  ),
+  "post-loop": command(() =>
+    import("./commands/post-loop.ts").then((m) => m.postLoopCommand),
+  ),
+  loop: command(() => import("./commands/loop.ts").then((m) => m.loopCommand)),
+  init: command(() => import("./commands/init.ts").then((m) => m.initCommand)),
+  check: command(() =>
+    import("./commands/check.ts").then((m) => m.checkCommand),
+  ),
+  doctor: command(() =>
+    import("./commands/doctor.ts").then((m) => m.doctorCommand),
+  ),
+  new: command(() => import("./commands/new.ts").then((m) => m.newCommand)),
+  uninstall: command(() =>
+    import("./commands/uninstall.ts").then((m) => m.uninstallCommand),
+  ),
+  statusline: command(() =>
+    import("./commands/statusline.ts").then((m) => m.statuslineCommand),
+  ),
 };
 
 const main = defineCommand({

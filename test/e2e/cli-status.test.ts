@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { writeRecord } from "../../src/adapters/record-store.ts";
-import type { PlaybookSummary } from "../../src/core/cache/summary.ts";
+import type { PlaybookSummary } from "../../src/core/model/summary.ts";
 import { summarizeDocument } from "../../src/core/parse/summarize-document.ts";
 import type { PlaybookRecord } from "../../src/core/records/record.ts";
 import { runCli } from "../helpers/run-cli.ts";

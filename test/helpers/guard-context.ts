@@ -3,7 +3,7 @@ import { analyzeBash } from "../../src/core/bash/analyze-bash.ts";
 import type {
   PlaybookSummary,
   StateSummary,
-} from "../../src/core/cache/summary.ts";
+} from "../../src/core/model/summary.ts";
 import { BUILT_IN_RULES } from "../../src/core/guards/protected-rules.ts";
 import type { FileChange, GuardContext } from "../../src/core/guards/types.ts";
 import { summarizeDocument } from "../../src/core/parse/summarize-document.ts";

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeRecord } from "../../src/adapters/record-store.ts";
 import { readWorkingTree } from "../../src/adapters/tree-fingerprint.ts";
-import type { PlaybookSummary } from "../../src/core/cache/summary.ts";
+import type { PlaybookSummary } from "../../src/core/model/summary.ts";
 import type { SecurityMode } from "../../src/core/model/state.ts";
 import { summarizeDocument } from "../../src/core/parse/summarize-document.ts";
 import {

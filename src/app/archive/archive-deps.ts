@@ -9,7 +9,7 @@ import { readRecords } from "../../adapters/record-store.ts";
 import type {
   PlaybookSummary,
   StateSummary,
-} from "../../core/cache/summary.ts";
+} from "../../core/model/summary.ts";
 import { setStateField } from "../../core/edit/state-writers.ts";
 import { summarizeDocument } from "../../core/parse/summarize-document.ts";
 import { createRecordSet } from "../../core/records/record-set.ts";

@@ -22,7 +22,7 @@ import {
 } from "../../core/archive/journal.ts";
 import { findSecrets } from "../../core/archive/secrets.ts";
 import type { PlaybookConfig } from "../../core/config/config.ts";
-import type { StateSummary } from "../../core/cache/summary.ts";
+import type { StateSummary } from "../../core/model/summary.ts";
 import { PlaybookError } from "../../core/errors.ts";
 import { toIsoTime } from "../../core/time/iso-time.ts";
 import {

@@ -22,7 +22,7 @@ import { renderPullRequest } from "../../core/archive/pull-request-text.ts";
 import type {
   PlaybookSummary,
   StateSummary,
-} from "../../core/cache/summary.ts";
+} from "../../core/model/summary.ts";
 import type { PlaybookConfig } from "../../core/config/config.ts";
 import { PlaybookError } from "../../core/errors.ts";
 import { findMissingProof } from "../../core/records/completion.ts";

@@ -12,7 +12,7 @@ import { readSessionReads } from "../../adapters/session-store.ts";
 import type {
   PlaybookSummary,
   StateSummary,
-} from "../../core/cache/summary.ts";
+} from "../../core/model/summary.ts";
 import type { HookEvent } from "../../core/guards/events.ts";
 import {
   BUILT_IN_RULES,

@@ -8,7 +8,7 @@ import {
   isGitRepository,
   readChangedFiles,
 } from "../../adapters/git-facts.ts";
-import type { StateSummary } from "../../core/cache/summary.ts";
+import type { StateSummary } from "../../core/model/summary.ts";
 import { setStateField } from "../../core/edit/state-writers.ts";
 import { PlaybookError } from "../../core/errors.ts";
 import { summarizeDocument } from "../../core/parse/summarize-document.ts";

@@ -6,7 +6,7 @@ import { resolveInside } from "../../adapters/resolve-inside.ts";
 import type {
   PlaybookSummary,
   StateSummary,
-} from "../../core/cache/summary.ts";
+} from "../../core/model/summary.ts";
 import {
   explainUnsafeActivePath,
   normaliseActivePath,

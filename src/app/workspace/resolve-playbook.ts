@@ -1,10 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { resolveInside } from "../../adapters/resolve-inside.ts";
-import {
-  summarizePlaybook,
-  type PlaybookSummary,
-} from "../../core/cache/summary.ts";
+import { summarizePlaybook } from "../../core/cache/summary.ts";
+import type { PlaybookSummary } from "../../core/model/summary.ts";
 import { PlaybookError } from "../../core/errors.ts";
 import type { Diagnostic } from "../../core/model/diagnostic.ts";
 import type { Playbook } from "../../core/model/playbook.ts";

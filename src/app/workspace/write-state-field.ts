@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { StampSlot, StateSummary } from "../../core/cache/summary.ts";
+import type { StampSlot, StateSummary } from "../../core/model/summary.ts";
 import { storeCacheEntry } from "../../adapters/parse-cache.ts";
 import { restampSummary, writeStamp } from "../../core/edit/session-stamp.ts";
 import type { EditResult, YamlValue } from "../../core/edit/text-edit.ts";

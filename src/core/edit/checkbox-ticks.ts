@@ -1,4 +1,4 @@
-import type { PlaybookSummary } from "../cache/summary.ts";
+import type { PlaybookSummary } from "../model/summary.ts";
 import type { HashablePlaybook } from "../records/content-hash.ts";
 
 /** Computes a phase's record hash (records/content-hash.ts `phaseHash`), injected so crypto loads only when used. */

@@ -1,4 +1,4 @@
-import type { StampSlot, StateSummary } from "../cache/summary.ts";
+import type { StampSlot, StateSummary } from "../model/summary.ts";
 
 /** The timestamps playbook writes: plain YAML scalars that read back as the same string. */
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z$/;

@@ -1,4 +1,4 @@
-import type { PlaybookSummary } from "../cache/summary.ts";
+import type { PlaybookSummary } from "../model/summary.ts";
 import { findProofGaps } from "../records/proof-state.ts";
 import { ALLOW, block } from "./facts.ts";
 import { playbookEdits } from "./playbook-changes.ts";

@@ -1,4 +1,4 @@
-import type { PlaybookSummary } from "../cache/summary.ts";
+import type { PlaybookSummary } from "../model/summary.ts";
 import { isRepairPath } from "../paths/repo-path.ts";
 import type { FileChange, GuardContext, GuardResult } from "./types.ts";
 

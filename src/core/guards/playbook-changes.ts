@@ -1,4 +1,4 @@
-import type { PlaybookSummary } from "../cache/summary.ts";
+import type { PlaybookSummary } from "../model/summary.ts";
 import { VALIDATION_NAMES } from "../model/playbook.ts";
 import type { FileChange } from "./types.ts";
 

@@ -1,4 +1,4 @@
-import type { PlaybookSummary } from "../cache/summary.ts";
+import type { PlaybookSummary } from "../model/summary.ts";
 import { planGate } from "../records/plan-gate.ts";
 import type { PlaybookRecord } from "../records/record.ts";
 import {

@@ -1,4 +1,4 @@
-import type { PlaybookSummary } from "../cache/summary.ts";
+import type { PlaybookSummary } from "../model/summary.ts";
 import { ALLOW, block, context } from "./facts.ts";
 import { playbookEdits } from "./playbook-changes.ts";
 import type { Guard } from "./types.ts";

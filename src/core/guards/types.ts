@@ -1,5 +1,5 @@
 import type { BashAnalysis } from "../bash/types.ts";
-import type { PlaybookSummary, StateSummary } from "../cache/summary.ts";
+import type { PlaybookSummary, StateSummary } from "../model/summary.ts";
 import type { SecurityMode } from "../model/state.ts";
 import type { RecordSet } from "../records/record.ts";
 import type { HookEvent } from "./events.ts";

@@ -1,9 +1,5 @@
-import {
-  summarizePlaybook,
-  summarizeState,
-  type DocumentKind,
-  type DocumentSummary,
-} from "../cache/summary.ts";
+import { summarizePlaybook, summarizeState } from "../cache/summary.ts";
+import type { DocumentKind, DocumentSummary } from "../model/summary.ts";
 import {
   validatePlaybook,
   type PlaybookRuleOptions,

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { PlaybookSummary } from "../cache/summary.ts";
+import type { PlaybookSummary } from "../model/summary.ts";
 import { VALIDATION_NAMES } from "../model/playbook.ts";
 
 /** What the hashes read: never `meta`, `diagnostics` or the stored hashes themselves. */

@@ -1,4 +1,4 @@
-import type { PlaybookSummary } from "../cache/summary.ts";
+import type { PlaybookSummary } from "../model/summary.ts";
 import type { RecordSet } from "./record.ts";
 
 /**

@@ -1,4 +1,4 @@
-import type { PlaybookSummary } from "../cache/summary.ts";
+import type { PlaybookSummary } from "../model/summary.ts";
 import { diagnosticAt, type Diagnostic } from "../model/diagnostic.ts";
 import type { Playbook } from "../model/playbook.ts";
 import { criticState, findProofGaps, reviewState } from "./proof-state.ts";

@@ -2,7 +2,7 @@ import {
   readSessionState,
   writeSessionState,
 } from "../../../adapters/session-store.ts";
-import type { StateSummary } from "../../../core/cache/summary.ts";
+import type { StateSummary } from "../../../core/model/summary.ts";
 import { emptySessionState } from "../../../core/session/session-state.ts";
 import { toIsoTime } from "../../../core/time/iso-time.ts";
 import type { HookAnswer } from "../../../hooks/reply.ts";

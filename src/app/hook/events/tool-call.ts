@@ -8,7 +8,7 @@ import { addSessionReads } from "../../../adapters/session-store.ts";
 import { evaluateGuards } from "../../../core/guards/evaluate.ts";
 import type { HookEvent } from "../../../core/guards/events.ts";
 import type { Effect, GuardContext } from "../../../core/guards/types.ts";
-import type { PlaybookSummary } from "../../../core/cache/summary.ts";
+import type { PlaybookSummary } from "../../../core/model/summary.ts";
 import { isPlaybookPath, isStatePath } from "../../../core/paths/repo-path.ts";
 import { findMissingProof } from "../../../core/records/completion.ts";
 import { createRecordSet } from "../../../core/records/record-set.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PlaybookSummary } from "../../../../src/core/cache/summary.ts";
+import type { PlaybookSummary } from "../../../../src/core/model/summary.ts";
 import { tickedSummary } from "../../../../src/core/edit/checkbox-ticks.ts";
 import { summarizeDocument } from "../../../../src/core/parse/summarize-document.ts";
 import { phaseHash } from "../../../../src/core/records/content-hash.ts";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { StateSummary } from "../../../../src/core/cache/summary.ts";
+import type { StateSummary } from "../../../../src/core/model/summary.ts";
 import {
   restampSummary,
   writeStamp,
