@@ -2,17 +2,28 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { resolveRealPath } from "../../adapters/resolve-real-path.ts";
 import type { BashAnalysis, SimpleCommand } from "../../core/bash/types.ts";
-import { baseName, gitArgs } from "../../core/guards/command-words.ts";
+import {
+  cdFolders,
+  DYNAMIC,
+  findNameFilter,
+  gitApplyPatches,
+  linkTargets,
+  mentionsIn,
+  patchTargets,
+  staticFolder,
+  VARIABLE,
+} from "../../core/bash/bash-targets.ts";
 import type { FileChange } from "../../core/guards/types.ts";
 import { mayWriteFiles } from "../../core/bash/code-writes.ts";
 import { toAbsolute, toRepoPath } from "../../core/paths/repo-path.ts";
 import { isTrustPath } from "../../core/paths/trust-paths.ts";
-import { shellGlob, type ShellGlob } from "../../core/paths/shell-glob.ts";
+import { shellGlob } from "../../core/paths/shell-glob.ts";
 import { NO_DEADLINE, type CheckTime } from "../../core/time/deadline.ts";
-import { freshTempFolder, showFreshTemp } from "./expand-fresh-temp.ts";
-import { expandTilde } from "./expand-tilde.ts";
-
-export { expandTilde };
+import {
+  freshTempFolder,
+  showFreshTemp,
+} from "../../core/bash/expand-fresh-temp.ts";
+import { expandTilde } from "../../core/bash/expand-tilde.ts";
 
 export interface BashChangeInput {
   projectDir: string;
@@ -23,9 +34,6 @@ export interface BashChangeInput {
   /** Throws once the time for the call is up: asked for each target and each folder walked. */
   checkTime?: CheckTime;
 }
-
-const DYNAMIC = /[$*?[`]/;
-const VARIABLE = /[$`]/;
 
 /**
  * The files a parsed Bash line would change, resolved: relative paths against the payload's cwd and every folder a
@@ -151,42 +159,6 @@ function change(
   };
 }
 
-/** The start folder and every folder `cd`/`pushd` leads to, each resolved against the one before. */
-export function cdFolders(
-  start: string,
-  commands: readonly SimpleCommand[],
-  homeDir: string | null = null,
-  projectDir?: string,
-  tmpDir: string | null = null,
-): string[] {
-  const found = [start];
-  let current = start;
-  for (const cmd of commands) {
-    const name = cmd.argv[0];
-    const raw = cmd.argv[1] ?? (name === "cd" ? "~" : undefined);
-    const target =
-      raw === undefined
-        ? undefined
-        : expandTilde(raw, current, homeDir, projectDir, tmpDir);
-    if (
-      (name === "cd" || name === "pushd") &&
-      target &&
-      !DYNAMIC.test(target)
-    ) {
-      current = toAbsolute(current, target);
-      found.push(current);
-    }
-  }
-  return [...new Set(found)];
-}
-
-/** The folder a dynamic path certainly lies in: `dist/*.js` → `dist`, `$F` → `.`. */
-function staticFolder(raw: string): string {
-  const prefix = raw.slice(0, raw.search(DYNAMIC));
-  const slash = prefix.lastIndexOf("/");
-  return slash === -1 ? "." : prefix.slice(0, slash) || "/";
-}
-
 /** The files and folders whose change the records rules refuse from the shell, as absolute paths that exist. */
 function existingGuarded(projectDir: string, checkTime: CheckTime): string[] {
   const found: string[] = [];
@@ -228,63 +200,10 @@ function existingGuarded(projectDir: string, checkTime: CheckTime): string[] {
   return found;
 }
 
-/**
- * For `find ... -name PATTERN -delete`, which files below its roots it can reach: those whose name matches one of
- * its `-name`/`-iname` patterns; any file when it has none.
- */
-function findNameFilter(
-  commands: readonly SimpleCommand[],
-  text: string,
-): (file: string) => boolean {
-  const find = commands.find(
-    (c) => c.text === text && baseName(c.argv[0] ?? "") === "find",
-  );
-  if (!find) return () => true;
-  const patterns: ShellGlob[] = [];
-  find.argv.forEach((arg, i) => {
-    const pattern = find.argv[i + 1];
-    if ((arg === "-name" || arg === "-iname") && pattern !== undefined)
-      patterns.push(
-        shellGlob(pattern, { dotfiles: true, ignoreCase: arg === "-iname" }),
-      );
-  });
-  if (patterns.length === 0) return () => true;
-  return (file) => {
-    const name = file.slice(file.lastIndexOf("/") + 1);
-    return patterns.some((p) => p.matches(name));
-  };
-}
-
-/** What `ln` links to: a later write through the link would reach the target unchecked. */
-function linkTargets(cmd: SimpleCommand): string[] {
-  if (baseName(cmd.argv[0] ?? "") !== "ln") return [];
-  const args: string[] = [];
-  let targetDir = false;
-  for (const arg of cmd.argv.slice(1)) {
-    if (arg === "-t" || arg === "--target-directory") {
-      targetDir = true;
-      continue;
-    }
-    if (arg.startsWith("-")) continue;
-    args.push(arg);
-  }
-  // Without -t, the last word is the link's name; everything before it is a target.
-  return targetDir ? args.slice(1) : args.length > 1 ? args.slice(0, -1) : args;
-}
-
-/** The files a `git apply PATCH` would change, read from the patch's `+++ b/...` and `--- a/...` lines. */
+/** The files a `git apply PATCH` would change: read from each patch it applies (`patchTargets`). */
 function patchedFiles(cmd: SimpleCommand, cwd: string): string[] {
-  const git = gitArgs(cmd.argv);
-  if (
-    !git ||
-    git[0] !== "apply" ||
-    git.includes("--check") ||
-    git.includes("--stat")
-  )
-    return [];
-  const patches = git.slice(1).filter((a) => !a.startsWith("-"));
   const files: string[] = [];
-  for (const patch of patches) {
+  for (const patch of gitApplyPatches(cmd.argv)) {
     let text: string;
     try {
       text = readFileSync(join(cwd, patch), "utf8").slice(0, 1024 * 1024);
@@ -293,30 +212,7 @@ function patchedFiles(cmd: SimpleCommand, cwd: string): string[] {
       files.push("$PATCHED");
       continue;
     }
-    for (const match of text.matchAll(/^(?:\+\+\+|---) (?:[ab]\/)?(\S+)/gm))
-      if (match[1] && match[1] !== "/dev/null") files.push(match[1]);
+    files.push(...patchTargets(text));
   }
   return files;
-}
-
-/**
- * Guarded files interpreter code names, also when it builds the path from parts (`Path('plan', 'playbook-x.md')`,
- * `os.chdir('plan')`): a path-like word, `state.md`, a playbook's file name, or `.claude`.
- */
-function mentionsIn(
-  code: string,
-  guarded: readonly string[],
-  projectDir: string,
-): string[] {
-  const words = code.match(/[\w.~\-/\\]+/g) ?? [];
-  const mentions = new Set(
-    words.filter((w) => /[/\\]/.test(w) || /\.(?:md|json|txt)$/i.test(w)),
-  );
-  const root = projectDir.replace(/\/$/, "");
-  for (const file of guarded) {
-    const name = file.slice(file.lastIndexOf("/") + 1);
-    if (code.includes(name)) mentions.add(file);
-  }
-  if (/\.claude\b/.test(code)) mentions.add(`${root}/.claude/playbook`);
-  return [...mentions];
 }

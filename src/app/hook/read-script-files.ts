@@ -11,7 +11,8 @@ import { justfileRecipes } from "../../core/bash/justfile-recipes.ts";
 import { makefileRecipes } from "../../core/bash/makefile-recipes.ts";
 import type { BashAnalysis, ScriptFile } from "../../core/bash/types.ts";
 import { toAbsolute } from "../../core/paths/repo-path.ts";
-import { cdFolders, expandTilde } from "./collect-bash-changes.ts";
+import { cdFolders } from "../../core/bash/bash-targets.ts";
+import { expandTilde } from "../../core/bash/expand-tilde.ts";
 
 export interface ScriptFileInput {
   cwd: string;

@@ -20,7 +20,7 @@ import {
   isStatePath,
   toRepoPath,
 } from "../../core/paths/repo-path.ts";
-import { expandTilde } from "./expand-tilde.ts";
+import { expandTilde } from "../../core/bash/expand-tilde.ts";
 import type { ReadBashCall } from "./read-bash-call.ts";
 import { unknownToolPaths } from "./unknown-tool-paths.ts";
 import { isKnownTool } from "../../core/guards/unknown-tool.ts";

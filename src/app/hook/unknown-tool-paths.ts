@@ -1,7 +1,7 @@
 import { resolveRealPath } from "../../adapters/resolve-real-path.ts";
 import { stringsInToolInput } from "../../core/guards/unknown-tool.ts";
 import { toRepoPath } from "../../core/paths/repo-path.ts";
-import { expandTilde } from "./expand-tilde.ts";
+import { expandTilde } from "../../core/bash/expand-tilde.ts";
 
 export interface UnknownToolInput {
   projectDir: string;

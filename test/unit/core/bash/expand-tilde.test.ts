@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { expandTilde } from "../../../../src/app/hook/collect-bash-changes.ts";
+import { expandTilde } from "../../../../src/core/bash/expand-tilde.ts";
 
 describe("expandTilde", () => {
   it.each([

@@ -1,5 +1,5 @@
-import { FRESH_TEMP, freshTempRest } from "../../core/bash/fresh-temp-call.ts";
-import { toRepoPath } from "../../core/paths/repo-path.ts";
+import { FRESH_TEMP, freshTempRest } from "./fresh-temp-call.ts";
+import { toRepoPath } from "../paths/repo-path.ts";
 
 /** The name a fresh temp path stands for inside the temp folder: mktemp makes a new one, so nothing is there yet. */
 const FRESH_NAME = "playbook-fresh-mktemp";

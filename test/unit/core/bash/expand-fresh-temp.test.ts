@@ -3,8 +3,8 @@ import {
   expandFreshTemp,
   freshTempFolder,
   showFreshTemp,
-} from "../../../../src/app/hook/expand-fresh-temp.ts";
-import { expandTilde } from "../../../../src/app/hook/expand-tilde.ts";
+} from "../../../../src/core/bash/expand-fresh-temp.ts";
+import { expandTilde } from "../../../../src/core/bash/expand-tilde.ts";
 import { FRESH_TEMP } from "../../../../src/core/bash/fresh-temp-call.ts";
 
 const F = FRESH_TEMP;

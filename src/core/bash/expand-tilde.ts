@@ -1,4 +1,4 @@
-import { FRESH_TEMP } from "../../core/bash/fresh-temp-call.ts";
+import { FRESH_TEMP } from "./fresh-temp-call.ts";
 import { expandFreshTemp } from "./expand-fresh-temp.ts";
 
 /** Leading spellings of a folder the hook knows, as bash expands them (only when a `/` or the end follows). */
