@@ -37,7 +37,7 @@ function reply(event: HookEvent, answer: HookAnswer): void {
 export type HookRunner = (
   event: HookEvent,
   json: unknown,
-  envProjectDir: string | undefined,
+  projectDir: string,
   deps: HookDeps,
 ) => HookRun | Promise<HookRun>;
 
@@ -123,8 +123,7 @@ async function answerEvent(
     });
     return;
   }
-  // An empty CLAUDE_PROJECT_DIR is as good as none.
-  const envDir = process.env["CLAUDE_PROJECT_DIR"] || undefined;
+  // Worked out once for the call: Claude Code's CLAUDE_PROJECT_DIR, else the event's cwd.
   const projectDir = hookProjectDir(json);
   const checkTime =
     event === "PreToolUse"
@@ -135,7 +134,7 @@ async function answerEvent(
       : NO_DEADLINE;
   let run;
   try {
-    run = await runner(event, json, envDir, {
+    run = await runner(event, json, projectDir, {
       summarize: summarizeLazily(projectDir),
       readBashCall: readBashCallLazily(checkTime),
       checkTime,

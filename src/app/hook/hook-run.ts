@@ -50,10 +50,7 @@ export interface HookRun {
 export function preparePayload(
   event: HookEvent,
   json: unknown,
-  envProjectDir: string | undefined,
-):
-  | { ok: true; payload: HookPayload; projectDir: string }
-  | { ok: false; run: HookRun } {
+): { ok: true; payload: HookPayload } | { ok: false; run: HookRun } {
   const parsed = parseHookPayload(event, json);
   if (!parsed.ok)
     return {
@@ -67,12 +64,7 @@ export function preparePayload(
         tool: null,
       },
     };
-  const payload = parsed.payload;
-  return {
-    ok: true,
-    payload,
-    projectDir: envProjectDir ?? payload.cwd ?? process.cwd(),
-  };
+  return { ok: true, payload: parsed.payload };
 }
 
 export function notice(text: string): HookAnswer {

@@ -18,25 +18,25 @@ import { runStop } from "./stop.ts";
 export function runSessionHook(
   event: HookEvent,
   json: unknown,
-  envProjectDir: string | undefined,
+  projectDir: string,
   deps: HookDeps,
 ): HookRun {
-  const prepared = preparePayload(event, json, envProjectDir);
+  const prepared = preparePayload(event, json);
   if (!prepared.ok) return prepared.run;
   if (event === "SubagentStop")
     return {
-      answer: recordCriticVerdicts(prepared.projectDir, prepared.payload, deps),
-      projectDir: prepared.projectDir,
+      answer: recordCriticVerdicts(projectDir, prepared.payload, deps),
+      projectDir,
       verdict: null,
       tool: null,
     };
-  const { answer, projectDir } = lifecycle(
-    event,
-    prepared.payload,
-    prepared.projectDir,
-    deps,
-  );
-  return { answer, projectDir, verdict: null, tool: null };
+  const lived = lifecycle(event, prepared.payload, projectDir, deps);
+  return {
+    answer: lived.answer,
+    projectDir: lived.projectDir,
+    verdict: null,
+    tool: null,
+  };
 }
 
 /** SessionStart, UserPromptSubmit, Stop, PreCompact and SessionEnd (docs/sessions.md): read the workspace, then act. */

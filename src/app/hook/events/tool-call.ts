@@ -33,12 +33,12 @@ import { toIsoTime } from "../../../core/time/iso-time.ts";
 export function runToolHook(
   event: HookEvent,
   json: unknown,
-  envProjectDir: string | undefined,
+  projectDir: string,
   deps: HookDeps,
 ): HookRun | Promise<HookRun> {
-  const prepared = preparePayload(event, json, envProjectDir);
+  const prepared = preparePayload(event, json);
   if (!prepared.ok) return prepared.run;
-  const { payload, projectDir } = prepared;
+  const { payload } = prepared;
   const tool = payload.tool_name ?? null;
   const done = (answer: HookAnswer): HookRun => ({
     answer,
