@@ -49,33 +49,85 @@ const EXEC_FORM_VERSION = MINIMUM_CLAUDE_CODE.split(".").map(Number);
  * the install and its version, the hook wiring and where it points, a live run of the hook, Claude Code's version,
  * the documents' lint, the archive's provider and token, and locks or archives left behind.
  */
+/** What every check may look at. */
+interface DoctorContext {
+  root: string;
+  deps: DoctorDeps;
+  manifest: ReturnType<typeof parseManifest>;
+  /** The hooks come from the Claude Code plugin, not settings.json. */
+  plugin: boolean;
+}
+
+interface Say {
+  findings: Finding[];
+  ok: (area: string, message: string) => void;
+  warn: (area: string, message: string, fix: string) => void;
+  error: (area: string, message: string, fix: string) => void;
+}
+
+/** The checks, in the order `playbook doctor` prints them. */
+const DOCTOR_CHECKS: readonly ((ctx: DoctorContext, say: Say) => void)[] = [
+  checkNode,
+  checkGit,
+  checkPath,
+  checkRepository,
+  checkInstall,
+  checkHooksAndBoundary,
+  checkClaude,
+  checkDocuments,
+  checkArchive,
+  checkLocks,
+];
+
 export function runDoctor(root: string, deps: DoctorDeps): Finding[] {
   const findings: Finding[] = [];
-  const ok = (area: string, message: string) =>
-    findings.push({ level: "ok", area, message, fix: null });
-  const warn = (area: string, message: string, fix: string) =>
-    findings.push({ level: "warn", area, message, fix });
-  const error = (area: string, message: string, fix: string) =>
-    findings.push({ level: "error", area, message, fix });
+  const say: Say = {
+    findings,
+    ok: (area, message) =>
+      findings.push({ level: "ok", area, message, fix: null }),
+    warn: (area, message, fix) =>
+      findings.push({ level: "warn", area, message, fix }),
+    error: (area, message, fix) =>
+      findings.push({ level: "error", area, message, fix }),
+  };
+  const manifest = parseManifest(readOrNull(join(root, MANIFEST_FILE)));
+  const ctx: DoctorContext = {
+    root,
+    deps,
+    manifest,
+    plugin: manifest.status === "ok" && manifest.manifest.answers.plugin,
+  };
+  for (const check of DOCTOR_CHECKS) check(ctx, say);
+  return findings;
+}
 
+/** The Node.js running playbook. */
+function checkNode(_ctx: DoctorContext, say: Say): void {
   const node = process.versions.node;
   if (compareVersions(node.split(".").map(Number), [20, 19, 0]) >= 0)
-    ok("node", `Node.js ${node}`);
+    say.ok("node", `Node.js ${node}`);
   else
-    error(
+    say.error(
       "node",
       `Node.js ${node} is older than 20.19`,
       "Install Node.js 20.19 or later.",
     );
+}
 
+/** git on PATH. */
+function checkGit({ deps }: DoctorContext, say: Say): void {
   const git = deps.run("git", ["--version"]);
-  if (git.status === 0) ok("git", git.stdout.trim());
+  if (git.status === 0) say.ok("git", git.stdout.trim());
   else
-    error(
+    say.error(
       "git",
       "git was not found",
       "Install git and make sure it is on PATH.",
     );
+}
+
+/** No PATH folder the agent could plant a program in. */
+function checkPath({ root, deps }: DoctorContext, say: Say): void {
   // Run through npx or an npm script, npm has put the `node_modules/.bin` folders of the project and its parents first
   // on PATH: they are npm's, not the PATH Claude Code gets from the shell.
   const byNpm = (entry: string) =>
@@ -85,29 +137,37 @@ export function runDoctor(root: string, deps: DoctorDeps): Finding[] {
     (entry) => !byNpm(entry),
   );
   if (plantable.length > 0)
-    error(
+    say.error(
       "path",
       `PATH has folders the agent can write (${plantable.map((e) => (e === "" ? "an empty entry" : e)).join(", ")}): Claude Code looks up \`node\` for every hook there, so a program the agent put there would run instead of the hook`,
       "Take them out of PATH in the shell that starts Claude Code (hook processes drop them for the programs they start).",
     );
-  else ok("path", "PATH has no folder the agent can write");
+  else say.ok("path", "PATH has no folder the agent can write");
+}
+
+/** The project is a git repository. */
+function checkRepository({ root }: DoctorContext, say: Say): void {
   if (!isGitRepository(root))
-    warn(
+    say.warn(
       "git",
       `${root} is not a git repository`,
       "Run `git init`: branches, the guards and the archive need git.",
     );
+}
 
-  const manifest = parseManifest(readOrNull(join(root, MANIFEST_FILE)));
-  const plugin = manifest.status === "ok" && manifest.manifest.answers.plugin;
+/** playbook's manifest: installed here, by which version, with upgrades waiting. */
+function checkInstall(
+  { root, deps, manifest, plugin }: DoctorContext,
+  say: Say,
+): void {
   if (manifest.status === "missing")
-    warn(
+    say.warn(
       "install",
       `${MANIFEST_FILE} is missing: playbook init was not run here`,
       "Run `playbook init` in a terminal.",
     );
   else if (manifest.status === "corrupt")
-    error(
+    say.error(
       "install",
       `${MANIFEST_FILE} cannot be read: ${manifest.problem}`,
       `Restore it (\`git checkout -- ${MANIFEST_FILE}\`).`,
@@ -115,13 +175,13 @@ export function runDoctor(root: string, deps: DoctorDeps): Finding[] {
   else {
     const m = manifest.manifest;
     if (m.packageVersion !== deps.packageVersion)
-      warn(
+      say.warn(
         "install",
         `installed by playbook ${m.packageVersion}; this is ${deps.packageVersion}`,
         "Run `playbook init` to upgrade (your changes are kept).",
       );
     else
-      ok(
+      say.ok(
         "install",
         `playbook ${m.packageVersion}, toolstack ${m.answers.toolstack}, ${m.answers.lang}${plugin ? ", hooks from the plugin" : ""}`,
       );
@@ -129,41 +189,53 @@ export function runDoctor(root: string, deps: DoctorDeps): Finding[] {
       (p) => p.endsWith(".new") && existsSync(join(root, p)),
     );
     if (pending.length > 0)
-      warn(
+      say.warn(
         "install",
         `newer versions wait beside files you changed: ${pending.join(", ")}`,
         "Merge what you want from each .new file into yours, then delete it.",
       );
   }
+}
 
-  if (!plugin) checkHooks(root, deps, findings);
+/** The hooks in settings.json (unless the plugin brings them) and the trust boundary. */
+function checkHooksAndBoundary(
+  { root, deps, manifest, plugin }: DoctorContext,
+  say: Say,
+): void {
+  if (!plugin) checkHooks(root, deps, say.findings);
   if (manifest.status === "ok")
-    checkBoundary(root, readConfig(root).config.security, plugin, findings);
+    checkBoundary(root, readConfig(root).config.security, plugin, say.findings);
+}
 
+/** Claude Code, new enough for exec-form hooks. */
+function checkClaude({ deps }: DoctorContext, say: Say): void {
   const claude = deps.run("claude", ["--version"]);
   const version =
     claude.status === 0 ? parseClaudeCodeVersion(claude.stdout) : null;
   if (version === null)
-    warn(
+    say.warn(
       "claude",
       "Claude Code was not found: `claude --version` did not answer",
       `Install Claude Code ${MINIMUM_CLAUDE_CODE} or later (\`npm i -g @anthropic-ai/claude-code\`), or put \`claude\` on the PATH.`,
     );
   else if (compareVersions(version, EXEC_FORM_VERSION) < 0)
-    error(
+    say.error(
       "claude",
       `Claude Code ${version.join(".")} does not run exec-form hooks`,
       `Update Claude Code to ${MINIMUM_CLAUDE_CODE} or later (\`claude update\`).`,
     );
-  else ok("claude", `Claude Code ${version.join(".")}`);
+  else say.ok("claude", `Claude Code ${version.join(".")}`);
+}
 
+/** The config, state.md and the playbooks lint clean (a draft playbook only warns). */
+function checkDocuments({ root }: DoctorContext, say: Say): void {
   const lint = runLint(root);
   const configErrors = lint.diagnostics.filter(
     (d) => d.severity === "error" && d.file === CONFIG_FILE,
   );
   const first = configErrors[0];
   if (first)
-    error(
+    say.error(
       "config",
       `${configErrors.length} problem${configErrors.length === 1 ? "" : "s"} in ${CONFIG_FILE}, first: ${first.message}`,
       `Run \`playbook lint\` and fix what it lists for ${CONFIG_FILE}.`,
@@ -183,25 +255,28 @@ export function runDoctor(root: string, deps: DoctorDeps): Finding[] {
   const errors = errorsIn(false).length;
   const draftErrors = errorsIn(true);
   if (!existsSync(join(root, "state.md")))
-    error("state", "state.md is missing", "Run `playbook init`.");
+    say.error("state", "state.md is missing", "Run `playbook init`.");
   else if (errors > 0)
-    error(
+    say.error(
       "state",
       `${errors} lint error${errors === 1 ? "" : "s"} in state.md and the playbooks`,
       "Run `playbook lint` and fix what it lists.",
     );
   else if (draftErrors.length > 0)
-    warn(
+    say.warn(
       "state",
       `${[...new Set(draftErrors.map((d) => d.file))].join(", ")} not written yet (${draftErrors.length} lint error${draftErrors.length === 1 ? "" : "s"}, not reviewed)`,
       "Fill it in (the pm subagent does, from the understanding check) until `playbook lint` is clean, then have the reviewer approve it.",
     );
   else
-    ok(
+    say.ok(
       "state",
       `state.md and ${lint.playbooks.length} playbook${lint.playbooks.length === 1 ? "" : "s"} lint clean`,
     );
+}
 
+/** Where the archive would merge, and with what token. */
+function checkArchive({ root, deps }: DoctorContext, say: Say): void {
   const config = readConfig(root).config.archive;
   const remoteUrl = readRemoteUrl(root, config.remote);
   const token = config.provider === "local" ? null : findGitHubToken(deps.env);
@@ -214,46 +289,49 @@ export function runDoctor(root: string, deps: DoctorDeps): Finding[] {
     hasToken: token !== null,
   });
   if (choice.provider === null)
-    error(
+    say.error(
       "archive",
       choice.problem,
       "Set archive.provider to local, or add a token.",
     );
   else if (choice.provider === "github")
-    ok(
+    say.ok(
       "archive",
       `pull requests on ${choice.repository.owner}/${choice.repository.repo} through ${choice.apiUrl} (token found)`,
     );
   else if (choice.note)
-    warn(
+    say.warn(
       "archive",
       choice.note,
       "Set GITHUB_TOKEN or GH_TOKEN, or run `gh auth login`, to merge through pull requests.",
     );
   else
-    ok(
+    say.ok(
       "archive",
       remoteUrl
         ? `local merge, pushed to ${config.remote}`
         : "local merge (no remote)",
     );
+}
 
+/** No post-loop lock and no unfinished archive. */
+function checkLocks({ root }: DoctorContext, say: Say): void {
   const lock = readPostLoopLock(root);
   if (lock)
-    warn(
+    say.warn(
       "locks",
       `the post-loop lock is set (${lock.playbook ?? "a playbook"} archived${lock.at ? ` at ${lock.at}` : ""})`,
       "Run `playbook post-loop` to pick the next task.",
     );
   const journal = readArchiveJournal(root);
   if (journal.status === "ok" && journal.journal.status !== "success")
-    warn(
+    say.warn(
       "locks",
       `the archive of ${journal.journal.playbook} is unfinished${journal.journal.next ? `: ${journal.journal.next}` : ""}`,
       "Run `playbook archive --resume`.",
     );
   else if (journal.status === "corrupt")
-    error(
+    say.error(
       "locks",
       `the archive journal cannot be read: ${journal.problem}`,
       "Look at .claude/playbook/archive-journal.json; `git log` shows how far it got.",
@@ -262,8 +340,7 @@ export function runDoctor(root: string, deps: DoctorDeps): Finding[] {
     !lock &&
     (journal.status !== "ok" || journal.journal.status === "success")
   )
-    ok("locks", "no lock, no unfinished archive");
-  return findings;
+    say.ok("locks", "no lock, no unfinished archive");
 }
 
 function checkHooks(root: string, deps: DoctorDeps, findings: Finding[]): void {
