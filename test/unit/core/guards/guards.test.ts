@@ -35,6 +35,8 @@ type Case = [
   name: string,
   overrides: () => Partial<GuardContext>,
   expected: "allow" | "block" | "context",
+  /** For a block: words its reason must say, so a block for the wrong reason fails. */
+  says?: string,
 ];
 
 function verdictOf(guard: Guard, overrides: Partial<GuardContext>) {
@@ -45,13 +47,15 @@ function table(guard: Guard, cases: Case[]) {
   describe(`${guard.number}. ${guard.id}`, () => {
     it.each(
       cases.map(
-        ([name, overrides, expected]) =>
-          [`${name} → ${expected}`, overrides, expected] as const,
+        ([name, overrides, expected, says]) =>
+          [`${name} → ${expected}`, overrides, expected, says] as const,
       ),
-    )("%s", (_name, overrides, expected) => {
+    )("%s", (_name, overrides, expected, says) => {
       const decision = verdictOf(guard, overrides());
       expect(decision.kind).toBe(expected);
       if (decision.kind === "block") {
+        expect(says, "a block case names what its reason says").toBeDefined();
+        expect(decision.reason).toContain(says);
         expect(decision.reason).toMatch(/Next: /);
         expect(decision.reason).toContain("PLAYBOOK_DISABLE=1");
       }
@@ -90,7 +94,12 @@ it("runs the twelve guards of docs/guards.md in their order", () => {
 
 table(pendingGuard, [
   ["no lock", () => ({ changes: src() }), "allow"],
-  ["lock, source edit", () => ({ lock, changes: src() }), "block"],
+  [
+    "lock, source edit",
+    () => ({ lock, changes: src() }),
+    "block",
+    "the post-loop lock is set because",
+  ],
   [
     "lock, state.md edit",
     () => ({ lock, changes: [fileChange("state.md")] }),
@@ -141,11 +150,13 @@ table(protectedGuard, [
       changes: [fileChange(".env")],
     }),
     "block",
+    "`.env` is listed as HARD_BLOCK (.claude/protected-files.txt:1, pattern `.env`)",
   ],
   [
     "BLOCK in strict",
     () => ({ protectedRules: rules, changes: [fileChange("package.json")] }),
     "block",
+    "`package.json` is listed as BLOCK (.claude/protected-files.txt:2, pattern `package.json`);",
   ],
   [
     "BLOCK in trusted",
@@ -188,6 +199,7 @@ table(protectedGuard, [
     "records folder",
     () => ({ changes: [fileChange(".claude/playbook/records/a.json")] }),
     "block",
+    "`.claude/playbook/records/a.json` is listed as HARD_BLOCK (built-in, pattern `.claude/playbook/**`):",
   ],
   [
     "the security mode's file, in developer mode",
@@ -196,6 +208,7 @@ table(protectedGuard, [
       changes: [fileChange(".claude/playbook.json")],
     }),
     "block",
+    "`.claude/playbook.json` is listed as HARD_BLOCK (built-in, pattern `.claude/playbook.json`)",
   ],
   [
     "the installed package, in developer mode",
@@ -204,11 +217,13 @@ table(protectedGuard, [
       changes: [fileChange("node_modules/playbook-kit/dist/hook.cjs")],
     }),
     "block",
+    "`node_modules/playbook-kit/dist/hook",
   ],
   [
     "the hook loader",
     () => ({ changes: [fileChange(".claude/hooks/playbook.cjs")] }),
     "block",
+    "`.claude/hooks/playbook.cjs` is listed as HARD_BLOCK (built-in, pattern `.claude/hooks/playbook.cjs`)",
   ],
   [
     "state.md naming a mode: only a document now",
@@ -226,6 +241,7 @@ table(mainBranchGuard, [
       changes: src(),
     }),
     "block",
+    "you are on the default branch",
   ],
   [
     "master without origin/HEAD",
@@ -234,6 +250,7 @@ table(mainBranchGuard, [
       changes: src(),
     }),
     "block",
+    "you are on the default branch",
   ],
   [
     "default branch, state.md",
@@ -273,6 +290,7 @@ table(playbookGuard, [
       changes: src(),
     }),
     "block",
+    "state.md is missing.",
   ],
   [
     "no active playbook",
@@ -282,6 +300,7 @@ table(playbookGuard, [
       changes: src(),
     }),
     "block",
+    "no playbook is active, and work",
   ],
   [
     "no active playbook, the archive stopped on this branch (fixing failed checks)",
@@ -302,6 +321,7 @@ table(playbookGuard, [
       changes: src(),
     }),
     "block",
+    "no playbook is active, and work",
   ],
   [
     "active file missing",
@@ -311,16 +331,19 @@ table(playbookGuard, [
       changes: src(),
     }),
     "block",
+    "`plan/x.md` (active in state.md) does not exist.",
   ],
   [
     "not reviewed",
     () => ({ active: { path: BOOK, summary: fresh }, changes: src() }),
     "block",
+    "`plan/playbook-login-form",
   ],
   [
     "reviewed without a record",
     () => ({ records: createRecordSet([]), changes: src() }),
     "block",
+    "`reviewed: true` in `plan/playbook-login-form",
   ],
   [
     "reviewed, the review rejected it",
@@ -335,6 +358,7 @@ table(playbookGuard, [
       changes: src(),
     }),
     "block",
+    "`reviewed: true` in `plan/playbook-login-form",
   ],
   [
     "no ## context",
@@ -353,6 +377,7 @@ table(playbookGuard, [
       };
     },
     "block",
+    "`plan/playbook-login-form",
   ],
   [
     "no playbook, but only plan/** changes",
@@ -366,6 +391,7 @@ table(playbookGuard, [
       changes: [playbookEdit(SAMPLE_PLAYBOOK, REVIEWED)],
     }),
     "block",
+    "this edit sets `reviewed: true` in",
   ],
   [
     "`reviewed: true` in developer mode (records hold in every mode)",
@@ -375,6 +401,7 @@ table(playbookGuard, [
       changes: [playbookEdit(SAMPLE_PLAYBOOK, REVIEWED)],
     }),
     "block",
+    "this edit sets `reviewed: true` in",
   ],
 ]);
 
@@ -383,7 +410,12 @@ const phase2 = () => ({
 });
 table(dependsGuard, [
   ["phase without dependencies", () => ({ changes: src() }), "allow"],
-  ["p2 while p1 is open", () => ({ ...phase2(), changes: src() }), "block"],
+  [
+    "p2 while p1 is open",
+    () => ({ ...phase2(), changes: src() }),
+    "block",
+    "phase p2 depends on p1, which",
+  ],
   [
     "p2 while p1 is open, plan edit",
     () => ({ ...phase2(), changes: [fileChange("plan/notes.md")] }),
@@ -426,6 +458,7 @@ table(executorGuard, [
       changes: src(),
     }),
     "block",
+    "the open subtasks of phase p1",
   ],
   [
     "codex's subtasks",
@@ -459,6 +492,7 @@ table(executorGuard, [
       changes: src(),
     }),
     "block",
+    "the open subtasks of phase p1",
   ],
 ]);
 
@@ -519,6 +553,7 @@ table(subtaskGuard, [
     "ticking with no proof",
     () => ({ changes: [playbookEdit(REVIEWED, tick(REVIEWED, "p1.1"))] }),
     "block",
+    "checking p1.1 in `plan/playbook-login-form.md` needs proof that is",
   ],
   [
     "ticking without the user's confirmation",
@@ -527,6 +562,7 @@ table(subtaskGuard, [
       changes: [playbookEdit(REVIEWED, tick(REVIEWED, "p1.1"))],
     }),
     "block",
+    "checking p1.1 in `plan/playbook-login-form.md` needs proof that is",
   ],
   [
     "ticking with PASS typed into the validations",
@@ -542,6 +578,7 @@ table(subtaskGuard, [
       ],
     }),
     "block",
+    "checking p1.1 in `plan/playbook-login-form.md` needs proof that is",
   ],
   [
     "typing PASS without ticking",
@@ -557,11 +594,13 @@ table(subtaskGuard, [
       ],
     }),
     "block",
+    "marking validations of p1",
   ],
   [
     "a new playbook with a ticked box",
     () => ({ changes: [playbookEdit(null, REVIEWED)] }),
     "block",
+    "checking p1.2 in `plan/playbook-login-form.md` needs proof that is",
   ],
   [
     "a new playbook with open boxes",
@@ -587,6 +626,7 @@ table(subtaskGuard, [
       changes: [playbookEdit(REVIEWED, tick(REVIEWED, "p1.1"))],
     }),
     "block",
+    "checking p1.1 in `plan/playbook-login-form.md` needs proof that is",
   ],
   [
     "a checked duplicate of a proven subtask id",
@@ -599,6 +639,7 @@ table(subtaskGuard, [
       };
     },
     "block",
+    "`p1.1` appears more than once in `plan/playbook-login-form.md` and",
   ],
   [
     "an edit whose result cannot be computed",
@@ -615,6 +656,7 @@ table(subtaskGuard, [
       ],
     }),
     "block",
+    "the new content of `plan/playbook-login-form",
   ],
 ]);
 
@@ -639,6 +681,7 @@ table(criticGuard, [
     "done without the critic",
     () => ({ changes: [playbookEdit(allChecked, done)] }),
     "block",
+    "setting phase p1 in `plan/playbook-login-form",
   ],
   [
     "done with the critic's FAIL",
@@ -653,6 +696,7 @@ table(criticGuard, [
       changes: [playbookEdit(allChecked, done)],
     }),
     "block",
+    "setting phase p1 in `plan/playbook-login-form",
   ],
   [
     "done with a stale PASS (judged before p1.1 was ticked)",
@@ -667,6 +711,7 @@ table(criticGuard, [
       changes: [playbookEdit(allChecked, done)],
     }),
     "block",
+    "setting phase p1 in `plan/playbook-login-form",
   ],
   [
     "done with open subtasks",
@@ -679,6 +724,7 @@ table(criticGuard, [
       ],
     }),
     "block",
+    "phase p1 in `plan/playbook-login-form",
   ],
   [
     "another edit",
@@ -708,6 +754,7 @@ table(criticGuard, [
       };
     },
     "block",
+    "phase p1 appears more than once",
   ],
 ]);
 
@@ -725,6 +772,7 @@ table(scopeGuard, [
     "criterion changed, strict",
     () => ({ changes: [playbookEdit(REVIEWED, creep)] }),
     "block",
+    "this edit changes subtask criteria of",
   ],
   [
     "criterion changed, trusted",
@@ -754,6 +802,7 @@ table(scopeGuard, [
       ],
     }),
     "block",
+    "this edit changes the goal or",
   ],
   [
     "before review",
@@ -775,13 +824,24 @@ const bash =
 table(bashCheckGuard, [
   ["git status", bash("git status"), "allow"],
   ["npm test", bash("npm test 2>&1 | tail -5"), "allow"],
-  ["sed -i on the playbook", bash(`sed -i 's/a/b/' ${BOOK}`), "block"],
+  [
+    "sed -i on the playbook",
+    bash(`sed -i 's/a/b/' ${BOOK}`),
+    "block",
+    "`sed -i 's/a/b/' plan/playbook-login-form",
+  ],
   [
     "sed -i on the playbook in developer mode",
     bash(`sed -i 's/a/b/' ${BOOK}`, { security: "developer" }),
     "block",
+    "`sed -i 's/a/b/' plan/playbook-login-form",
   ],
-  ["review by the main agent", bash("playbook review approve"), "block"],
+  [
+    "review by the main agent",
+    bash("playbook review approve"),
+    "block",
+    "`playbook review` records the reviewer's verdict",
+  ],
   [
     "review by the reviewer",
     bash("playbook review approve", { agentType: "reviewer" }),
@@ -801,12 +861,19 @@ table(bashCheckGuard, [
     "confirm by the reviewer",
     bash("playbook confirm p1.1", { agentType: "reviewer" }),
     "block",
+    "`playbook confirm` records that a person",
   ],
-  ["uninstall by the agent", bash("npx playbook uninstall --yes"), "block"],
+  [
+    "uninstall by the agent",
+    bash("npx playbook uninstall --yes"),
+    "block",
+    "`playbook uninstall` changes the hook wiring",
+  ],
   [
     "init by the setup guide",
     bash("playbook init --yes --toolstack B", { agentType: "setup-guide" }),
     "block",
+    "`playbook init` changes the hook wiring",
   ],
   [
     "new by the pm",
@@ -817,31 +884,63 @@ table(bashCheckGuard, [
     "confirm through script -c",
     bash("script -qc 'playbook confirm p1.1' /dev/null"),
     "block",
+    "`playbook confirm` records that a person",
   ],
   [
     "confirm through a python pseudo-terminal",
     bash(`python3 -c "import pty; pty.spawn(['playbook','confirm','p1.1'])"`),
     "block",
+    "python3 code that runs `playbook review`",
   ],
   [
     "python code that mentions nothing guarded",
     bash(`python3 -c "print(1 + 1)"`),
     "allow",
   ],
-  ["rm -rf of the repository", bash("rm -rf /repo"), "block"],
+  [
+    "rm -rf of the repository",
+    bash("rm -rf /repo"),
+    "block",
+    "`rm -rf /repo` would delete the",
+  ],
   ["rm -rf of a build folder", bash("rm -rf dist"), "allow"],
   ["rm -rf of *.pyc at the root", bash("rm -rf *.pyc"), "allow"],
-  ["rm -rf of everything at the root", bash("rm -rf *"), "block"],
-  ["rm -rf of the parent's contents", bash("rm -rf ../*"), "block"],
-  ["rm -rf of a glob naming .git", bash("rm -rf .g?t"), "block"],
-  ["rm -rf of a glob outside", bash("rm -rf /usr/lib/*.so"), "block"],
+  [
+    "rm -rf of everything at the root",
+    bash("rm -rf *"),
+    "block",
+    "`rm -rf *` would delete every",
+  ],
+  [
+    "rm -rf of the parent's contents",
+    bash("rm -rf ../*"),
+    "block",
+    "`rm -rf ../*` would delete `/*`, which takes",
+  ],
+  [
+    "rm -rf of a glob naming .git",
+    bash("rm -rf .g?t"),
+    "block",
+    "`rm -rf .g?t` would delete git's own data",
+  ],
+  [
+    "rm -rf of a glob outside",
+    bash("rm -rf /usr/lib/*.so"),
+    "block",
+    "`rm -rf /usr/lib/*",
+  ],
   ["rm -rf of a glob in a temp folder", bash("rm -rf /tmp/build-*"), "allow"],
   [
     "rm -rf outside, in developer mode",
     bash("rm -rf /usr/lib", { security: "developer" }),
     "context",
   ],
-  ["force-push to main", bash("git push -f origin main"), "block"],
+  [
+    "force-push to main",
+    bash("git push -f origin main"),
+    "block",
+    "`git push -f origin main` would",
+  ],
   [
     "force-push to a feature branch",
     bash("git push -f origin feat/x"),
@@ -851,6 +950,7 @@ table(bashCheckGuard, [
     "delete the default branch remotely",
     bash("git push origin :main"),
     "block",
+    "`git push origin :main` would delete",
   ],
   [
     "reset --hard with uncommitted work",
@@ -858,6 +958,7 @@ table(bashCheckGuard, [
       git: { branch: "feat/x", defaultBranch: "main", dirtyTracked: true },
     }),
     "block",
+    "`git reset --hard` would throw away",
   ],
   [
     "reset --hard on a clean tree",
@@ -866,13 +967,19 @@ table(bashCheckGuard, [
     }),
     "allow",
   ],
-  ["git clean -fdx", bash("git clean -fdx"), "block"],
+  [
+    "git clean -fdx",
+    bash("git clean -fdx"),
+    "block",
+    "`git clean -fdx` deletes ignored files",
+  ],
   [
     "a -c alias hides checkout -- .",
     bash("git -c alias.fresh='checkout -- .' fresh", {
       git: { branch: "feat/x", defaultBranch: "main", dirtyTracked: true },
     }),
     "block",
+    "`git -c alias",
   ],
   [
     "a -c shell alias",
@@ -880,6 +987,7 @@ table(bashCheckGuard, [
       git: { branch: "feat/x", defaultBranch: "main", dirtyTracked: true },
     }),
     "block",
+    "`git -c alias",
   ],
   [
     "switch -f with uncommitted work",
@@ -887,6 +995,7 @@ table(bashCheckGuard, [
       git: { branch: "feat/x", defaultBranch: "main", dirtyTracked: true },
     }),
     "block",
+    "`git switch -f main` would throw",
   ],
   [
     "switch --discard-changes",
@@ -894,6 +1003,7 @@ table(bashCheckGuard, [
       git: { branch: "feat/x", defaultBranch: "main", dirtyTracked: true },
     }),
     "block",
+    "`git switch --discard-changes main` would throw",
   ],
   [
     "restore :/ (the whole tree)",
@@ -901,6 +1011,7 @@ table(bashCheckGuard, [
       git: { branch: "feat/x", defaultBranch: "main", dirtyTracked: true },
     }),
     "block",
+    "`git restore :/` would throw away",
   ],
   [
     "restore .",
@@ -908,6 +1019,7 @@ table(bashCheckGuard, [
       git: { branch: "feat/x", defaultBranch: "main", dirtyTracked: true },
     }),
     "block",
+    "`git restore",
   ],
   [
     "checkout -- :(top)",
@@ -915,6 +1027,7 @@ table(bashCheckGuard, [
       git: { branch: "feat/x", defaultBranch: "main", dirtyTracked: true },
     }),
     "block",
+    "`git checkout -- '",
   ],
   [
     "restore one file",
@@ -944,15 +1057,40 @@ table(bashCheckGuard, [
     }),
     "allow",
   ],
-  ["git stash drop", bash("git stash drop"), "block"],
-  ["git stash clear", bash("git stash clear"), "block"],
+  [
+    "git stash drop",
+    bash("git stash drop"),
+    "block",
+    "`git stash drop` deletes stashed work",
+  ],
+  [
+    "git stash clear",
+    bash("git stash clear"),
+    "block",
+    "`git stash clear` deletes stashed work",
+  ],
   ["git stash pop", bash("git stash pop"), "allow"],
   ["git clean -fd", bash("git clean -fd"), "context"],
   ["git rebase -i", bash("git rebase -i HEAD~3"), "context"],
   ["git rebase --abort", bash("git rebase --abort"), "allow"],
-  ["chmod -R 777 /", bash("chmod -R 777 /"), "block"],
-  ["unparsable, mentioning state.md", bash("echo 'state.md"), "block"],
-  ["unparsable, naming no playbook file", bash("echo 'x"), "block"],
+  [
+    "chmod -R 777 /",
+    bash("chmod -R 777 /"),
+    "block",
+    "`chmod -R 777 /` changes permissions",
+  ],
+  [
+    "unparsable, mentioning state.md",
+    bash("echo 'state.md"),
+    "block",
+    "playbook could not analyse this command",
+  ],
+  [
+    "unparsable, naming no playbook file",
+    bash("echo 'x"),
+    "block",
+    "playbook could not analyse this command",
+  ],
 ]);
 
 table(coherenceGuard, [
@@ -991,7 +1129,12 @@ table(coherenceGuard, [
 
 table(initGuard, [
   ["everything read", () => ({ changes: src() }), "allow"],
-  ["nothing read", () => ({ reads: [], changes: src() }), "block"],
+  [
+    "nothing read",
+    () => ({ reads: [], changes: src() }),
+    "block",
+    "this session has not read `CLAUDE",
+  ],
   [
     "nothing read, state.md edit",
     () => ({ reads: [], changes: [fileChange("state.md")] }),
