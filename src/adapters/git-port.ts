@@ -1,7 +1,8 @@
 import { PlaybookError } from "../core/errors.ts";
+import type { GitPort, RefSnapshot } from "../core/ports.ts";
 import { agentGitConfig } from "./agent-git.ts";
 import { isPlaceholderOnDisk } from "./placeholder-check.ts";
-import { parseStatusZ, type StatusEntry } from "../core/archive/git-status.ts";
+import { parseStatusZ } from "../core/archive/git-status.ts";
 
 /** A git command that failed, with git's own message (the part after `fatal:`/`error:` when there is one). */
 export class GitCommandError extends PlaybookError {
@@ -21,59 +22,6 @@ export class PushRejected extends GitCommandError {
     super(args, message);
     this.name = "PushRejected";
   }
-}
-
-/** Some refs at one moment: their commits, and which branch HEAD is on when it is one of them. */
-export interface RefSnapshot {
-  /** Full ref name (`refs/heads/main`) to commit, for the refs that exist. */
-  sha: ReadonlyMap<string, string>;
-  /** Full ref name to the ref a symbolic ref points at (`refs/remotes/origin/HEAD` → `refs/remotes/origin/main`). */
-  symref: ReadonlyMap<string, string>;
-  /** The asked-for branch HEAD is on, or null when HEAD is elsewhere (or detached). */
-  head: string | null;
-}
-
-/** Everything the archive workflow asks of git, so steps never build command lines themselves. */
-export interface GitPort {
-  /** How many git processes this port has started (for the benchmark). */
-  readonly spawned: () => number;
-  currentBranch(): Promise<string | null>;
-  /** The commit a ref points at, or null when it does not exist. */
-  resolve(ref: string): Promise<string | null>;
-  status(): Promise<StatusEntry[]>;
-  addAll(paths: readonly string[]): Promise<void>;
-  /** Stages the removal of `path` if the index still has it (idempotent). */
-  removeFromIndex(path: string): Promise<void>;
-  /** Commits what is staged; returns the new commit's abbreviated name. */
-  commit(message: string): Promise<string>;
-  remoteUrl(remote: string): Promise<string | null>;
-  /** The given full ref names, read in one go. */
-  refs(names: readonly string[]): Promise<RefSnapshot>;
-  /**
-   * Pushes the local branch to the same name on `remote`, never forced. Throws `PushRejected` when the remote branch
-   * has commits this clone lacks, `GitCommandError` otherwise (no such local branch, no access).
-   */
-  push(
-    remote: string,
-    branch: string,
-    setUpstream: boolean,
-  ): Promise<{ status: "pushed" | "up-to-date"; summary: string }>;
-  deleteRemoteBranch(
-    remote: string,
-    branch: string,
-  ): Promise<"deleted" | "missing">;
-  /** Updates `<remote>/<branch>`; false when the remote has no such branch. */
-  fetch(remote: string, branch: string): Promise<boolean>;
-  move(from: string, to: string): Promise<void>;
-  /** Whether `path` exists in the commit `ref`. */
-  existsAt(ref: string, path: string): Promise<boolean>;
-  isAncestor(ancestor: string, of: string): Promise<boolean>;
-  switchTo(branch: string): Promise<void>;
-  mergeNoFf(branch: string, message: string): Promise<void>;
-  mergeFfOnly(ref: string): Promise<void>;
-  abortMerge(): Promise<void>;
-  /** `origin/HEAD`'s branch, else `main` or `master` when it exists. */
-  localDefaultBranch(remote: string): Promise<string | null>;
 }
 
 /** The longest a single git command may take: a push or fetch over a slow network, never an endless hang. */

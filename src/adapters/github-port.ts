@@ -3,17 +3,7 @@ import { throttling } from "@octokit/plugin-throttling";
 import { Octokit } from "@octokit/rest";
 import Bottleneck from "bottleneck/light.js";
 import { PlaybookError } from "../core/errors.ts";
-
-/** A pull request as the archive sees it. */
-export interface PullRequest {
-  number: number;
-  url: string;
-  state: "open" | "closed";
-  merged: boolean;
-  headSha: string;
-  headRef: string;
-  baseRef: string;
-}
+import type { GitHubPort, PullRequest } from "../core/ports.ts";
 
 /** A GitHub API call that failed, in words that never contain the token. `status` 0: GitHub was not reached. */
 export class GitHubError extends PlaybookError {
@@ -31,33 +21,6 @@ function gitHubHint(status: number): string {
   if (status === 401 || status === 403)
     return "Check the token in GITHUB_TOKEN or GH_TOKEN (or `gh auth login`), then run the command again.";
   return "Fix what GitHub says above, then run the command again; `--provider local` merges without GitHub.";
-}
-
-/** Everything the archive workflow asks of GitHub, through Octokit. */
-export interface GitHubPort {
-  readonly repository: { owner: string; repo: string };
-  defaultBranch(): Promise<string>;
-  /** Every pull request (open or closed) from `branch` into `base`, newest first. */
-  pullRequestsFor(branch: string, base: string): Promise<PullRequest[]>;
-  createPullRequest(input: {
-    title: string;
-    body: string;
-    head: string;
-    base: string;
-  }): Promise<PullRequest>;
-  getPullRequest(number: number): Promise<PullRequest>;
-  /** The names of the checks and statuses on `sha` that are still running, and those that failed. */
-  checks(sha: string): Promise<{ pending: string[]; failed: string[] }>;
-  merge(
-    number: number,
-    input: {
-      sha: string;
-      method: "merge" | "squash" | "rebase";
-      title: string;
-    },
-  ): Promise<string>;
-  /** Deletes the branch on GitHub; `missing` when it was already gone. */
-  deleteBranch(branch: string): Promise<"deleted" | "missing">;
 }
 
 export interface GitHubPortOptions {

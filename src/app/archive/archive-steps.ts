@@ -1,12 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import {
-  GitCommandError,
-  PushRejected,
-  type GitPort,
-  type RefSnapshot,
-} from "../../adapters/git-port.ts";
-import { GitHubError, type GitHubPort } from "../../adapters/github-port.ts";
+import { GitCommandError, PushRejected } from "../../adapters/git-port.ts";
+import type { GitHubPort, GitPort, RefSnapshot } from "../../core/ports.ts";
+import { GitHubError } from "../../adapters/github-port.ts";
 import {
   readPostLoopLock,
   writePostLoopLock,

@@ -4,11 +4,10 @@ import {
   readArchiveJournal,
   writeArchiveJournal,
 } from "../../adapters/archive-journal-store.ts";
-import type { GitPort } from "../../adapters/git-port.ts";
+import type { GitHubPort, GitPort } from "../../core/ports.ts";
 import { readPostLoopLock } from "../../adapters/runtime-files.ts";
 import {
   GitHubError,
-  type GitHubPort,
   type GitHubPortOptions,
 } from "../../adapters/github-port.ts";
 import { chooseProvider } from "../../core/archive/github-remote.ts";
