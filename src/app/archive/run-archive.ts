@@ -32,6 +32,12 @@ import {
   normaliseActivePath,
 } from "../../core/validate/active-path.ts";
 import { currentTreeFingerprint } from "../workspace/current-tree.ts";
+import {
+  archiveBranch,
+  assertFinished,
+  assertLintClean,
+  assertMergeable,
+} from "../../core/archive/readiness.ts";
 import type { SetStateField } from "../workspace/write-state-field.ts";
 import {
   ARCHIVE_STEP_DEFS,
@@ -334,48 +340,22 @@ async function planJournal(
       `${path} (active in state.md) does not exist.`,
       { hint: "Fix `active` in state.md." },
     );
-  const lintErrors = playbook.diagnostics.filter((d) => d.severity === "error");
-  const firstError = lintErrors[0];
-  if (firstError)
-    throw new PlaybookError(
-      "E_CONFIG",
-      `${path} has lint errors, first: line ${firstError.line}: ${firstError.message}`,
-      {
-        hint: "Run `playbook lint` and fix them: the archive takes only a playbook it can read in full.",
-      },
-    );
+  assertLintClean(path, playbook);
   const records = deps.readRecords(root, path);
-  const missing = findMissingProof(
+  assertFinished(
     path,
-    playbook,
-    records,
-    currentTreeFingerprint(root),
+    findMissingProof(path, playbook, records, currentTreeFingerprint(root)),
   );
-  if (missing.length > 0)
-    throw new PlaybookError(
-      "E_CONFIG",
-      `${path} is not finished: ${missing.slice(0, 5).join("; ")}${missing.length > 5 ? ` (and ${missing.length - 5} more)` : ""}.`,
-      {
-        hint: "`playbook status` shows the next step; the archive starts by itself once the last box is ticked with its proof.",
-      },
-    );
-  const branch = playbook.meta.branch ?? state.playbook.branch;
-  if (!branch)
-    throw new PlaybookError("E_CONFIG", `${path} names no branch.`, {
-      hint: "Set `branch:` in its `## meta`.",
-    });
+  const branch = archiveBranch(
+    path,
+    playbook.meta.branch,
+    state.playbook.branch,
+  );
   const defaultBranch = github
     ? await github.defaultBranch()
     : ((await deps.git.localDefaultBranch(deps.config.archive.remote)) ??
       "main");
-  if (branch === defaultBranch)
-    throw new PlaybookError(
-      "E_CONFIG",
-      `${path}'s branch is the default branch \`${branch}\`; there is nothing to merge.`,
-      {
-        hint: "Work on the playbook's own branch.",
-      },
-    );
+  assertMergeable(path, branch, defaultBranch);
   const date = toIsoTime(deps.now()).slice(0, 10);
   const archivePath = archivePathFor(
     path,
