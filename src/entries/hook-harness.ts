@@ -51,7 +51,8 @@ export async function runHookMain(
   early?: EarlyStart,
 ): Promise<void> {
   if (process.env["PLAYBOOK_DISABLE"] === "1") return;
-  becomeHookProcess();
+  // The loader's early start has done it already for a PreToolUse call.
+  if (!early) becomeHookProcess();
   try {
     await answerEvent(argv, runner, early);
   } catch (error) {
