@@ -1,17 +1,19 @@
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { defineCommand } from "citty";
 import { findPackageRoot } from "../../adapters/package-root.ts";
-import { writeTextAtomic } from "../../adapters/atomic-write.ts";
-import { applySteps } from "../../app/scaffold/apply-steps.ts";
 import { locateHook } from "../../app/scaffold/locate-hook.ts";
-import { planInit, type InitStep } from "../../app/scaffold/plan-init.ts";
+import { runInit } from "../../app/scaffold/run-init.ts";
+import {
+  changingSteps,
+  type InitPlan,
+  type InitStep,
+} from "../../core/scaffold/plan-init.ts";
 import {
   LANGUAGES,
   TOOLSTACKS,
   type Language,
   type Toolstack,
 } from "../../core/scaffold/answers.ts";
-import { MANIFEST_FILE } from "../../core/scaffold/manifest.ts";
 import { CI_PROVIDERS } from "../../core/scaffold/ci-workflow.ts";
 import { PlaybookError } from "../../core/errors.ts";
 import { createColors } from "../print/colors.ts";
@@ -89,15 +91,16 @@ export const initCommand = defineCommand({
     const pkg = findPackageRoot();
     const interactive = !args.yes && !args.json && canAsk();
     const c = createColors();
-    const plan = await planInit(
+    const out = (text: string) => process.stdout.write(`${text}\n`);
+    const { plan, applied } = await runInit(
       dir,
       {
         toolstack,
         lang,
-        yes: args.yes,
         force: args.force,
         plugin: args.plugin,
         ci,
+        dryRun: args["dry-run"],
       },
       {
         packageRoot: pkg.root,
@@ -122,16 +125,18 @@ export const initCommand = defineCommand({
           ? "ja"
           : "en",
         locate: (d) => locateHook(d, pkg.root),
+        show: (planned) => {
+          if (!args.json) printPlan(planned, c, out);
+        },
+        confirm: () =>
+          interactive
+            ? askYesNo("Apply these changes?", true)
+            : Promise.resolve(true),
       },
     );
-    const changing = plan.steps.filter(
-      (s) => s.writes.length > 0 || s.removes.length > 0,
-    );
     if (args.json) {
-      const applied =
-        !args["dry-run"] && apply(plan.dir, plan.steps, plan.manifest);
-      process.stdout.write(
-        `${JSON.stringify(
+      out(
+        JSON.stringify(
           {
             dir: plan.dir,
             upgrade: plan.upgrade,
@@ -142,42 +147,18 @@ export const initCommand = defineCommand({
               detail,
             })),
             notes: plan.notes,
-            applied,
+            applied: applied !== "none",
           },
           null,
           2,
-        )}\n`,
+        ),
       );
       return;
     }
-    const out = (text: string) => process.stdout.write(`${text}\n`);
-    out(
-      `${c.bold(plan.upgrade ? "playbook init (upgrade)" : "playbook init")} ${toTerminalText(plan.dir)}: toolstack ${plan.answers.toolstack}, ${plan.answers.lang}, tests \`${plan.answers.testCommand || "none"}\`, lint \`${plan.answers.lintCommand || "none"}\``,
-    );
-    for (const step of plan.steps) {
-      if (step.action === "unchanged") continue;
-      out(
-        `  ${colorAction(c, step.action)} ${toTerminalText(step.path).padEnd(48)} ${c.dim(step.detail)}`,
-      );
-    }
-    const unchanged = plan.steps.filter((s) => s.action === "unchanged").length;
-    if (unchanged > 0) out(c.dim(`  ${unchanged} files already up to date`));
-    for (const note of plan.notes)
-      out(`${c.yellow("note")} ${toTerminalText(note)}`);
-    if (args["dry-run"]) {
-      out(c.dim("dry run: nothing was written"));
-      return;
-    }
-    if (changing.length === 0) {
-      apply(plan.dir, [], plan.manifest);
-      out("Everything is up to date.");
-      return;
-    }
-    if (interactive && !(await askYesNo("Apply these changes?", true))) {
-      out("Nothing was written.");
-      return;
-    }
-    apply(plan.dir, plan.steps, plan.manifest);
+    if (args["dry-run"]) return out(c.dim("dry run: nothing was written"));
+    if (applied === "record") return out("Everything is up to date.");
+    if (applied === "none") return out("Nothing was written.");
+    const changing = changingSteps(plan);
     const kept = plan.steps.filter(
       (s) =>
         s.action === "keep-modified" ||
@@ -190,17 +171,25 @@ export const initCommand = defineCommand({
   },
 });
 
-function apply(
-  dir: string,
-  steps: readonly InitStep[],
-  manifest: unknown,
-): boolean {
-  applySteps(dir, steps);
-  writeTextAtomic(
-    join(dir, MANIFEST_FILE),
-    `${JSON.stringify(manifest, null, 2)}\n`,
+/** The plan as the user reads it: one line per file that changes or is kept, then the notes. */
+function printPlan(
+  plan: InitPlan,
+  c: ReturnType<typeof createColors>,
+  out: (text: string) => void,
+): void {
+  out(
+    `${c.bold(plan.upgrade ? "playbook init (upgrade)" : "playbook init")} ${toTerminalText(plan.dir)}: toolstack ${plan.answers.toolstack}, ${plan.answers.lang}, tests \`${plan.answers.testCommand || "none"}\`, lint \`${plan.answers.lintCommand || "none"}\``,
   );
-  return true;
+  for (const step of plan.steps) {
+    if (step.action === "unchanged" || step.action === "record") continue;
+    out(
+      `  ${colorAction(c, step.action)} ${toTerminalText(step.path).padEnd(48)} ${c.dim(step.detail)}`,
+    );
+  }
+  const unchanged = plan.steps.filter((s) => s.action === "unchanged").length;
+  if (unchanged > 0) out(c.dim(`  ${unchanged} files already up to date`));
+  for (const note of plan.notes)
+    out(`${c.yellow("note")} ${toTerminalText(note)}`);
 }
 
 function pick<T extends string>(

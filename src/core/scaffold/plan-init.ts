@@ -1,68 +1,43 @@
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename } from "node:path";
+import { applyEdits, modify, parse as parseJsonc } from "jsonc-parser";
+import { resolveConfig } from "../config/config.ts";
+import { setStateField } from "../edit/state-writers.ts";
+import { PlaybookError } from "../errors.ts";
+import type { SecurityMode } from "../model/state.ts";
+import { parseState } from "../parse/parse-state.ts";
+import { HOOK_LOADER } from "../paths/trust-paths.ts";
+import { rolesFor, type InitAnswers } from "./answers.ts";
 import {
-  isGitRepository,
-  readDefaultBranch,
-  readRemoteUrl,
-} from "../../adapters/git-facts.ts";
-import {
-  LANGUAGES,
-  TOOLSTACKS,
-  rolesFor,
-  type InitAnswers,
-  type Language,
-  type Toolstack,
-} from "../../core/scaffold/answers.ts";
-import { upsertClaudeBlock } from "../../core/scaffold/claude-md-block.ts";
-import { detectDefaults } from "../../core/scaffold/detect-defaults.ts";
-import { addGitignoreLines } from "../../core/scaffold/gitignore-lines.ts";
+  GITHUB_WORKFLOW,
+  githubWorkflow,
+  type CiProvider,
+} from "./ci-workflow.ts";
+import { upsertClaudeBlock } from "./claude-md-block.ts";
+import { addGitignoreLines } from "./gitignore-lines.ts";
+import { hookLoaderSource, type LoaderInput } from "./hook-loader.ts";
 import {
   MANIFEST_FILE,
   parseManifest,
   type Manifest,
   type SharedFileRecord,
-} from "../../core/scaffold/manifest.ts";
+} from "./manifest.ts";
 import {
   planBoundaryMerge,
   planSettingsMerge,
   planSettingsRemoval,
-} from "../../core/scaffold/merge-settings.ts";
-import {
-  hookLoaderSource,
-  LOADER_CHECKED_FILES,
-  PROJECT_DIST_EXPRESSION,
-} from "../../core/scaffold/hook-loader.ts";
-import { hashBundle } from "../../adapters/hash-bundle.ts";
-import { HOOK_LOADER } from "../../core/paths/trust-paths.ts";
-import {
-  GITHUB_WORKFLOW,
-  githubWorkflow,
-  type CiProvider,
-} from "../../core/scaffold/ci-workflow.ts";
-import { resolveConfig } from "../../core/config/config.ts";
-import type { SecurityMode } from "../../core/model/state.ts";
-import { parseState } from "../../core/parse/parse-state.ts";
-import { modify, applyEdits, parse as parseJsonc } from "jsonc-parser";
+} from "./merge-settings.ts";
 import {
   contentHash,
   planFileWrites,
   type WriteAction,
-} from "../../core/scaffold/plan-writes.ts";
+} from "./plan-writes.ts";
 import {
   claudeBlockTemplate,
   planTemplateTargets,
-} from "../../core/scaffold/template-catalogue.ts";
-import { setStateField } from "../../core/edit/state-writers.ts";
-import { PlaybookError } from "../../core/errors.ts";
-import { toIsoTime } from "../../core/time/iso-time.ts";
-import { createRenderer } from "../../render/render-template.ts";
-import { toTemplateContext } from "../../render/template-context.ts";
+} from "./template-catalogue.ts";
 
-export interface InitOptions {
-  toolstack: Toolstack | null;
-  lang: Language | null;
-  /** Accept the detected answers without asking. */
-  yes: boolean;
+/** How init was asked to write, beside the answers. */
+export interface InitChoices {
   /** Write ours beside files the user changed, as `<file>.new`. */
   force: boolean;
   /** The hooks, agents, skills and commands come from the Claude Code plugin: write only the project files. */
@@ -71,30 +46,37 @@ export interface InitOptions {
   ci?: CiProvider | null;
 }
 
-/** One question of the interactive init, with the detected answer as default. */
-export interface InitQuestion {
-  key: "toolstack" | "lang" | "testCommand" | "lintCommand";
-  text: string;
-  default: string;
-  choices: readonly string[] | null;
-}
-
-export interface InitDeps {
-  packageRoot: string;
+/**
+ * Everything init reads, gathered before planning: the project's files and the package's templates are passed in
+ * as functions, so the plan is worked out without touching the disk.
+ */
+export interface InitFacts {
+  dir: string;
+  answers: InitAnswers;
+  /** The manifest of the last init, or null on a first install. */
+  prior: Manifest | null;
+  /** A project file's text, or null when it does not exist. */
+  read: (path: string) => string | null;
+  /** A file of the package, verbatim (the plan templates). */
+  packageFile: (path: string) => string;
+  /** A package template rendered with the answers. */
+  renderTemplate: (source: string) => string;
+  /** The hook loader's view of the installed package (see `hookLoaderSource`). */
+  loader: LoaderInput;
+  /** Where a fresh `.claude/playbook.json` finds its JSON schema. */
+  schemaRef: string;
   packageVersion: string;
-  now: () => Date;
-  /** Asks one question; null when init must not ask (`--yes`, no terminal). */
-  ask: ((question: InitQuestion) => Promise<string>) | null;
-  /** The language the user's environment suggests (from LANG), used as the default. */
-  localeLang: Language;
-  /** Where settings.json should find the hook bundle, and how prompts should call the CLI. */
-  locate: (dir: string) => { hookPath: string; cli: string };
+  /** This init's time, ISO 8601. */
+  now: string;
 }
 
-/** One line of the plan: a path, what happens to it and why; applying writes `writes` and deletes `removes`. */
+/**
+ * One line of the plan: a path, what happens to it and why; applying writes `writes` and deletes `removes`. The
+ * last step, `record`, writes the manifest that lets the next upgrade and uninstall tell ours from the user's.
+ */
 export interface InitStep {
   path: string;
-  action: WriteAction | "merge" | "keep";
+  action: WriteAction | "merge" | "keep" | "record";
   detail: string;
   writes: { path: string; text: string }[];
   removes: string[];
@@ -106,7 +88,6 @@ export interface InitPlan {
   upgrade: boolean;
   steps: InitStep[];
   notes: string[];
-  manifest: Manifest;
 }
 
 const SETTINGS = ".claude/settings.json";
@@ -122,32 +103,12 @@ const PLAN_TEMPLATES = [
 ];
 
 /**
- * Works out everything `playbook init` would do in `dir`, changing nothing: the answers (asked, remembered from the
- * last init, or detected), every file rendered, and per path whether it is created, updated, left alone because
- * the user changed it, or merged (settings.json, .gitignore, CLAUDE.md).
+ * The manifest the last init wrote, or null when there is none.
+ *
+ * @throws PlaybookError E_CONFIG when it is there but cannot be read: init must not guess which files are ours.
  */
-export async function planInit(
-  dir: string,
-  options: InitOptions,
-  deps: InitDeps,
-): Promise<InitPlan> {
-  if (!existsSync(dir) || !statSync(dir).isDirectory())
-    throw new PlaybookError("E_USAGE", `${dir} is not a directory.`, {
-      hint: "Create it first, or pass the project's directory.",
-    });
-  // Tasks run on branches and end in a merge: without git, new, the guards and the archive have nothing to work on.
-  if (!isGitRepository(dir))
-    throw new PlaybookError("E_CONFIG", `${dir} is not a git repository.`, {
-      hint: 'Run `git init` and commit your project (`git add -A && git commit -m "Initial commit"`), then `playbook init` again. Nothing was written.',
-    });
-  const read = (path: string): string | null => {
-    try {
-      return readFileSync(join(dir, path), "utf8");
-    } catch {
-      return null;
-    }
-  };
-  const previous = parseManifest(read(MANIFEST_FILE));
+export function priorManifest(text: string | null): Manifest | null {
+  const previous = parseManifest(text);
   if (previous.status === "corrupt")
     throw new PlaybookError(
       "E_CONFIG",
@@ -156,25 +117,37 @@ export async function planInit(
         hint: `Restore it from git (\`git checkout -- ${MANIFEST_FILE}\`), or delete it: init then treats every existing file as yours and writes nothing over it.`,
       },
     );
-  const prior = previous.status === "ok" ? previous.manifest : null;
-  const answers = await decideAnswers(dir, options, deps, prior, read);
-  const render = createRenderer();
-  const context = toTemplateContext(answers);
-  const template = (path: string) =>
-    readFileSync(join(deps.packageRoot, path), "utf8");
+  return previous.status === "ok" ? previous.manifest : null;
+}
 
+/** The steps that change the project, leaving out the manifest's own record. */
+export function changingSteps(plan: InitPlan): InitStep[] {
+  return plan.steps.filter(
+    (s) =>
+      s.action !== "record" && (s.writes.length > 0 || s.removes.length > 0),
+  );
+}
+
+/**
+ * Works out everything `playbook init` would do, from what it read: every file rendered, and per path whether it is
+ * created, updated, left alone because the user changed it, or merged (settings.json, .gitignore, CLAUDE.md); the
+ * manifest is the last step. Pure: `runInit` (app) gathers the facts and applies the plan.
+ */
+export function planInit(choices: InitChoices, facts: InitFacts): InitPlan {
+  const { dir, answers, prior, read } = facts;
+  const options = choices;
   const desired: { path: string; content: string }[] = [];
   for (const { source, target } of planTemplateTargets(answers)) {
     if (options.plugin && isPluginComponent(target)) continue;
     desired.push({
       path: target,
-      content: render(source, template(source), context),
+      content: facts.renderTemplate(source),
     });
   }
   for (const name of PLAN_TEMPLATES)
     desired.push({
       path: `plan/template/${name}`,
-      content: template(`plan/template/${name}`),
+      content: facts.packageFile(`plan/template/${name}`),
     });
   const priorFiles = prior?.files ?? {};
   const createOnly = (path: string, content: () => string) => {
@@ -187,12 +160,12 @@ export async function planInit(
   if (!options.plugin)
     desired.push({
       path: HOOK_LOADER,
-      content: hookLoaderSource(loaderInput(dir, deps, answers)),
+      content: hookLoaderSource(facts.loader),
     });
   createOnly(STATE, () =>
-    initialState(template(`plan/template/state-initial.md`), answers),
+    initialState(facts.packageFile(`plan/template/state-initial.md`), answers),
   );
-  const freshConfig = `${JSON.stringify({ $schema: schemaRef(dir) }, null, 2)}\n`;
+  const freshConfig = `${JSON.stringify({ $schema: facts.schemaRef }, null, 2)}\n`;
   const migration = migrateSecurity(read(STATE), read(CONFIG) ?? freshConfig);
   const mode = migration?.mode ?? readMode(read(CONFIG));
   if (!migration) createOnly(CONFIG, () => freshConfig);
@@ -313,7 +286,7 @@ export async function planInit(
   const blockSource = claudeBlockTemplate(answers.lang);
   const block = upsertClaudeBlock(
     claudeText,
-    render(blockSource, template(blockSource), context),
+    facts.renderTemplate(blockSource),
   );
   if (!block.ok)
     throw new PlaybookError(
@@ -333,10 +306,10 @@ export async function planInit(
     ),
   );
 
-  const now = toIsoTime(deps.now());
+  const now = facts.now;
   const manifest: Manifest = {
     version: 1,
-    packageVersion: deps.packageVersion,
+    packageVersion: facts.packageVersion,
     answers: {
       toolstack: answers.toolstack,
       lang: answers.lang,
@@ -361,108 +334,17 @@ export async function planInit(
     installedAt: prior?.installedAt ?? now,
     updatedAt: now,
   };
-  return { dir, answers, upgrade: prior !== null, steps, notes, manifest };
-}
-
-async function decideAnswers(
-  dir: string,
-  options: InitOptions,
-  deps: InitDeps,
-  prior: Manifest | null,
-  read: (path: string) => string | null,
-): Promise<InitAnswers> {
-  const detected = detectDefaults({
-    folderName: basename(dir),
-    rootNames: new Set(safeList(dir)),
-    packageJson: read("package.json"),
-    makefile: read("Makefile"),
-    remoteUrl: readRemoteUrl(dir, "origin"),
+  steps.push({
+    path: MANIFEST_FILE,
+    action: "record",
+    detail:
+      "what this init installed, so upgrade and uninstall can tell ours from yours",
+    writes: [
+      { path: MANIFEST_FILE, text: `${JSON.stringify(manifest, null, 2)}\n` },
+    ],
+    removes: [],
   });
-  const defaults = {
-    toolstack: options.toolstack ?? prior?.answers.toolstack ?? "A",
-    lang: options.lang ?? prior?.answers.lang ?? deps.localeLang,
-    testCommand: prior?.answers.testCommand ?? detected.testCommand,
-    lintCommand: prior?.answers.lintCommand ?? detected.lintCommand,
-  };
-  const ask = deps.ask;
-  const answer = async (
-    key: InitQuestion["key"],
-    text: string,
-    choices: readonly string[] | null,
-    given: boolean,
-  ): Promise<string> => {
-    if (!ask || given) return defaults[key];
-    const value =
-      (await ask({ key, text, default: defaults[key], choices })).trim() ||
-      defaults[key];
-    // The prompt offers only the choices; an answer outside them is refused here too, never rendered.
-    if (choices && !choices.includes(value))
-      throw new PlaybookError(
-        "E_USAGE",
-        `Unexpected answer \`${value}\` to "${text}", expected one of ${choices.join(", ")}.`,
-        { hint: "Nothing was written. Run `playbook init` again." },
-      );
-    return value;
-  };
-  const toolstack = (await answer(
-    "toolstack",
-    "Toolstack",
-    TOOLSTACKS,
-    options.toolstack !== null,
-  )) as Toolstack;
-  const lang = (await answer(
-    "lang",
-    "Language of the agents, skills and rules",
-    LANGUAGES,
-    options.lang !== null,
-  )) as Language;
-  const testCommand = await answer("testCommand", "Test command", null, false);
-  const lintCommand = await answer(
-    "lintCommand",
-    "Lint or type-check command",
-    null,
-    false,
-  );
-  const located = deps.locate(dir);
-  return {
-    toolstack,
-    lang,
-    projectName: detected.projectName,
-    testCommand,
-    lintCommand,
-    defaultBranch: readDefaultBranch(dir) ?? "main",
-    githubRepository: detected.githubRepository,
-    cli: located.cli,
-    hookPath: located.hookPath,
-  };
-}
-
-/**
- * The loader's view of the package: where its `dist` is (relative to the loader for a project install, so the
- * committed file works for every teammate) and the hashes of the bundles it checks.
- */
-function loaderInput(
-  dir: string,
-  deps: InitDeps,
-  answers: InitAnswers,
-): Parameters<typeof hookLoaderSource>[0] {
-  const project = answers.hookPath.startsWith("${CLAUDE_PROJECT_DIR}/");
-  const dist = project
-    ? join(dir, "node_modules", "playbook-kit", "dist")
-    : dirname(answers.hookPath);
-  const hashes = Object.fromEntries(
-    // Not installed (yet): the loader refuses writes until it is, and doctor says so.
-    LOADER_CHECKED_FILES.map((name) => [
-      name,
-      hashBundle(join(dist, name)) ?? "missing",
-    ]),
-  ) as Parameters<typeof hookLoaderSource>[0]["hashes"];
-  return {
-    distExpression: project ? PROJECT_DIST_EXPRESSION : JSON.stringify(dist),
-    hashes,
-    version: deps.packageVersion,
-    cli: answers.cli,
-  };
+  return { dir, answers, upgrade: prior !== null, steps, notes };
 }
 
 /** The security mode `.claude/playbook.json` sets (strict when absent or unreadable). */
@@ -532,12 +414,6 @@ function initialState(template: string, answers: InitAnswers): string {
   return text;
 }
 
-function schemaRef(dir: string): string {
-  return existsSync(join(dir, "node_modules", "playbook-kit", "schema"))
-    ? "../node_modules/playbook-kit/schema/playbook.schema.json"
-    : "https://unpkg.com/playbook-kit/schema/playbook.schema.json";
-}
-
 function isPluginComponent(target: string): boolean {
   return /^\.claude\/(?:agents|skills|commands)\//.test(target);
 }
@@ -597,13 +473,5 @@ function describeWrite(
       return "no longer part of the install; you had not changed it";
     case "keep-stale":
       return "no longer part of the install, but you changed it: kept";
-  }
-}
-
-function safeList(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
   }
 }

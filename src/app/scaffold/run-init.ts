@@ -1,0 +1,249 @@
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import {
+  isGitRepository,
+  readDefaultBranch,
+  readRemoteUrl,
+} from "../../adapters/git-facts.ts";
+import { hashBundle } from "../../adapters/hash-bundle.ts";
+import { PlaybookError } from "../../core/errors.ts";
+import {
+  LANGUAGES,
+  TOOLSTACKS,
+  type InitAnswers,
+  type Language,
+  type Toolstack,
+} from "../../core/scaffold/answers.ts";
+import { detectDefaults } from "../../core/scaffold/detect-defaults.ts";
+import {
+  LOADER_CHECKED_FILES,
+  PROJECT_DIST_EXPRESSION,
+  type LoaderInput,
+} from "../../core/scaffold/hook-loader.ts";
+import { MANIFEST_FILE, type Manifest } from "../../core/scaffold/manifest.ts";
+import {
+  changingSteps,
+  planInit,
+  priorManifest,
+  type InitChoices,
+  type InitPlan,
+} from "../../core/scaffold/plan-init.ts";
+import { toIsoTime } from "../../core/time/iso-time.ts";
+import { createRenderer } from "../../render/render-template.ts";
+import { toTemplateContext } from "../../render/template-context.ts";
+import { applySteps } from "./apply-steps.ts";
+
+export interface InitOptions extends InitChoices {
+  toolstack: Toolstack | null;
+  lang: Language | null;
+  /** Print the plan; change nothing. */
+  dryRun: boolean;
+}
+
+/** One question of the interactive init, with the detected answer as default. */
+export interface InitQuestion {
+  key: "toolstack" | "lang" | "testCommand" | "lintCommand";
+  text: string;
+  default: string;
+  choices: readonly string[] | null;
+}
+
+export interface InitDeps {
+  packageRoot: string;
+  packageVersion: string;
+  now: () => Date;
+  /** Asks one question; null when init must not ask (`--yes`, no terminal). */
+  ask: ((question: InitQuestion) => Promise<string>) | null;
+  /** The language the user's environment suggests (from LANG), used as the default. */
+  localeLang: Language;
+  /** Where settings.json should find the hook bundle, and how prompts should call the CLI. */
+  locate: (dir: string) => { hookPath: string; cli: string };
+  /** Shows the plan as soon as it is known (before anything is written). */
+  show: (plan: InitPlan) => void;
+  /** Whether to apply a plan that changes files; asked only when it does and this is not a dry run. */
+  confirm: (plan: InitPlan) => Promise<boolean>;
+}
+
+/**
+ * What `runInit` did: `all` applied every step, `record` only refreshed the manifest (nothing else to change),
+ * `none` wrote nothing (a dry run, or the user said no).
+ */
+export type InitApplied = "all" | "record" | "none";
+
+/**
+ * `playbook init` in `dir`: reads the project and the last manifest, settles the answers (asked, remembered, or
+ * detected), plans with the pure `planInit`, shows the plan, and applies it once confirmed. The manifest is the
+ * plan's last step, so it is written by the same `applySteps` as every file, and only after them.
+ */
+export async function runInit(
+  dir: string,
+  options: InitOptions,
+  deps: InitDeps,
+): Promise<{ plan: InitPlan; applied: InitApplied }> {
+  const plan = await prepareInit(dir, options, deps);
+  deps.show(plan);
+  if (options.dryRun) return { plan, applied: "none" };
+  if (changingSteps(plan).length === 0) {
+    applySteps(
+      dir,
+      plan.steps.filter((s) => s.action === "record"),
+    );
+    return { plan, applied: "record" };
+  }
+  if (!(await deps.confirm(plan))) return { plan, applied: "none" };
+  applySteps(dir, plan.steps);
+  return { plan, applied: "all" };
+}
+
+/** Reads what init needs and plans, changing nothing. */
+export async function prepareInit(
+  dir: string,
+  options: Omit<InitOptions, "dryRun">,
+  deps: Omit<InitDeps, "show" | "confirm">,
+): Promise<InitPlan> {
+  if (!existsSync(dir) || !statSync(dir).isDirectory())
+    throw new PlaybookError("E_USAGE", `${dir} is not a directory.`, {
+      hint: "Create it first, or pass the project's directory.",
+    });
+  // Tasks run on branches and end in a merge: without git, new, the guards and the archive have nothing to work on.
+  if (!isGitRepository(dir))
+    throw new PlaybookError("E_CONFIG", `${dir} is not a git repository.`, {
+      hint: 'Run `git init` and commit your project (`git add -A && git commit -m "Initial commit"`), then `playbook init` again. Nothing was written.',
+    });
+  const read = (path: string): string | null => {
+    try {
+      return readFileSync(join(dir, path), "utf8");
+    } catch {
+      return null;
+    }
+  };
+  const prior = priorManifest(read(MANIFEST_FILE));
+  const answers = await decideAnswers(dir, options, deps, prior, read);
+  const render = createRenderer();
+  const context = toTemplateContext(answers);
+  const packageFile = (path: string) =>
+    readFileSync(join(deps.packageRoot, path), "utf8");
+  return planInit(options, {
+    dir,
+    answers,
+    prior,
+    read,
+    packageFile,
+    renderTemplate: (source) => render(source, packageFile(source), context),
+    loader: loaderInput(dir, deps, answers),
+    schemaRef: existsSync(join(dir, "node_modules", "playbook-kit", "schema"))
+      ? "../node_modules/playbook-kit/schema/playbook.schema.json"
+      : "https://unpkg.com/playbook-kit/schema/playbook.schema.json",
+    packageVersion: deps.packageVersion,
+    now: toIsoTime(deps.now()),
+  });
+}
+
+async function decideAnswers(
+  dir: string,
+  options: Pick<InitOptions, "toolstack" | "lang">,
+  deps: Pick<InitDeps, "ask" | "localeLang" | "locate">,
+  prior: Manifest | null,
+  read: (path: string) => string | null,
+): Promise<InitAnswers> {
+  const detected = detectDefaults({
+    folderName: basename(dir),
+    rootNames: new Set(safeList(dir)),
+    packageJson: read("package.json"),
+    makefile: read("Makefile"),
+    remoteUrl: readRemoteUrl(dir, "origin"),
+  });
+  const defaults = {
+    toolstack: options.toolstack ?? prior?.answers.toolstack ?? "A",
+    lang: options.lang ?? prior?.answers.lang ?? deps.localeLang,
+    testCommand: prior?.answers.testCommand ?? detected.testCommand,
+    lintCommand: prior?.answers.lintCommand ?? detected.lintCommand,
+  };
+  const ask = deps.ask;
+  const answer = async (
+    key: InitQuestion["key"],
+    text: string,
+    choices: readonly string[] | null,
+    given: boolean,
+  ): Promise<string> => {
+    if (!ask || given) return defaults[key];
+    const value =
+      (await ask({ key, text, default: defaults[key], choices })).trim() ||
+      defaults[key];
+    // The prompt offers only the choices; an answer outside them is refused here too, never rendered.
+    if (choices && !choices.includes(value))
+      throw new PlaybookError(
+        "E_USAGE",
+        `Unexpected answer \`${value}\` to "${text}", expected one of ${choices.join(", ")}.`,
+        { hint: "Nothing was written. Run `playbook init` again." },
+      );
+    return value;
+  };
+  const toolstack = (await answer(
+    "toolstack",
+    "Toolstack",
+    TOOLSTACKS,
+    options.toolstack !== null,
+  )) as Toolstack;
+  const lang = (await answer(
+    "lang",
+    "Language of the agents, skills and rules",
+    LANGUAGES,
+    options.lang !== null,
+  )) as Language;
+  const testCommand = await answer("testCommand", "Test command", null, false);
+  const lintCommand = await answer(
+    "lintCommand",
+    "Lint or type-check command",
+    null,
+    false,
+  );
+  const located = deps.locate(dir);
+  return {
+    toolstack,
+    lang,
+    projectName: detected.projectName,
+    testCommand,
+    lintCommand,
+    defaultBranch: readDefaultBranch(dir) ?? "main",
+    githubRepository: detected.githubRepository,
+    cli: located.cli,
+    hookPath: located.hookPath,
+  };
+}
+
+/**
+ * The loader's view of the package: where its `dist` is (relative to the loader for a project install, so the
+ * committed file works for every teammate) and the hashes of the bundles it checks.
+ */
+function loaderInput(
+  dir: string,
+  deps: Pick<InitDeps, "packageVersion">,
+  answers: InitAnswers,
+): LoaderInput {
+  const project = answers.hookPath.startsWith("${CLAUDE_PROJECT_DIR}/");
+  const dist = project
+    ? join(dir, "node_modules", "playbook-kit", "dist")
+    : dirname(answers.hookPath);
+  const hashes = Object.fromEntries(
+    // Not installed (yet): the loader refuses writes until it is, and doctor says so.
+    LOADER_CHECKED_FILES.map((name) => [
+      name,
+      hashBundle(join(dist, name)) ?? "missing",
+    ]),
+  ) as LoaderInput["hashes"];
+  return {
+    distExpression: project ? PROJECT_DIST_EXPRESSION : JSON.stringify(dist),
+    hashes,
+    version: deps.packageVersion,
+    cli: answers.cli,
+  };
+}
+
+function safeList(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
