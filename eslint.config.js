@@ -128,6 +128,15 @@ function layerZones() {
             group: layer.above.map((l) => `**/${l}/**`),
             message: layer.message,
           },
+          ...(layer.siblingsAbove
+            ? [
+                {
+                  regex: "^(\\.\\./)+deps(\\.ts)?$",
+                  message:
+                    "src/app/deps.ts wires the use cases for the CLI and the entry points: a use case takes its ports as arguments.",
+                },
+              ]
+            : []),
           ...(layer.siblingsAbove?.length
             ? [
                 {

@@ -63,6 +63,10 @@ const common = {
   mainFields: ["module", "main"],
 };
 
+// A CommonJS bundle has no `import.meta`; `__dirname` is the same folder (dist/), which is what a module asking
+// for its own directory (adapters/package-root.ts) needs.
+const cjsDefine = { ...define, "import.meta.dirname": "__dirname" };
+
 // The working tree's fingerprint (git, hashing) is read only for an edit that claims proof. The session events'
 // bundle loads it from dist/tree.cjs on first use instead of carrying it; the tool hook carries it, since a tick
 // starts git as early as it can and loading the file cost it about 4 ms.
@@ -126,6 +130,7 @@ await Promise.all([
     entryPoints: [join(root, "src/entries/tool-hook.ts")],
     outfile: join(out, "hook-main.cjs"),
     format: "cjs",
+    define: cjsDefine,
     minify: true,
     plugins: [lazyIgnore],
   }),
@@ -137,6 +142,7 @@ await Promise.all([
     },
     outfile: join(out, "ignore.cjs"),
     format: "cjs",
+    define: cjsDefine,
     minify: true,
   }),
   build({
@@ -144,6 +150,7 @@ await Promise.all([
     entryPoints: [join(root, "src/adapters/tree-fingerprint.ts")],
     outfile: join(out, "tree.cjs"),
     format: "cjs",
+    define: cjsDefine,
     minify: true,
   }),
   build({
@@ -151,6 +158,7 @@ await Promise.all([
     entryPoints: [join(root, "src/entries/archive-job.ts")],
     outfile: join(out, "archive.cjs"),
     format: "cjs",
+    define: cjsDefine,
     minify: true,
   }),
   build({
@@ -158,6 +166,7 @@ await Promise.all([
     entryPoints: [join(root, "src/entries/session-hook.ts")],
     outfile: join(out, "hook-session.cjs"),
     format: "cjs",
+    define: cjsDefine,
     minify: true,
     plugins: [lazyTree],
   }),
@@ -166,6 +175,7 @@ await Promise.all([
     entryPoints: [join(root, "src/entries/hook-loader.ts")],
     outfile: join(out, "hook.cjs"),
     format: "cjs",
+    define: cjsDefine,
     minify: true,
   }),
   build({
@@ -173,6 +183,7 @@ await Promise.all([
     entryPoints: [join(root, "src/entries/bash-analysis.ts")],
     outfile: join(out, "bash.cjs"),
     format: "cjs",
+    define: cjsDefine,
     minify: true,
   }),
   build({
@@ -180,6 +191,7 @@ await Promise.all([
     entryPoints: [join(root, "src/entries/trusted-job.ts")],
     outfile: join(out, "job.cjs"),
     format: "cjs",
+    define: cjsDefine,
     minify: true,
   }),
   build({
@@ -187,6 +199,7 @@ await Promise.all([
     entryPoints: [join(root, "src/entries/parser.ts")],
     outfile: join(out, "parser.cjs"),
     format: "cjs",
+    define: cjsDefine,
     minify: true,
   }),
 ]);

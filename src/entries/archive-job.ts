@@ -1,5 +1,5 @@
 import { readArchiveJournal } from "../adapters/archive-journal-store.ts";
-import { createArchiveDeps } from "../app/archive/archive-deps.ts";
+import { createArchiveDeps } from "../app/deps.ts";
 import { runArchive, type ArchiveOutcome } from "../app/archive/run-archive.ts";
 import type { HookArchiveResult } from "../app/hook/hook-run.ts";
 

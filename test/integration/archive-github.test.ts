@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createGitHubPort } from "../../src/adapters/github-port.ts";
-import { createArchiveDeps } from "../../src/app/archive/archive-deps.ts";
+import { createArchiveDeps } from "../../src/app/deps.ts";
 import {
   runArchive,
   type ArchiveOptions,

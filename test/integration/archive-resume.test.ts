@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { GitPort } from "../../src/core/ports.ts";
-import { createArchiveDeps } from "../../src/app/archive/archive-deps.ts";
+import { createArchiveDeps } from "../../src/app/deps.ts";
 import {
   runArchive,
   type ArchiveOptions,

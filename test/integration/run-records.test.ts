@@ -1,10 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { writeGrant } from "../../src/adapters/grant-store.ts";
 import { readRecords, writeRecord } from "../../src/adapters/record-store.ts";
-import {
-  createRecordDeps,
-  type RecordDeps,
-} from "../../src/app/records/record-deps.ts";
+import { createRecordDeps } from "../../src/app/deps.ts";
+import type { RecordDeps } from "../../src/app/records/record-deps.ts";
 import { runConfirm, type ConfirmDeps } from "../../src/app/records/confirm.ts";
 import { runReview } from "../../src/app/records/review.ts";
 import {

@@ -1,8 +1,4 @@
-import {
-  takeGrant,
-  type Grant,
-  type GrantKind,
-} from "../../adapters/grant-store.ts";
+import type { Grant, GrantKind } from "../../adapters/grant-store.ts";
 import { PlaybookError } from "../../core/errors.ts";
 
 /** What the record commands need from the world, injectable for tests. */
@@ -12,20 +8,6 @@ export interface RecordDeps {
   isPersonAtTerminal: () => boolean;
   /** Takes the one-time grant the hook wrote for this command, or null. */
   takeGrant: (kind: GrantKind) => Grant | null;
-}
-
-/** The real dependencies for the project at `root`. */
-export function createRecordDeps(root: string): RecordDeps {
-  return {
-    now: () => new Date(),
-    isPersonAtTerminal: () =>
-      isPersonAtTerminal({
-        stdin: process.stdin.isTTY === true,
-        stdout: process.stdout.isTTY === true,
-        env: process.env,
-      }),
-    takeGrant: (kind) => takeGrant(root, kind, new Date()),
-  };
 }
 
 /**

@@ -13,15 +13,10 @@ import { subtaskHash } from "../../core/records/content-hash.ts";
 import { isRecordCurrent } from "../../core/records/record-set.ts";
 import type { PlaybookRecord } from "../../core/records/record.ts";
 import { commandOf } from "../../core/records/validation-command.ts";
-import {
-  readWorkingTree,
-  type TreeReading,
-} from "../../adapters/tree-fingerprint.ts";
+import type { TreeReading } from "../../adapters/tree-fingerprint.ts";
 import type { SecurityMode } from "../../core/model/state.ts";
 import { changedPaths } from "../../core/records/tree-fingerprint.ts";
 import { writeValidationResults } from "./record-validation-results.ts";
-import { readConfig } from "../workspace/read-config.ts";
-import { startIsolation } from "./start-isolation.ts";
 import { findPhaseOrThrow, findSubtaskOrThrow } from "./record-targets.ts";
 import { resolvePlaybook } from "../workspace/resolve-playbook.ts";
 
@@ -290,17 +285,6 @@ function isConfirmed(
     record.verdict === "PASS" &&
     isRecordCurrent(record, hash)
   );
-}
-
-/** The real dependencies: the clock, {@link runShellCommand}, the sandbox and git. */
-export function createVerifyDeps(): VerifyDeps {
-  return {
-    now: () => new Date(),
-    run: runShellCommand,
-    isolate: startIsolation,
-    readTree: (root) => readWorkingTree(root, 120_000),
-    securityMode: (root) => readConfig(root).config.security,
-  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { defineCommand } from "citty";
-import { createArchiveDeps } from "../../app/archive/archive-deps.ts";
+import { createArchiveDeps } from "../../app/deps.ts";
 import { runArchive, type StepReport } from "../../app/archive/run-archive.ts";
 import { PlaybookError } from "../../core/errors.ts";
 import { createColors } from "../print/colors.ts";

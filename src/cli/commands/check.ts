@@ -1,7 +1,7 @@
 import { defineCommand } from "citty";
 import { runCheck } from "../../app/lint/check.ts";
 import { runRerun, type RerunReport } from "../../app/records/rerun.ts";
-import { createVerifyDeps } from "../../app/records/verify.ts";
+import { createVerifyDeps } from "../../app/deps.ts";
 import { hasErrors, type Diagnostic } from "../../core/model/diagnostic.ts";
 import { PlaybookError } from "../../core/errors.ts";
 import { createColors, type Colors } from "../print/colors.ts";

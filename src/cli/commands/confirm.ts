@@ -1,6 +1,6 @@
 import { defineCommand } from "citty";
 import { askLine as ask } from "../prompt.ts";
-import { createRecordDeps } from "../../app/records/record-deps.ts";
+import { createConfirmDeps } from "../../app/deps.ts";
 import { runConfirm } from "../../app/records/confirm.ts";
 import { createColors } from "../print/colors.ts";
 import { toTerminalText } from "../print/terminal-text.ts";
@@ -30,17 +30,13 @@ export const confirmCommand = defineCommand({
   async run({ args }) {
     const subtask = requireSubtask(args.subtask, args._, "confirm");
     const root = projectRoot(args);
-    const { now, isPersonAtTerminal } = createRecordDeps(root);
     const report = await runConfirm(
       root,
       { subtask, playbook: args.playbook },
-      {
-        now,
-        isPersonAtTerminal,
-        // With --json, stdout carries only the JSON answer.
-        ask: (prompt) =>
-          ask(prompt, args.json ? process.stderr : process.stdout),
-      },
+      // With --json, stdout carries only the JSON answer.
+      createConfirmDeps((prompt) =>
+        ask(prompt, args.json ? process.stderr : process.stdout),
+      ),
     );
     if (args.json) {
       process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

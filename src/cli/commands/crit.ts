@@ -1,5 +1,5 @@
 import { defineCommand } from "citty";
-import { createRecordDeps } from "../../app/records/record-deps.ts";
+import { createRecordDeps } from "../../app/deps.ts";
 import { runCrit } from "../../app/records/crit.ts";
 import { PlaybookError } from "../../core/errors.ts";
 import { createColors } from "../print/colors.ts";

@@ -1,6 +1,7 @@
 import { defineCommand } from "citty";
 import { findPackageRoot } from "../../adapters/package-root.ts";
-import { runDoctor, runProgram } from "../../app/scaffold/run-doctor.ts";
+import { createDoctorDeps } from "../../app/deps.ts";
+import { runDoctor } from "../../app/scaffold/run-doctor.ts";
 import { probeSandbox } from "../../app/scaffold/check-boundary.ts";
 import { readConfig } from "../../app/workspace/read-config.ts";
 import { createColors } from "../print/colors.ts";
@@ -15,14 +16,8 @@ export const doctorCommand = defineCommand({
   },
   args: { ...sharedArgs },
   async run({ args }) {
-    const pkg = findPackageRoot();
     const root = projectRoot(args);
-    const findings = runDoctor(root, {
-      env: process.env,
-      packageRoot: pkg.root,
-      packageVersion: pkg.version,
-      run: runProgram,
-    });
+    const findings = runDoctor(root, createDoctorDeps(findPackageRoot()));
     findings.push(await probeSandbox(readConfig(root).config.security));
     const errors = findings.filter((f) => f.level === "error").length;
     const warnings = findings.filter((f) => f.level === "warn").length;

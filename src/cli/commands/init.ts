@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { defineCommand } from "citty";
 import { findPackageRoot } from "../../adapters/package-root.ts";
-import { locateHook } from "../../app/scaffold/locate-hook.ts";
+import { createInitDeps } from "../../app/deps.ts";
 import { runInit } from "../../app/scaffold/run-init.ts";
 import {
   changingSteps,
@@ -88,7 +88,6 @@ export const initCommand = defineCommand({
     const ci = pick(args.ci, CI_PROVIDERS, "--ci");
     const dir =
       args.dir === undefined ? projectRoot(args) : resolve(String(args.dir));
-    const pkg = findPackageRoot();
     const interactive = !args.yes && !args.json && canAsk();
     const c = createColors();
     const out = (text: string) => process.stdout.write(`${text}\n`);
@@ -103,9 +102,7 @@ export const initCommand = defineCommand({
         dryRun: args["dry-run"],
       },
       {
-        packageRoot: pkg.root,
-        packageVersion: pkg.version,
-        now: () => new Date(),
+        ...createInitDeps(findPackageRoot()),
         ask: interactive
           ? (q) =>
               q.choices
@@ -119,12 +116,6 @@ export const initCommand = defineCommand({
                   )
                 : askText(q.text, q.default)
           : null,
-        localeLang: /^ja/i.test(
-          process.env["LC_ALL"] ?? process.env["LANG"] ?? "",
-        )
-          ? "ja"
-          : "en",
-        locate: (d) => locateHook(d, pkg.root),
         show: (planned) => {
           if (!args.json) printPlan(planned, c, out);
         },

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createLoopDeps } from "../../app/deps.ts";
 import { defineCommand } from "citty";
 import {
   runLoopCancel,
@@ -53,7 +53,7 @@ export const loopCommand = defineCommand({
   },
   run({ args }) {
     const root = projectRoot(args);
-    const now = () => new Date();
+    const deps = createLoopDeps();
     const c = createColors();
     const print = (value: unknown, text: string) =>
       process.stdout.write(
@@ -70,11 +70,7 @@ export const loopCommand = defineCommand({
             promise: args.promise ?? "DONE",
             session: args.session ?? null,
           },
-          {
-            now,
-            newId: randomUUID,
-            sessionId: process.env["CLAUDE_CODE_SESSION_ID"] ?? null,
-          },
+          deps,
         );
         return print(
           { loop },
@@ -82,7 +78,7 @@ export const loopCommand = defineCommand({
         );
       }
       case "status": {
-        const status = runLoopStatus(root, { now });
+        const status = runLoopStatus(root, deps);
         const lines = [
           status.loop
             ? `loop: iteration ${status.loop.iteration}/${status.loop.max}, promise <promise>${toTerminalText(status.loop.promise)}</promise>, session ${toTerminalText(status.loop.session ?? "unclaimed")}\n  ${toTerminalText(status.loop.prompt)}`
@@ -101,7 +97,7 @@ export const loopCommand = defineCommand({
         return print(status, lines.join("\n"));
       }
       case "cancel": {
-        const loop = runLoopCancel(root, { now });
+        const loop = runLoopCancel(root, deps);
         return print(
           { cancelled: loop },
           `${loop ? `${c.yellow("loop cancelled")} at iteration ${loop.iteration}/${loop.max}.` : "no loop was running."} The playbook continuation is paused until the next prompt.`,

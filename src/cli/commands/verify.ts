@@ -1,6 +1,6 @@
 import { defineCommand } from "citty";
+import { createVerifyDeps } from "../../app/deps.ts";
 import {
-  createVerifyDeps,
   runVerify,
   verifyTargets,
   type VerifyReport,

@@ -1,0 +1,218 @@
+import { randomUUID } from "node:crypto";
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { createGitPort } from "../adapters/git-port.ts";
+import { createGitHubPort } from "../adapters/github-port.ts";
+import { findGitHubToken } from "../adapters/github-token.ts";
+import { takeGrant } from "../adapters/grant-store.ts";
+import { readRecords } from "../adapters/record-store.ts";
+import { setStateField } from "../core/edit/state-writers.ts";
+import type { PlaybookSummary, StateSummary } from "../core/model/summary.ts";
+import { summarizeDocument } from "../core/parse/summarize-document.ts";
+import { createRecordSet } from "../core/records/record-set.ts";
+import type { ArchiveDeps } from "./archive/run-archive.ts";
+import type { LoopDeps } from "./loop/loop.ts";
+import type { ConfirmDeps } from "./records/confirm.ts";
+import { isPersonAtTerminal, type RecordDeps } from "./records/record-deps.ts";
+import type { RerunReport } from "./records/rerun.ts";
+import { startIsolation } from "./records/start-isolation.ts";
+import { readWorkingTree } from "../adapters/tree-fingerprint.ts";
+import { runShellCommand, type VerifyDeps } from "./records/verify.ts";
+import { locateHook } from "./scaffold/locate-hook.ts";
+import type { DoctorDeps } from "./scaffold/run-doctor.ts";
+import { runProgram } from "../adapters/run-program.ts";
+import type { InitDeps } from "./scaffold/run-init.ts";
+import { readConfig } from "./workspace/read-config.ts";
+
+/*
+ * The one place where the use cases meet the machine: each function below wires a use case's ports (its `*Deps`,
+ * declared beside it; the git and GitHub ports in core/ports.ts) to the real adapters, the clock and the
+ * environment. Tests pass their own. The hook's wiring is the one exception: it lives in entries/hook-harness.ts,
+ * because it loads its bundles lazily and must not reach what this module imports.
+ */
+
+/** The real dependencies of `playbook archive` for the project at `root`. */
+export function createArchiveDeps(
+  root: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): ArchiveDeps {
+  const summarizeState = (text: string) =>
+    summarizeDocument("state", text, "state.md") as StateSummary;
+  return {
+    git: createGitPort(root),
+    createGitHub: (options) => createGitHubPort(options),
+    findToken: () => findGitHubToken(env),
+    env,
+    config: readConfig(root).config,
+    now: () => new Date(),
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    pollIntervalMs:
+      Number(env["PLAYBOOK_ARCHIVE_POLL_MS"]) > 0
+        ? Number(env["PLAYBOOK_ARCHIVE_POLL_MS"])
+        : 10_000,
+    newId: randomUUID,
+    readState: (dir) => {
+      try {
+        return summarizeState(readFileSync(join(dir, "state.md"), "utf8"));
+      } catch {
+        return null;
+      }
+    },
+    readPlaybook: (dir, path) => {
+      try {
+        return summarizeDocument(
+          "playbook",
+          readFileSync(join(dir, path), "utf8"),
+          path,
+        ) as PlaybookSummary;
+      } catch {
+        return null;
+      }
+    },
+    readRecords: (dir, path) => createRecordSet(readRecords(dir, path)),
+    summarizeState,
+    setStateField,
+    rerun: (playbook) => rerunInChild(root, playbook, env),
+  };
+}
+
+declare const __dirname: string | undefined;
+
+/**
+ * Runs `playbook check --rerun --playbook <playbook>` as a child of this package's own CLI (the sandbox runtime is
+ * a chunk of it), and reads its verdict on the rerun alone: problems of other playbooks do not stop this archive.
+ */
+function rerunInChild(
+  root: string,
+  playbook: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<{ ok: boolean; detail: string }> {
+  // dist/archive.cjs (the hook's) sits beside cli.mjs; in the CLI, cli.mjs is what runs.
+  const cli =
+    typeof __dirname === "string"
+      ? join(__dirname, "cli.mjs")
+      : join(dirname(process.argv[1] ?? ""), "cli.mjs");
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [
+        cli,
+        "check",
+        "--rerun",
+        "--json",
+        "--playbook",
+        playbook,
+        "--cwd",
+        root,
+      ],
+      { cwd: root, env: { ...env }, maxBuffer: 64 * 1024 * 1024 },
+      (_error, stdout, stderr) => {
+        let rerun: RerunReport | undefined;
+        try {
+          rerun = (JSON.parse(stdout) as { rerun?: RerunReport }).rerun;
+        } catch {
+          rerun = undefined;
+        }
+        if (!rerun)
+          return resolve({
+            ok: false,
+            detail: `it did not run: ${stderr.trim().split("\n")[0] ?? "no output"}`,
+          });
+        const bad = rerun.rows.filter((r) => r.problem !== null);
+        resolve({
+          ok: rerun.ok,
+          detail: bad
+            .slice(0, 3)
+            .map((r) => `${r.subtask} ${r.validation}: ${r.problem ?? ""}`)
+            .join("; "),
+        });
+      },
+    );
+  });
+}
+
+/** The real dependencies for the project at `root`. */
+export function createRecordDeps(root: string): RecordDeps {
+  return {
+    now: () => new Date(),
+    isPersonAtTerminal: personAtTerminal,
+    takeGrant: (kind) => takeGrant(root, kind, new Date()),
+  };
+}
+
+/** The real dependencies: the clock, {@link runShellCommand}, the sandbox and git. */
+export function createVerifyDeps(): VerifyDeps {
+  return {
+    now: () => new Date(),
+    run: runShellCommand,
+    isolate: startIsolation,
+    readTree: (root) => readWorkingTree(root, 120_000),
+    securityMode: (root) => readConfig(root).config.security,
+  };
+}
+
+/**
+ * The running package, as `findPackageRoot` (adapters/package-root.ts) finds it. Passed in rather than looked up here:
+ * the lookup uses `import.meta`, which the CommonJS bundles that import this module do not have.
+ */
+export interface RunningPackage {
+  root: string;
+  version: string;
+}
+
+/** `playbook doctor`: the environment, the running package, and a way to run programs. */
+export function createDoctorDeps(pkg: RunningPackage): DoctorDeps {
+  return {
+    env: process.env,
+    packageRoot: pkg.root,
+    packageVersion: pkg.version,
+    run: runProgram,
+  };
+}
+
+/** `playbook init`, less what only the terminal knows (asking, showing, confirming). */
+export function createInitDeps(
+  pkg: RunningPackage,
+): Pick<
+  InitDeps,
+  "packageRoot" | "packageVersion" | "now" | "localeLang" | "locate"
+> {
+  return {
+    packageRoot: pkg.root,
+    packageVersion: pkg.version,
+    now: () => new Date(),
+    localeLang: /^ja/i.test(process.env["LC_ALL"] ?? process.env["LANG"] ?? "")
+      ? "ja"
+      : "en",
+    locate: (dir) => locateHook(dir, pkg.root),
+  };
+}
+
+/** `playbook loop`: the clock, fresh ids, and the Claude Code session the command runs in. */
+export function createLoopDeps(): LoopDeps {
+  return {
+    now: () => new Date(),
+    newId: randomUUID,
+    sessionId: process.env["CLAUDE_CODE_SESSION_ID"] ?? null,
+  };
+}
+
+/** `playbook confirm`: who runs it, and how to ask them. */
+export function createConfirmDeps(
+  ask: (prompt: string) => Promise<string>,
+): ConfirmDeps {
+  return {
+    now: () => new Date(),
+    isPersonAtTerminal: personAtTerminal,
+    ask,
+  };
+}
+
+function personAtTerminal(): boolean {
+  return isPersonAtTerminal({
+    stdin: process.stdin.isTTY === true,
+    stdout: process.stdout.isTTY === true,
+    env: process.env,
+  });
+}
