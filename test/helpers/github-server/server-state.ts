@@ -1,0 +1,83 @@
+import { createBareRepository } from "./bare-repository.ts";
+
+// What the local GitHub remembers between requests: its pull requests and the checks reported per commit; the
+// branches themselves live in the bare repository.
+
+export type BareRepository = ReturnType<typeof createBareRepository>;
+
+/** A commit status and check run of the same name, as `setChecks` reports it. */
+export interface GitHubCheck {
+  name: string;
+  state: "pending" | "success" | "failure";
+}
+
+export interface StoredCheck extends GitHubCheck {
+  id: number;
+  at: string;
+}
+
+export interface PullRequestState {
+  number: number;
+  title: string;
+  body: string | null;
+  head: string;
+  base: string;
+  draft: boolean;
+  state: "open" | "closed";
+  headSha: string;
+  baseSha: string;
+  createdAt: string;
+  updatedAt: string;
+  closedAt: string | null;
+  mergedAt: string | null;
+  mergeCommitSha: string | null;
+}
+
+export interface ServerState {
+  readonly owner: string;
+  readonly repo: string;
+  readonly defaultBranch: string;
+  readonly git: BareRepository;
+  readonly pulls: Map<number, PullRequestState>;
+  /** Full commit sha to the checks reported for it. */
+  readonly checks: Map<string, StoredCheck[]>;
+  readonly startedAt: string;
+  nextCheckId: number;
+  /** The base URL, known once the server listens; payloads are built later, so they always see it. */
+  url: string;
+}
+
+export function timestamp(): string {
+  return new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+export function createServerState(options: {
+  bare: string;
+  owner: string;
+  repo: string;
+  defaultBranch?: string;
+}): ServerState {
+  return {
+    owner: options.owner,
+    repo: options.repo,
+    defaultBranch: options.defaultBranch ?? "main",
+    git: createBareRepository(options.bare),
+    pulls: new Map(),
+    checks: new Map(),
+    startedAt: timestamp(),
+    nextCheckId: 1,
+    url: "",
+  };
+}
+
+export function setChecks(
+  state: ServerState,
+  sha: string,
+  list: GitHubCheck[],
+): void {
+  const at = timestamp();
+  state.checks.set(
+    sha,
+    list.map((check) => ({ ...check, id: state.nextCheckId++, at })),
+  );
+}
