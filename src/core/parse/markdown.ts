@@ -1,16 +1,36 @@
-import type { Root, RootContent } from "mdast";
+import type { Heading, Root, RootContent } from "mdast";
 import { gfmTaskListItemFromMarkdown } from "mdast-util-gfm-task-list-item";
 import { gfmTaskListItem } from "micromark-extension-gfm-task-list-item";
 import remarkFrontmatter from "remark-frontmatter";
 import remarkParse from "remark-parse";
 import { unified, type Processor } from "unified";
 
-let processor: ReturnType<typeof createProcessor> | undefined;
+let blocks: ReturnType<typeof createProcessor> | undefined;
+let inlines: ReturnType<typeof createProcessor> | undefined;
 
-function createProcessor() {
+/**
+ * micromark's inline constructs: emphasis, code spans, links, escapes, entities and inline HTML. The readers take
+ * every value from the source by position and only read block nodes, so the text of paragraphs is left as one text
+ * node, which saves a fifth of a parse; heading titles are the one place inline markup is read (see
+ * `restoreHeadingInlines`). The task-list check on `[` is GFM's own construct and stays.
+ */
+const INLINE_CONSTRUCTS = [
+  "attention",
+  "autolink",
+  "characterEscape",
+  "characterReference",
+  "codeText",
+  "hardBreakEscape",
+  "htmlText",
+  "labelEnd",
+  "labelStartImage",
+  "labelStartLink",
+];
+
+function createProcessor(withInlines: boolean) {
   return unified()
     .use(remarkParse)
-    .use(remarkTaskLists)
+    .use(remarkTaskLists, { withInlines })
     .use(remarkFrontmatter, ["yaml"]);
 }
 
@@ -19,12 +39,19 @@ function createProcessor() {
  * remark-gfm is built from; its tables, autolink literals, footnotes and strikethrough cost ~30% of parse time
  * on a playbook and nothing here reads them.
  */
-function remarkTaskLists(this: Processor): void {
+// The option is an object: unified reads `use(plugin, false)` as "turn the plugin off".
+function remarkTaskLists(
+  this: Processor,
+  { withInlines }: { withInlines: boolean },
+): void {
   const data = this.data() as {
     micromarkExtensions?: unknown[];
     fromMarkdownExtensions?: unknown[];
   };
-  (data.micromarkExtensions ??= []).push(gfmTaskListItem());
+  (data.micromarkExtensions ??= []).push(
+    gfmTaskListItem(),
+    ...(withInlines ? [] : [{ disable: { null: INLINE_CONSTRUCTS } }]),
+  );
   (data.fromMarkdownExtensions ??= []).push(gfmTaskListItemFromMarkdown());
 }
 
@@ -35,12 +62,12 @@ function remarkTaskLists(this: Processor): void {
  * positions shifted back. Cuts never fall inside frontmatter, fenced code or an HTML comment.
  */
 export function parseMarkdown(body: string): Root {
-  processor ??= createProcessor();
-  const parser = processor;
+  blocks ??= createProcessor(false);
+  const parser = blocks;
   const chunks = splitAtHeadings(body);
   // micromark drops a leading BOM, which would shift every later chunk: such a body is parsed whole.
   if (chunks.length === 1 || body.charCodeAt(0) === 0xfeff)
-    return parser.parse(body);
+    return restoreHeadingInlines(parser.parse(body), body);
   const children: RootContent[] = [];
   for (const chunk of chunks) {
     const tree = parser.parse(body.slice(chunk.offset, chunk.end));
@@ -50,17 +77,68 @@ export function parseMarkdown(body: string): Root {
     }
   }
   const end = pointAtEnd(body);
-  return {
-    type: "root",
-    children,
-    position: { start: { line: 1, column: 1, offset: 0 }, end },
-  };
+  return restoreHeadingInlines(
+    {
+      type: "root",
+      children,
+      position: { start: { line: 1, column: 1, offset: 0 }, end },
+    },
+    body,
+  );
 }
 
 /** The same parse without cutting the body: the reference the chunked parse must always equal. */
 export function parseMarkdownWhole(body: string): Root {
-  processor ??= createProcessor();
-  return processor.parse(body);
+  blocks ??= createProcessor(false);
+  return restoreHeadingInlines(blocks.parse(body), body);
+}
+
+/** micromark with every inline construct: the reference for the heading titles `parseMarkdown` restores. */
+export function parseMarkdownWithInlines(body: string): Root {
+  inlines ??= createProcessor(true);
+  return inlines.parse(body);
+}
+
+/** A character that may start inline markup; a title without one reads the same either way. */
+const INLINE_MARKUP = /[*_`&<[\\!]/;
+
+/**
+ * The top-level headings' titles as a parse with every inline construct reads them (`p1: Use \`x\`` reads
+ * `p1: Use x`): each such heading is parsed again on its own, which costs little, since a document has few.
+ */
+function restoreHeadingInlines(root: Root, body: string): Root {
+  // micromark drops a leading BOM and counts its offsets without it.
+  const counted = body.charCodeAt(0) === 0xfeff ? body.slice(1) : body;
+  const children: RootContent[] = [];
+  for (const node of root.children) {
+    const start = node.position?.start;
+    const end = node.position?.end;
+    const text =
+      start?.offset === undefined || end?.offset === undefined
+        ? ""
+        : counted.slice(start.offset, end.offset);
+    if (node.type !== "heading" || !start || !INLINE_MARKUP.test(text)) {
+      children.push(node);
+      continue;
+    }
+    const again = parseMarkdownWithInlines(text).children;
+    const heading = again[0];
+    // A title that does not read the same on its own (one that starts with a BOM, which micromark drops): the
+    // document is parsed again with every construct, which is exact and rare.
+    if (
+      text.charCodeAt(0) === 0xfeff ||
+      again.length !== 1 ||
+      heading?.type !== "heading"
+    )
+      return parseMarkdownWithInlines(body);
+    for (const child of heading.children) {
+      shiftPositions(child, start.line - 1, start.offset ?? 0);
+      shiftColumns(child, start.line, start.column - 1);
+    }
+    children.push({ ...node, children: heading.children } satisfies Heading);
+  }
+  root.children = children;
+  return root;
 }
 
 interface Chunk {
@@ -204,6 +282,21 @@ function shiftPositions(node: Positioned, lines: number, offset: number): void {
   }
   for (const child of node.children ?? [])
     shiftPositions(child as Positioned, lines, offset);
+}
+
+/** Moves the points on `line` (the first line of a re-parsed heading) right by `columns`. */
+function shiftColumns(node: Positioned, line: number, columns: number): void {
+  if (columns === 0) return;
+  if (node.position) {
+    const { start, end } = node.position as {
+      start: { line: number; column: number };
+      end: { line: number; column: number };
+    };
+    if (start.line === line) start.column += columns;
+    if (end.line === line) end.column += columns;
+  }
+  for (const child of node.children ?? [])
+    shiftColumns(child as Positioned, line, columns);
 }
 
 function pointAtEnd(body: string): {
