@@ -106,8 +106,18 @@ export function forgetCachedSummaries(projectDir: string): void {
   }
 }
 
-function cacheFileOf(projectDir: string, relPath: string): string {
-  return join(projectDir, CACHE_DIR, `${relPath.replace(/[\\/]/g, "__")}.json`);
+/** The cache file of `relPath`, in `folder` under the cache (the summaries at its top). */
+export function cacheFileOf(
+  projectDir: string,
+  relPath: string,
+  folder = "",
+): string {
+  return join(
+    projectDir,
+    CACHE_DIR,
+    folder,
+    `${relPath.replace(/[\\/]/g, "__")}.json`,
+  );
 }
 
 function writeEntry(cacheFile: string, entry: CacheEntry): void {

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join, relative, resolve, sep } from "node:path";
+import { lintCached } from "../../adapters/lint-cache.ts";
 import { resolveInside, type Resolved } from "../../adapters/resolve-inside.ts";
 import {
   diagnosticAt,
@@ -45,6 +46,7 @@ export interface LintReport {
  */
 export function runLint(root: string, files?: readonly string[]): LintReport {
   const config = readLintConfig(root);
+  const optionsKey = JSON.stringify(config.options);
   const diagnostics: Diagnostic[] = [...config.diagnostics];
   const report: LintReport = {
     files: [],
@@ -70,12 +72,23 @@ export function runLint(root: string, files?: readonly string[]): LintReport {
       diagnostics.push(...parsed.diagnostics);
       report.state = { kind: "state", file, state: parsed.value };
     } else {
-      const parsed = parsePlaybook(read.text, file);
-      diagnostics.push(
-        ...parsed.diagnostics,
-        ...validatePlaybook(parsed.value, file, config.options),
-      );
-      report.playbooks.push({ kind: "playbook", file, playbook: parsed.value });
+      // A big playbook takes a second to parse; unchanged, it is read back from the cache in milliseconds.
+      const linted = lintCached(root, file, read.text, optionsKey, () => {
+        const parsed = parsePlaybook(read.text, file);
+        return {
+          playbook: parsed.value,
+          diagnostics: [
+            ...parsed.diagnostics,
+            ...validatePlaybook(parsed.value, file, config.options),
+          ],
+        };
+      });
+      diagnostics.push(...linted.diagnostics);
+      report.playbooks.push({
+        kind: "playbook",
+        file,
+        playbook: linted.playbook,
+      });
     }
   };
 
