@@ -51,10 +51,7 @@ export function readSummaryCached(
   };
   const cacheFile = cacheFileOf(projectDir, relPath);
   try {
-    const hit = matchCacheEntry(
-      JSON.parse(readFileSync(cacheFile, "utf8")),
-      key,
-    );
+    const hit = matchCacheEntry(readEntry(cacheFile), key);
     if (hit) return { status: "hit", summary: hit };
   } catch {
     // A missing or corrupt entry is simply rebuilt.
@@ -104,6 +101,23 @@ export function forgetCachedSummaries(projectDir: string): void {
   } catch {
     // Nothing cached, or nothing this process may remove: the entries are rebuilt when their files change.
   }
+}
+
+/**
+ * Entries this process already read, by the cache file's own stat: a hook call asks for the active playbook's summary
+ * more than once (the workspace view, then the edit's before), and a 1,000-subtask summary is half a megabyte of
+ * JSON. Any write of the entry (a rename) or any other change to it changes its stat, and the entry is read again.
+ */
+const readThisProcess = new Map<string, { stamp: string; entry: unknown }>();
+
+function readEntry(cacheFile: string): unknown {
+  const stats = statSync(cacheFile);
+  const stamp = `${stats.ino}:${stats.mtimeMs}:${stats.ctimeMs}:${stats.size}`;
+  const known = readThisProcess.get(cacheFile);
+  if (known?.stamp === stamp) return known.entry;
+  const entry: unknown = JSON.parse(readFileSync(cacheFile, "utf8"));
+  readThisProcess.set(cacheFile, { stamp, entry });
+  return entry;
 }
 
 /** The cache file of `relPath`, in `folder` under the cache (the summaries at its top). */

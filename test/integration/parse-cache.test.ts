@@ -88,6 +88,24 @@ describe("readSummaryCached", () => {
     );
   });
 
+  it("reads an entry again when it was rewritten since this process read it", () => {
+    const p = project();
+    const { summarize } = countingParser();
+    readSummaryCached(p.dir, PLAYBOOK, "playbook", summarize);
+    const entry = readEntry(p, PLAYBOOK_CACHE);
+    const summary = entry.summary as { meta: { project: string } };
+    summary.meta.project = "rewritten by another hook call";
+    p.write(PLAYBOOK_CACHE, JSON.stringify(entry));
+
+    const again = readSummaryCached(p.dir, PLAYBOOK, "playbook", summarize);
+
+    expect(again.status).toBe("hit");
+    expect(
+      again.status !== "missing" &&
+        (again.summary as { meta: { project: string } }).meta.project,
+    ).toBe("rewritten by another hook call");
+  });
+
   it("parses again after the file changes", () => {
     const p = project();
     const { summarize, parsed } = countingParser();
