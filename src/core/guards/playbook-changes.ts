@@ -36,14 +36,29 @@ export function uncheckablePlaybookChanges(
 export type SubtaskSummary =
   PlaybookSummary["phases"][number]["subtasks"][number];
 
+/** The first subtask with `id` (a duplicate id counts where it first appears). */
 export function findSubtask(
   playbook: PlaybookSummary | null,
   id: string,
 ): SubtaskSummary | null {
-  for (const phase of playbook?.phases ?? [])
-    for (const subtask of phase.subtasks) if (subtask.id === id) return subtask;
-  return null;
+  if (playbook === null) return null;
+  // The guards look up every subtask of an edit's "after" in its "before": indexed once per summary, that stays
+  // linear in a 1,000-subtask playbook instead of a million comparisons.
+  let index = subtaskIndex.get(playbook);
+  if (index === undefined) {
+    index = new Map();
+    for (const phase of playbook.phases)
+      for (const subtask of phase.subtasks)
+        if (!index.has(subtask.id)) index.set(subtask.id, subtask);
+    subtaskIndex.set(playbook, index);
+  }
+  return index.get(id) ?? null;
 }
+
+const subtaskIndex = new WeakMap<
+  PlaybookSummary,
+  Map<string, SubtaskSummary>
+>();
 
 /**
  * Whether an edit claims proof of the code: a subtask turning `[x]`, a validation turning PASS or a phase turning

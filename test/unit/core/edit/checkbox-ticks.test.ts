@@ -45,6 +45,43 @@ describe("tickedSummary: a tick without a second parse", () => {
     expect(derived.hashes).toEqual(summary(after).hashes);
   });
 
+  it("hashes a ticked phase only when its hash is read, and then as a parse does", () => {
+    const after = tick(SAMPLE_PLAYBOOK, "p1.1");
+    const hashed: string[] = [];
+    const derived = tickedSummary(
+      SAMPLE_PLAYBOOK,
+      after,
+      summary(SAMPLE_PLAYBOOK),
+      (playbook, id) => {
+        hashed.push(id);
+        return phaseHash(playbook, id);
+      },
+    )!;
+    expect(hashed).toEqual([]);
+    expect(derived.hashes.phases["p1"]).toBe(
+      summary(after).hashes.phases["p1"],
+    );
+    expect(derived.hashes.phases["p1"]).toBe(
+      summary(after).hashes.phases["p1"],
+    );
+    expect(hashed).toEqual(["p1"]);
+  });
+
+  // The texts are compared a block at a time (4,096 characters): a box on either side of a block's edge is found.
+  it.each([[4094], [4095], [4096], [4097], [8192]])(
+    "finds a box whose mark sits at offset %i, as a full parse does",
+    (offset) => {
+      const box = SAMPLE_PLAYBOOK.indexOf("- [ ] **p2.1**") + 3;
+      const padded = SAMPLE_PLAYBOOK.replace(
+        "Who: the web team.",
+        `Who: the web team.${" ".repeat(offset - box)}`,
+      );
+      expect(padded.indexOf("- [ ] **p2.1**") + 3).toBe(offset);
+      const after = tick(padded, "p2.1");
+      expect(derive(padded, after)).toEqual(summary(after));
+    },
+  );
+
   it("matches a full parse on every box of a generated playbook", () => {
     const text = renderLargePlaybook(3, 4);
     const open = [...text.matchAll(/^- \[ \] \*\*([^*]+)\*\*/gm)].map(
