@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { requireWithCodeCache } from "./code-cache.ts";
 import type { Summarize } from "../adapters/parse-cache.ts";
 import type { HookArchiveResult } from "../app/hook/hook-run.ts";
 import type { SetStateField } from "../app/workspace/write-state-field.ts";
@@ -20,8 +21,9 @@ let parserBundle: ParserBundle | undefined;
 
 /** The markdown parser bundle, loaded on first use only: remark costs ~20 ms to load and more to warm up. */
 export function loadParser(): ParserBundle {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a separate bundle, loaded on demand
-  parserBundle ??= require(join(__dirname, "parser.cjs")) as ParserBundle;
+  parserBundle ??= requireWithCodeCache(
+    join(__dirname, "parser.cjs"),
+  ) as ParserBundle;
   return parserBundle;
 }
 
@@ -46,8 +48,7 @@ type BashBundle = {
 export function readBashCallLazily(checkTime: CheckTime): ReadBashCall {
   let bundle: BashBundle | undefined;
   return (input, command) => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a separate bundle, loaded on demand
-    bundle ??= require(join(__dirname, "bash.cjs")) as BashBundle;
+    bundle ??= requireWithCodeCache(join(__dirname, "bash.cjs")) as BashBundle;
     return bundle.readBashCall(input, command, checkTime);
   };
 }
@@ -63,7 +64,8 @@ let archiveBundle: ArchiveBundle | undefined;
 
 /** The archive workflow's bundle (Octokit, the markdown parser): loaded only when an edit finishes a playbook. */
 export function loadArchive(): ArchiveBundle {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a separate bundle, loaded on demand
-  archiveBundle ??= require(join(__dirname, "archive.cjs")) as ArchiveBundle;
+  archiveBundle ??= requireWithCodeCache(
+    join(__dirname, "archive.cjs"),
+  ) as ArchiveBundle;
   return archiveBundle;
 }

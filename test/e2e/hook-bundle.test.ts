@@ -242,6 +242,44 @@ describe("dist/hook.cjs", () => {
     expect(readFileSync(cache).length).toBeGreaterThan(1000);
   });
 
+  it("loads the shell parser through its own code cache too, and answers the same with a corrupt one", () => {
+    const p = project();
+    const copy = p.path("dist-copy/hook.cjs");
+    p.write("dist-copy/.keep", "");
+    for (const name of [
+      "hook.cjs",
+      "hook-main.cjs",
+      "parser.cjs",
+      "bash.cjs",
+      "ignore.cjs",
+    ])
+      copyFileSync(
+        HOOK_BUNDLE.replace(/hook\.cjs$/, name),
+        copy.replace(/hook\.cjs$/, name),
+      );
+    const cache = p.path("dist-copy/.bash.v8cache");
+    const bash = (command: string) =>
+      runHook(
+        "PreToolUse",
+        {
+          ...preToolUse(p.dir),
+          tool_name: "Bash",
+          tool_input: { command },
+        },
+        { bundle: copy },
+      );
+
+    const allowed = bash("git status");
+    expect(existsSync(cache)).toBe(true);
+    const refused = bash("rm -rf ~+");
+    p.write("dist-copy/.bash.v8cache", "not a code cache");
+
+    expect(bash("git status")).toEqual(allowed);
+    expect(bash("rm -rf ~+")).toEqual(refused);
+    expect(refused.stdout).toContain('"deny"');
+    expect(readFileSync(cache).length).toBeGreaterThan(1000);
+  });
+
   it("does nothing with PLAYBOOK_DISABLE=1", () => {
     const p = project();
 
