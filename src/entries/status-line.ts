@@ -1,5 +1,4 @@
-import { writeSync } from "node:fs";
-import { isatty } from "node:tty";
+import { fstatSync, writeSync } from "node:fs";
 import { runStatusLine } from "../app/hook/events/status-line.ts";
 import { summarizeLazily } from "./lazy-bundles.ts";
 import { readEvent, STDIN_TIMEOUT_MS } from "./read-stdin.ts";
@@ -9,9 +8,11 @@ import { readEvent, STDIN_TIMEOUT_MS } from "./read-stdin.ts";
  * stdout. Whatever goes wrong, the line says so briefly instead of failing: a blank status line helps nobody.
  */
 export async function statusLineMain(projectDir?: string): Promise<void> {
-  // A person at a terminal has no JSON to give: do not wait for it. (isatty, not process.stdin, which would put the
-  // pipe Claude Code writes into non-blocking mode before it is read.)
-  const input = isatty(0)
+  // A person at a terminal has no JSON to give: do not wait for it. A terminal is a character device, as /dev/null
+  // is, and Claude Code writes a pipe or a socket. (Not `isatty`: node:tty loads the stream modules, about 3 ms of
+  // every session event, whose bundle this is part of; not process.stdin, which would put the pipe Claude Code writes
+  // into non-blocking mode before it is read.)
+  const input = isCharacterDevice(0)
     ? { text: "", readPending: false }
     : await readEvent(1024 * 1024, STDIN_TIMEOUT_MS);
   let json: unknown;
@@ -36,6 +37,14 @@ export async function statusLineMain(projectDir?: string): Promise<void> {
   }
   writeSync(1, `${line}\n`);
   if (input.readPending) process.kill(process.pid, "SIGKILL");
+}
+
+function isCharacterDevice(fd: number): boolean {
+  try {
+    return fstatSync(fd).isCharacterDevice();
+  } catch {
+    return false;
+  }
 }
 
 /** Claude Code renders ANSI in the status line; NO_COLOR or FORCE_COLOR=0 turn it off. */
