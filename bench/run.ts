@@ -160,12 +160,24 @@ const guardEnv = { ...process.env, CLAUDE_PROJECT_DIR: wsGuard };
 const guardBook = join(wsGuard, "plan", "playbook-bench.md");
 const openBox = /^- \[ \] \*\*p[\d.]+\*\*/m.exec(small)?.[0] ?? "- [ ]";
 /** The target of a guard row: 1.3 for a source Edit; 1.5 for a tick on the 200-line playbook, 2 on big inputs. */
+/** The common paths' target: 1.3 (issue 14), 1.2 with NODE_EXTRA_CA_CERTS unset (issue 17). */
+function commonTarget(name: string, ratio: number): string {
+  const target = name.includes("NODE_EXTRA_CA_CERTS unset") ? 1.2 : 1.3;
+  return `<= ${target}: ${ratio <= target ? "met" : "missed"}`;
+}
+
 function guardTarget(name: string, ratio: number): string {
   if (name.startsWith("git's listing alone")) return "floor (no hook)";
-  const target = name.includes("source file (reviewed")
-    ? 1.3
-    : name.includes("checkbox Edit") ||
-        name.includes("tick with current evidence (proof")
+  if (name.includes("5,000-subtask")) return "-";
+  if (
+    name.includes("source file (reviewed") ||
+    name.includes("Bash `git status`") ||
+    name.startsWith("PostToolUse")
+  )
+    return commonTarget(name, ratio);
+  const target =
+    name.includes("checkbox Edit") ||
+    name.includes("tick with current evidence (proof")
       ? 1.5
       : name.includes("tick with current evidence")
         ? 2
@@ -202,6 +214,8 @@ const provenTick = (files: number, playbook = small) => {
 const provenSmall = provenTick(0);
 const provenLarge = provenTick(10_000);
 const provenBigPlaybook = provenTick(0, large);
+// Scale: a 10,000-file repository whose active playbook has 5,000 subtasks (issue 17).
+const provenAtScale = provenTick(10_000, renderLargePlaybook(100, 50));
 const guardRuns: {
   name: string;
   event: string;
@@ -248,6 +262,24 @@ const guardRuns: {
     event: "PreToolUse",
     input: provenBigPlaybook.input,
     env: { ...process.env, CLAUDE_PROJECT_DIR: provenBigPlaybook.dir },
+    predecessor: "–",
+  },
+  {
+    name: "PreToolUse Edit of a source file, 10,000-file repository, 5,000-subtask playbook",
+    event: "PreToolUse",
+    input: hookPayload(provenAtScale.dir, "PreToolUse", "Edit", {
+      file_path: join(provenAtScale.dir, "src", "a.ts"),
+      old_string: "1",
+      new_string: "2",
+    }),
+    env: { ...process.env, CLAUDE_PROJECT_DIR: provenAtScale.dir },
+    predecessor: "–",
+  },
+  {
+    name: "PreToolUse tick with current evidence, 10,000-file repository, 5,000-subtask playbook",
+    event: "PreToolUse",
+    input: provenAtScale.input,
+    env: { ...process.env, CLAUDE_PROJECT_DIR: provenAtScale.dir },
     predecessor: "–",
   },
   {
@@ -420,8 +452,8 @@ try {
         ),
         predecessor: run.predecessor,
       },
-      // The tick paths are measured without NODE_EXTRA_CA_CERTS too.
-      ...(run.env && process.env["NODE_EXTRA_CA_CERTS"]
+      // Every path is measured without NODE_EXTRA_CA_CERTS too.
+      ...(process.env["NODE_EXTRA_CA_CERTS"]
         ? [
             {
               ...paired(
@@ -454,19 +486,6 @@ try {
     ),
     predecessor: "–",
   });
-  const first = guardRuns[0];
-  if (first && process.env["NODE_EXTRA_CA_CERTS"]) {
-    const noCa: NodeJS.ProcessEnv = { ...guardEnv };
-    delete noCa["NODE_EXTRA_CA_CERTS"];
-    guards.splice(1, 0, {
-      ...paired(
-        `${first.name}, NODE_EXTRA_CA_CERTS unset`,
-        { args: [hook, first.event], input: first.input, env: noCa },
-        pairs,
-      ),
-      predecessor: first.predecessor,
-    });
-  }
   const noCaGuard: NodeJS.ProcessEnv = { ...guardEnv };
   delete noCaGuard["NODE_EXTRA_CA_CERTS"];
   const sessions = sessionRuns.flatMap((run) => {
@@ -570,7 +589,7 @@ try {
     "| --- | ---: | ---: | ---: | --- |",
     ...whole.map(
       (r) =>
-        `| ${r.name} | ${r.command.toFixed(1)} | ${r.baseline.toFixed(1)} | ${r.ratio.toFixed(2)} | ${r.name.includes("cache hit") ? `<= 1.3: ${r.ratio <= 1.3 ? "met" : "missed"}` : r.name.startsWith("playbook status") ? `<= 300 ms: ${r.command <= 300 ? "met" : "missed"}` : "-"} |`,
+        `| ${r.name} | ${r.command.toFixed(1)} | ${r.baseline.toFixed(1)} | ${r.ratio.toFixed(2)} | ${r.name.includes("cache hit") ? commonTarget(r.name, r.ratio) : r.name.startsWith("playbook status") ? `<= 300 ms: ${r.command <= 300 ? "met" : "missed"}` : "-"} |`,
     ),
     "",
     "## Guards on the hook path (issue 3)",
@@ -595,7 +614,7 @@ try {
     "| --- | ---: | ---: | ---: | --- |",
     ...sessions.map(
       (r) =>
-        `| ${r.name} | ${r.command.toFixed(1)} | ${r.baseline.toFixed(1)} | ${r.ratio.toFixed(2)} | <= 1.3: ${r.ratio <= 1.3 ? "met" : "missed"} |`,
+        `| ${r.name} | ${r.command.toFixed(1)} | ${r.baseline.toFixed(1)} | ${r.ratio.toFixed(2)} | ${commonTarget(r.name, r.ratio)} |`,
     ),
     "",
     "Without `NODE_EXTRA_CA_CERTS` Node starts about 30 ms faster, and SessionStart and UserPromptSubmit miss the",
