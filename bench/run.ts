@@ -187,8 +187,8 @@ function guardTarget(name: string, ratio: number): string {
     : `<= ${target}: ${ratio <= target ? "met" : "missed"}`;
 }
 
-const provenTick = (files: number, playbook = small) => {
-  const dir = provenWorkspace(playbook, files);
+const provenTick = (files: number, playbook = small, uncommitted = 0) => {
+  const dir = provenWorkspace(playbook, files, uncommitted);
   const book = join(dir, "plan", "playbook-bench.md");
   const text = readFileSync(book, "utf8");
   const box = /^- \[ \] \*\*p[\d.]+\*\*/m.exec(text)?.[0] ?? "- [ ]";
@@ -214,6 +214,7 @@ const provenTick = (files: number, playbook = small) => {
 const provenSmall = provenTick(0);
 const provenLarge = provenTick(10_000);
 const provenBigPlaybook = provenTick(0, large);
+const provenWithWork = provenTick(0, small, 3);
 // Scale: a 10,000-file repository whose active playbook has 5,000 subtasks (issue 17).
 const provenAtScale = provenTick(10_000, renderLargePlaybook(100, 50));
 const guardRuns: {
@@ -248,6 +249,13 @@ const guardRuns: {
     event: "PreToolUse",
     input: provenSmall.input,
     env: { ...process.env, CLAUDE_PROJECT_DIR: provenSmall.dir },
+    predecessor: "~565",
+  },
+  {
+    name: "PreToolUse tick with current evidence (proof and tree fingerprint checked), 4 files changed and not committed",
+    event: "PreToolUse",
+    input: provenWithWork.input,
+    env: { ...process.env, CLAUDE_PROJECT_DIR: provenWithWork.dir },
     predecessor: "~565",
   },
   {

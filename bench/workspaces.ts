@@ -1,6 +1,13 @@
 // The projects the benchmarks run in: temporary folders with a playbook, and for the guard rows a git repository on
 // the playbook's branch with its review and proof records.
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeRecord } from "../src/adapters/record-store.ts";
@@ -61,19 +68,34 @@ export function guardedWorkspace(playbook: string): string {
 }
 
 /**
- * `guardedWorkspace` plus `files` more committed source files, and the first subtask proven: evidence for each
+ * `guardedWorkspace` plus `files` more committed source files, `uncommitted` new files and a changed one left
+ * uncommitted, and the first subtask proven: evidence for each
  * automated or hybrid validation with the working tree's fingerprint, a confirmation for each manual one. The tick
  * of that subtask then takes the whole proof path, the fingerprint comparison included.
  */
-export function provenWorkspace(playbook: string, files: number): string {
+export function provenWorkspace(
+  playbook: string,
+  files: number,
+  uncommitted = 0,
+): string {
   const dir = guardedWorkspace(playbook);
   if (files > 0) commitSourceFiles(dir, files, "many files");
+  // Work in progress, as the agent has it when it ticks a box: changed and new files, not committed yet.
+  for (let i = 0; i < uncommitted; i++)
+    writeFileSync(
+      join(dir, "src", `wip-${i}.ts`),
+      `export const wip${i} = ${i};\n`,
+    );
+  if (uncommitted > 0)
+    writeFileSync(join(dir, "src", "a.ts"), "export const a = 2;\n");
   const path = "plan/playbook-bench.md";
   const summary = benchSummary(dir, path);
   const subtask = summary.phases
     .flatMap((p) => p.subtasks)
     .find((s) => !s.checked);
   if (!subtask) throw new Error("the bench playbook has no subtask");
+  // verify runs a while after the agent's last write, not in the same tick of the file system's clock.
+  settleFileClock(join(dir, "src", "a.ts"));
   const tree = readWorkingTree(dir).fingerprint;
   const at = new Date().toISOString();
   const contentHash = subtaskHash(summary, subtask.id) ?? "none";
@@ -132,4 +154,15 @@ export function hookPayload(
       ? { tool_response: { filePath: input["file_path"], success: true } }
       : {}),
   });
+}
+
+/** Waits until the file system's clock has moved past the last write of `file`. */
+function settleFileClock(file: string): void {
+  const { ctimeNs } = statSync(file, { bigint: true });
+  const probe = `${file}.settle`;
+  for (;;) {
+    writeFileSync(probe, "");
+    if (statSync(probe, { bigint: true }).ctimeNs > ctimeNs) break;
+  }
+  rmSync(probe);
 }

@@ -13,6 +13,18 @@ export interface TreeBasis {
   unwatched: string[];
   delta: string;
   fingerprint: string;
+  /**
+   * Changed files read from disk whose stat (inode, size, mode, mtime and ctime in nanoseconds) was older than the
+   * reading: while a file's stat is the same, its blob id is too (any write changes the ctime, which no process can
+   * set back), so a tick need not hash it again.
+   */
+  known: Record<string, KnownFile>;
+}
+
+export interface KnownFile {
+  stat: string;
+  mode: string;
+  oid: string;
 }
 
 const FILE = join(CACHE_DIR, ".tree-basis.json");
@@ -24,17 +36,38 @@ export function readTreeBasis(root: string): TreeBasis | null {
       string,
       unknown
     >;
-    const { index, unwatched, delta, fingerprint } = data;
+    const { index, unwatched, delta, fingerprint, known } = data;
     return typeof index === "string" &&
       typeof delta === "string" &&
       typeof fingerprint === "string" &&
       Array.isArray(unwatched) &&
       unwatched.every((p) => typeof p === "string")
-      ? { index, unwatched, delta, fingerprint }
+      ? {
+          index,
+          unwatched,
+          delta,
+          fingerprint,
+          known: isKnownFiles(known) ? known : {},
+        }
       : null;
   } catch {
     return null;
   }
+}
+
+function isKnownFiles(value: unknown): value is Record<string, KnownFile> {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    Object.values(value).every(
+      (f: unknown) =>
+        typeof f === "object" &&
+        f !== null &&
+        typeof (f as KnownFile).stat === "string" &&
+        typeof (f as KnownFile).mode === "string" &&
+        typeof (f as KnownFile).oid === "string",
+    )
+  );
 }
 
 /** Keeps the basis; a process that may not write the runtime folder (a sandboxed one) simply keeps none. */

@@ -1,8 +1,17 @@
-import { lstatSync, readFileSync, readlinkSync } from "node:fs";
-import { join } from "node:path";
+import {
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  writeFileSync,
+  type BigIntStats,
+} from "node:fs";
+import { dirname, join } from "node:path";
+import { CACHE_DIR } from "./parse-cache.ts";
 import { isPlaceholderOnDisk } from "./placeholder-check.ts";
 import { sha256Text } from "./sha256-text.ts";
-import { writeTreeBasis } from "./tree-basis-store.ts";
+import { writeTreeBasis, type KnownFile } from "./tree-basis-store.ts";
 import {
   indexIdentity,
   LISTING,
@@ -65,6 +74,7 @@ function gitIn(root: string, timeoutMs: number): Git {
  */
 export function readWorkingTree(root: string, timeoutMs = 8000): TreeReading {
   const git = gitIn(root, timeoutMs);
+  const clock = fileClock(root);
   const index = indexIdentity(root);
   const listed = git([...LISTING, "-s", "-c", ...WORKTREE]);
   if (listed.status !== 0) {
@@ -75,12 +85,13 @@ export function readWorkingTree(root: string, timeoutMs = 8000): TreeReading {
   const { entries, changed, deleted, unwatched, untracked } = parseListedTree(
     listed.stdout,
   );
-  const delta = readDelta(root, git, {
+  const { delta, hashed } = readDelta(root, git, {
     changed,
     deleted,
     unwatched,
     untracked,
     indexMode: (path) => entries.get(path)?.mode,
+    known: {},
   });
   const fingerprint = sha256Text(
     fingerprintText(applyDelta(entries, delta).values()),
@@ -92,6 +103,7 @@ export function readWorkingTree(root: string, timeoutMs = 8000): TreeReading {
       unwatched,
       delta: deltaText(delta),
       fingerprint,
+      known: knownFiles(hashed, clock),
     });
   return { fingerprint, entries };
 }
@@ -165,20 +177,32 @@ function answerFromBasis(
   listing: string,
 ): string | null {
   const { changed, deleted, untracked } = parseListedTree(listing);
-  const delta = readDelta(root, git, {
+  const { delta } = readDelta(root, git, {
     changed: [...new Set([...changed, ...basis.unwatched])],
     deleted,
     unwatched: basis.unwatched,
     untracked,
     // Without `-s -c` the listing has no index entries: a Windows file's mode is unknown, and a miss reads in full.
     indexMode: () => undefined,
+    known: basis.known,
   });
   return deltaText(delta) === basis.delta && indexIdentity(root) === index
     ? basis.fingerprint
     : null;
 }
 
-/** What the disk says about each changed and deleted path (see `PathState`). */
+/** A file read from disk for the fingerprint, with the stat it had before it was read. */
+interface HashedFile {
+  path: string;
+  mode: string;
+  oid: string;
+  stat: BigIntStats;
+}
+
+/**
+ * What the disk says about each changed and deleted path (see `PathState`). A file whose stat is the one `known`
+ * keeps for it is not read again.
+ */
 function readDelta(
   root: string,
   git: Git,
@@ -188,9 +212,10 @@ function readDelta(
     unwatched: readonly string[];
     untracked: ReadonlySet<string>;
     indexMode: (path: string) => string | undefined;
+    known: Readonly<Record<string, KnownFile>>;
   },
-): Map<string, PathState> {
-  const { changed, deleted, unwatched, untracked, indexMode } = listed;
+): { delta: Map<string, PathState>; hashed: HashedFile[] } {
+  const { changed, deleted, unwatched, untracked, indexMode, known } = listed;
   const delta = new Map<string, PathState>();
   for (const path of deleted) delta.set(path, "absent");
   const blob = (content: Buffer | string) =>
@@ -200,7 +225,7 @@ function readDelta(
       .update(`blob ${Buffer.byteLength(content)}\0`)
       .update(content)
       .digest("hex");
-  const files: { path: string; mode: string }[] = [];
+  const files: { path: string; mode: string; stat: BigIntStats }[] = [];
   for (const path of changed) {
     // A sandbox's mount point, there only while a sandboxed command runs: not part of the code.
     if (untracked.has(path) && isPlaceholderOnDisk(root, path)) {
@@ -209,7 +234,7 @@ function readDelta(
     }
     let stat;
     try {
-      stat = lstatSync(join(root, path));
+      stat = lstatSync(join(root, path), { bigint: true });
     } catch {
       // A skip-worktree file outside the sparse checkout is not on disk, and its index entry is what git commits.
       delta.set(path, unwatched.includes(path) ? "index" : "absent");
@@ -220,17 +245,18 @@ function readDelta(
         mode: "120000",
         oid: blob(readlinkSync(join(root, path))),
       });
-    else if (stat.isFile())
-      files.push({
-        path,
-        mode:
-          process.platform === "win32"
-            ? (indexMode(path) ?? "100644")
-            : stat.mode & 0o100
-              ? "100755"
-              : "100644",
-      });
-    else delta.set(path, "index");
+    else if (stat.isFile()) {
+      const mode =
+        process.platform === "win32"
+          ? (indexMode(path) ?? "100644")
+          : stat.mode & 0o100n
+            ? "100755"
+            : "100644";
+      const prior = known[path];
+      if (prior?.stat === statId(stat) && prior.mode === mode)
+        delta.set(path, { mode, oid: prior.oid });
+      else files.push({ path, mode, stat });
+    } else delta.set(path, "index");
   }
   // --stdin-paths reads lines: a name with a line break in it is hashed here, without git's filters.
   const byGit = files.filter((f) => !/[\r\n]/.test(f.path));
@@ -252,5 +278,45 @@ function readDelta(
         mode: f.mode,
         oid: blob(readFileSync(join(root, f.path))),
       });
-  return delta;
+  const hashed = files.flatMap((f) => {
+    const state = delta.get(f.path);
+    return typeof state === "object" ? [{ ...f, oid: state.oid }] : [];
+  });
+  return { delta, hashed };
+}
+
+function statId(stat: BigIntStats): string {
+  return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mode}:${stat.mtimeNs}:${stat.ctimeNs}`;
+}
+
+/**
+ * The files a later tick may take from the basis without reading them: those last written before the reading
+ * began. A file written in the same tick of the file system's clock as the reading could be written again within
+ * that tick after it was read, keeping its stat, so it is always read again (git's "racily clean" rule).
+ */
+function knownFiles(
+  hashed: readonly HashedFile[],
+  clock: bigint | null,
+): Record<string, KnownFile> {
+  const known: Record<string, KnownFile> = {};
+  if (clock === null) return known;
+  for (const f of hashed)
+    if (f.stat.mtimeNs < clock && f.stat.ctimeNs < clock)
+      known[f.path] = { stat: statId(f.stat), mode: f.mode, oid: f.oid };
+  return known;
+}
+
+/**
+ * The file system's time now, as it stamps files (its clock may be coarser than the system's): the ctime of a file
+ * written in the runtime folder. Null when that folder cannot be written (then no file is taken from the basis).
+ */
+function fileClock(root: string): bigint | null {
+  const file = join(root, CACHE_DIR, ".tree-clock");
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, "");
+    return statSync(file, { bigint: true }).ctimeNs;
+  } catch {
+    return null;
+  }
 }

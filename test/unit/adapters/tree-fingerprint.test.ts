@@ -35,6 +35,20 @@ function repo(): TempProject & { git: (...args: string[]) => string } {
   return { ...project, git };
 }
 
+/**
+ * Waits until the file system's clock has moved past `path`'s last write, so a reading made now sees the file as
+ * older than itself (a write in the same tick of that clock is never taken from the basis).
+ */
+function settle(project: TempProject, path: string): void {
+  const { ctimeNs } = statSync(project.path(path), { bigint: true });
+  const probe = project.path(".settle-probe");
+  for (;;) {
+    writeFileSync(probe, "");
+    if (statSync(probe, { bigint: true }).ctimeNs > ctimeNs) break;
+  }
+  rmSync(probe);
+}
+
 /** The fingerprint from the basis, checked against a reading of every file (which then becomes the basis). */
 function agree(project: TempProject): string | null {
   const quick = treeFingerprint(project.dir);
@@ -121,6 +135,58 @@ describe("the tree fingerprint read from the basis is the one a full reading giv
     expect(treeFingerprint(p.dir)).toBe("sha256:kept");
     p.write("src/new.js", "other\n");
     expect(treeFingerprint(p.dir)).not.toBe("sha256:kept");
+  });
+
+  it("takes a changed file from the basis while its stat is the same, and reads it again once it is not", () => {
+    const p = repo();
+    p.write("src/a.js", "work\n");
+    settle(p, "src/a.js");
+    agree(p);
+    const file = p.path(".claude/playbook/cache/.tree-basis.json");
+    const basis = JSON.parse(readFileSync(file, "utf8")) as {
+      delta: string;
+      known: Record<string, { stat: string; mode: string; oid: string }>;
+    };
+    const known = basis.known["src/a.js"];
+    expect(known).toBeDefined();
+    // A basis that lies about the file's blob is believed only while the file's stat is the one it names: that
+    // shows the file was not read again.
+    const fake = "f".repeat(40);
+    writeFileSync(
+      file,
+      JSON.stringify({
+        ...basis,
+        delta: basis.delta.replace(known!.oid, fake),
+        fingerprint: "sha256:kept",
+        known: { "src/a.js": { ...known, oid: fake } },
+      }),
+    );
+    expect(treeFingerprint(p.dir)).toBe("sha256:kept");
+    // The same size, and the mtime put back: only the ctime tells, and no process can set it back.
+    const { mtime } = statSync(p.path("src/a.js"));
+    p.write("src/a.js", "evil\n");
+    utimesSync(p.path("src/a.js"), mtime, mtime);
+    expect(treeFingerprint(p.dir)).not.toBe("sha256:kept");
+  });
+
+  it("keeps no stat of a file written in the same tick of the file system's clock as the reading", () => {
+    const p = repo();
+    p.write("src/a.js", "work\n");
+    p.write("src/new.js", "new\n");
+    settle(p, "src/a.js");
+    settle(p, "src/new.js");
+    readWorkingTree(p.dir);
+    const clock = statSync(p.path(".claude/playbook/cache/.tree-clock"), {
+      bigint: true,
+    }).ctimeNs;
+    const basis = JSON.parse(
+      readFileSync(p.path(".claude/playbook/cache/.tree-basis.json"), "utf8"),
+    ) as { known: Record<string, { stat: string }> };
+    expect(Object.keys(basis.known).sort()).toEqual(["src/a.js", "src/new.js"]);
+    for (const { stat } of Object.values(basis.known)) {
+      const [, , , , mtime, ctime] = stat.split(":").map(BigInt);
+      expect(mtime! < clock && ctime! < clock).toBe(true);
+    }
   });
 
   it("a basis that does not parse is read past", () => {
