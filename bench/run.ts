@@ -217,6 +217,20 @@ const provenBigPlaybook = provenTick(0, large);
 const provenWithWork = provenTick(0, small, 3);
 // Scale: a 10,000-file repository whose active playbook has 5,000 subtasks (issue 17).
 const provenAtScale = provenTick(10_000, renderLargePlaybook(100, 50));
+/** A guard row that ticks the first open subtask of a proven workspace. */
+function tickRow(
+  name: string,
+  proven: { dir: string; input: string },
+  predecessor: string,
+) {
+  return {
+    name,
+    event: "PreToolUse",
+    input: proven.input,
+    env: { ...process.env, CLAUDE_PROJECT_DIR: proven.dir },
+    predecessor,
+  };
+}
 const guardRuns: {
   name: string;
   event: string;
@@ -244,34 +258,26 @@ const guardRuns: {
     }),
     predecessor: "~565",
   },
-  {
-    name: "PreToolUse tick with current evidence (proof and tree fingerprint checked)",
-    event: "PreToolUse",
-    input: provenSmall.input,
-    env: { ...process.env, CLAUDE_PROJECT_DIR: provenSmall.dir },
-    predecessor: "~565",
-  },
-  {
-    name: "PreToolUse tick with current evidence (proof and tree fingerprint checked), 4 files changed and not committed",
-    event: "PreToolUse",
-    input: provenWithWork.input,
-    env: { ...process.env, CLAUDE_PROJECT_DIR: provenWithWork.dir },
-    predecessor: "~565",
-  },
-  {
-    name: "PreToolUse tick with current evidence, 10,000-file repository",
-    event: "PreToolUse",
-    input: provenLarge.input,
-    env: { ...process.env, CLAUDE_PROJECT_DIR: provenLarge.dir },
-    predecessor: "–",
-  },
-  {
-    name: "PreToolUse tick with current evidence, 1,000-subtask playbook",
-    event: "PreToolUse",
-    input: provenBigPlaybook.input,
-    env: { ...process.env, CLAUDE_PROJECT_DIR: provenBigPlaybook.dir },
-    predecessor: "–",
-  },
+  tickRow(
+    "PreToolUse tick with current evidence (proof and tree fingerprint checked)",
+    provenSmall,
+    "~565",
+  ),
+  tickRow(
+    "PreToolUse tick with current evidence (proof and tree fingerprint checked), 4 files changed and not committed",
+    provenWithWork,
+    "~565",
+  ),
+  tickRow(
+    "PreToolUse tick with current evidence, 10,000-file repository",
+    provenLarge,
+    "–",
+  ),
+  tickRow(
+    "PreToolUse tick with current evidence, 1,000-subtask playbook",
+    provenBigPlaybook,
+    "–",
+  ),
   {
     name: "PreToolUse Edit of a source file, 10,000-file repository, 5,000-subtask playbook",
     event: "PreToolUse",
@@ -283,13 +289,11 @@ const guardRuns: {
     env: { ...process.env, CLAUDE_PROJECT_DIR: provenAtScale.dir },
     predecessor: "–",
   },
-  {
-    name: "PreToolUse tick with current evidence, 10,000-file repository, 5,000-subtask playbook",
-    event: "PreToolUse",
-    input: provenAtScale.input,
-    env: { ...process.env, CLAUDE_PROJECT_DIR: provenAtScale.dir },
-    predecessor: "–",
-  },
+  tickRow(
+    "PreToolUse tick with current evidence, 10,000-file repository, 5,000-subtask playbook",
+    provenAtScale,
+    "–",
+  ),
   {
     name: "PreToolUse Bash `git status`",
     event: "PreToolUse",
