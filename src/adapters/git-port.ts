@@ -1,8 +1,10 @@
+import { realpathSync } from "node:fs";
 import { PlaybookError } from "../core/errors.ts";
 import type { GitPort, RefSnapshot } from "../core/ports.ts";
 import { agentGitConfig } from "./agent-git.ts";
 import { isPlaceholderOnDisk } from "./placeholder-check.ts";
 import { parseStatusZ } from "../core/archive/git-status.ts";
+import { parseWorktreeList } from "../core/archive/worktree-list.ts";
 
 /** A git command that failed, with git's own message (the part after `fatal:`/`error:` when there is one). */
 export class GitCommandError extends PlaybookError {
@@ -28,6 +30,15 @@ export class PushRejected extends GitCommandError {
 const GIT_TIMEOUT_MS = 120_000;
 
 /**
+ * git's words when another git process holds a lock this one needs: the worktrees of one repository share its refs
+ * (a parallel session's fetch of `origin/main`, its branch deletion rewriting `packed-refs`). The other process
+ * finishes in moments, and a command that could not take its lock changed nothing, so it is run again.
+ */
+const HELD_LOCK =
+  /Unable to create '[^']*\.lock': File exists|cannot lock ref|could not lock config file|unable to update local ref/i;
+const LOCK_RETRIES = [50, 150, 400, 1000, 2000];
+
+/**
  * The git port of a working tree. git runs directly (`execFile`), not through simple-git: simple-git waits 50 ms after
  * every command that prints nothing (`add`, `commit -q`, `mv`, `merge-base --is-ancestor`), which made an archive a
  * second slower. git never prompts (`GIT_TERMINAL_PROMPT=0`): a push that needs credentials fails instead of hanging.
@@ -35,7 +46,22 @@ const GIT_TIMEOUT_MS = 120_000;
 export function createGitPort(dir: string): GitPort {
   let spawned = 0;
   const safety = agentGitConfig(dir);
-  const exec = (
+  const exec = async (
+    args: string[],
+  ): Promise<{
+    ok: boolean;
+    code: unknown;
+    stdout: string;
+    stderr: string;
+  }> => {
+    for (const wait of LOCK_RETRIES) {
+      const r = await execOnce(args);
+      if (r.ok || !HELD_LOCK.test(r.stderr)) return r;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+    return execOnce(args);
+  };
+  const execOnce = (
     args: string[],
   ): Promise<{
     ok: boolean;
@@ -106,6 +132,23 @@ export function createGitPort(dir: string): GitPort {
     }
     return { sha, symref, head };
   };
+  const pushRefspec = async (
+    rest: string[],
+  ): Promise<{ status: "pushed" | "up-to-date"; summary: string }> => {
+    const args = ["push", "--porcelain", ...rest];
+    const to = rest.at(-1)?.replace(/^.*:/, ":") ?? ":";
+    const r = await exec(args);
+    // One line per ref: `<flag>\t<from>:<to>\t<summary>`; `!` rejected, `=` up to date.
+    const line = r.stdout.split("\n").find((l) => l.includes(`${to}\t`));
+    const [flag, , summary = ""] = line?.split("\t") ?? [];
+    if (flag === "!")
+      throw new PushRejected(args, `${summary} ${gitMessage(r.stderr)}`.trim());
+    if (!r.ok || flag === undefined) throw failure(args, r);
+    return {
+      status: flag === "=" ? "up-to-date" : "pushed",
+      summary: summary.replace(/^\[(.*)\]$/, "$1"),
+    };
+  };
   return {
     spawned: () => spawned,
     async currentBranch() {
@@ -155,29 +198,18 @@ export function createGitPort(dir: string): GitPort {
       }
     },
     refs,
-    async push(remote, branch, setUpstream) {
+    push(remote, branch, setUpstream) {
       const ref = `refs/heads/${branch}`;
-      const args = [
-        "push",
-        "--porcelain",
+      return pushRefspec([
         ...(setUpstream ? ["--set-upstream"] : []),
         remote,
         `${ref}:${ref}`,
-      ];
-      const r = await exec(args);
-      // One line per ref: `<flag>\t<from>:<to>\t<summary>`; `!` rejected, `=` up to date.
-      const line = r.stdout.split("\n").find((l) => l.includes(`\t${ref}:`));
-      const [flag, , summary = ""] = line?.split("\t") ?? [];
-      if (flag === "!")
-        throw new PushRejected(
-          args,
-          `${summary} ${gitMessage(r.stderr)}`.trim(),
-        );
-      if (!r.ok || flag === undefined) throw failure(args, r);
-      return {
-        status: flag === "=" ? "up-to-date" : "pushed",
-        summary: summary.replace(/^\[(.*)\]$/, "$1"),
-      };
+      ]);
+    },
+    pushCommit: (remote, commit, branch) =>
+      pushRefspec([remote, `${commit}:refs/heads/${branch}`]),
+    async updateRef(ref, commit, expected) {
+      return (await exec(["update-ref", ref, commit, expected])).ok;
     },
     async deleteRemoteBranch(remote, branch) {
       const args = ["push", "--porcelain", remote, "--delete", branch];
@@ -207,8 +239,29 @@ export function createGitPort(dir: string): GitPort {
     async switchTo(branch) {
       await run(["switch", "--quiet", branch]);
     },
+    async switchDetached(commit) {
+      await run(["switch", "--quiet", "--detach", commit]);
+    },
+    async worktreeOf(branch) {
+      const here = realOrNull(dir);
+      for (const tree of parseWorktreeList(
+        await run(["worktree", "list", "--porcelain"]),
+      ))
+        if (tree.branch === branch && realOrNull(tree.path) !== here)
+          return tree.path;
+      return null;
+    },
     async mergeNoFf(branch, message) {
-      await run(["merge", "--no-ff", "--no-edit", "-m", message, branch]);
+      await run([
+        "-c",
+        "merge.conflictStyle=diff3",
+        "merge",
+        "--no-ff",
+        "--no-edit",
+        "-m",
+        message,
+        branch,
+      ]);
     },
     async mergeFfOnly(ref) {
       await run(["merge", "--ff-only", "--quiet", ref]);
@@ -231,6 +284,14 @@ export function createGitPort(dir: string): GitPort {
       return null;
     },
   };
+}
+
+function realOrNull(path: string): string | null {
+  try {
+    return realpathSync(path);
+  } catch {
+    return null;
+  }
 }
 
 /** git's own words: the `fatal:`/`error:` lines when there are any, else the whole output. */

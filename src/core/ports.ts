@@ -49,6 +49,19 @@ export interface GitPort {
   existsAt(ref: string, path: string): Promise<boolean>;
   isAncestor(ancestor: string, of: string): Promise<boolean>;
   switchTo(branch: string): Promise<void>;
+  /** Detaches HEAD at `commit` (the working tree follows): a branch checked out elsewhere can be merged onto here. */
+  switchDetached(commit: string): Promise<void>;
+  /** The folder of another working tree of this repository that has `branch` checked out, or null. */
+  worktreeOf(branch: string): Promise<string | null>;
+  /** Pushes `commit` to `branch` on `remote`, never forced; throws `PushRejected` when the branch moved there. */
+  pushCommit(
+    remote: string,
+    commit: string,
+    branch: string,
+  ): Promise<{ status: "pushed" | "up-to-date"; summary: string }>;
+  /** Moves `ref` to `commit` if it still points at `expected` (compare and swap); false when it moved meanwhile. */
+  updateRef(ref: string, commit: string, expected: string): Promise<boolean>;
+  /** Merges with a merge commit; conflicts are left in the tree in diff3 style (with the common ancestor's lines). */
   mergeNoFf(branch: string, message: string): Promise<void>;
   mergeFfOnly(ref: string): Promise<void>;
   abortMerge(): Promise<void>;

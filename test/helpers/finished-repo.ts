@@ -37,14 +37,27 @@ export function createFinishedRepo(
   repo.write("src/login-form.tsx", "export const LoginForm = () => null;\n");
   for (const [path, text] of Object.entries(work)) repo.write(path, text);
   prepare(repo);
-  const summary = repo.summary();
+  proveFinished(repo);
+  return repo;
+}
+
+/**
+ * Records every proof a finished playbook needs, as the review already does: passing evidence for each automated or
+ * hybrid validation (proving the tree as it is now), the user's confirmation for each manual or hybrid one, the
+ * critic's PASS for each phase.
+ */
+export function proveFinished(
+  repo: Pick<GuardedRepo, "summary" | "record">,
+  playbook = PLAYBOOK,
+): void {
+  const summary = repo.summary(playbook);
   for (const phase of summary.phases) {
     for (const subtask of phase.subtasks) {
       for (const [name, validation] of Object.entries(subtask.validations)) {
         if (validation.kind !== "manual")
           repo.record({
             kind: "evidence",
-            playbook: PLAYBOOK,
+            playbook,
             target: subtask.id,
             validation: name as "technical" | "consistency" | "completeness",
             verdict: "PASS",
@@ -53,7 +66,7 @@ export function createFinishedRepo(
         if (validation.kind !== "automated")
           repo.record({
             kind: "confirmation",
-            playbook: PLAYBOOK,
+            playbook,
             target: subtask.id,
             verdict: "PASS",
             by: "user",
@@ -63,38 +76,58 @@ export function createFinishedRepo(
     }
     repo.record({
       kind: "critic",
-      playbook: PLAYBOOK,
+      playbook,
       target: phase.id,
       verdict: "PASS",
       by: "critic",
       detail: { evidence: "ran the tests" },
     });
   }
-  return repo;
 }
 
 /**
  * Someone else, in another clone, changes on `main` the line of state.md that the archive also changes on the
- * playbook's branch, and pushes: merging the branch into `main` then conflicts.
+ * playbook's branch, and pushes: merging the branch into `main` then conflicts in state.md alone.
  */
 export function pushConflictingStateToMain(repo: GuardedRepo): void {
+  pushToMain(repo, "edit state.md on main", (other) =>
+    other.write(
+      "state.md",
+      other
+        .read("state.md")
+        .replace(
+          "active: plan/playbook-login-form.md",
+          "active: plan/playbook-other.md",
+        ),
+    ),
+  );
+}
+
+/**
+ * Someone else, in another clone, writes on `main` the file the playbook's work creates, differently, and pushes:
+ * merging the branch into `main` then conflicts in the work itself, which only a person can resolve.
+ */
+export function pushConflictingWorkToMain(repo: GuardedRepo): void {
+  pushToMain(repo, "another login form on main", (other) =>
+    other.write("src/login-form.tsx", "export const LoginForm = 1;\n"),
+  );
+}
+
+function pushToMain(
+  repo: GuardedRepo,
+  message: string,
+  change: (other: ReturnType<typeof createTempProject>) => void,
+): void {
   const other = createTempProject();
   execFileSync("git", ["clone", "--quiet", repo.remoteDir, other.dir]);
-  other.write(
-    "state.md",
-    other
-      .read("state.md")
-      .replace(
-        "active: plan/playbook-login-form.md",
-        "active: plan/playbook-other.md",
-      ),
-  );
+  change(other);
   const inOther = (...args: string[]) =>
     execFileSync(
       "git",
       ["-c", "user.name=o", "-c", "user.email=o@e.x", ...args],
       { cwd: other.dir },
     );
-  inOther("commit", "--quiet", "-am", "edit state.md on main");
+  inOther("add", "-A");
+  inOther("commit", "--quiet", "-m", message);
   inOther("push", "--quiet", "origin", "main");
 }

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeRecord } from "../../src/adapters/record-store.ts";
 import { readWorkingTree } from "../../src/adapters/tree-fingerprint.ts";
@@ -125,31 +125,8 @@ export function createGuardedRepo(
   const branch = options.branch ?? "feat/login-form";
   if (branch !== "main") git("switch", "-q", "-c", branch);
 
-  const summary = (path = PLAYBOOK) =>
-    summarizeDocument("playbook", project.read(path), path) as PlaybookSummary;
-  const record: GuardedRepo["record"] = (r) => {
-    const playbook = summary(r.playbook);
-    const hash =
-      r.contentHash ??
-      (r.kind === "review"
-        ? reviewHash(playbook)
-        : r.kind === "critic"
-          ? phaseHash(playbook, r.target)
-          : subtaskHash(playbook, r.target)) ??
-      "none";
-    // Evidence proves the code as it is when recorded, as `playbook verify` records it.
-    const detail =
-      r.kind === "evidence" && !("tree" in r.detail)
-        ? { ...r.detail, tree: readWorkingTree(project.dir).fingerprint }
-        : r.detail;
-    writeRecord(project.dir, {
-      by: "test",
-      ...r,
-      detail,
-      contentHash: hash,
-      at: new Date().toISOString(),
-    });
-  };
+  const summary = (path = PLAYBOOK) => summarizePlaybookIn(project.dir, path);
+  const record: GuardedRepo["record"] = (r) => writeTestRecord(project.dir, r);
   if (options.reviewRecord ?? reviewed)
     record({
       kind: "review",
@@ -206,6 +183,46 @@ export function createGuardedRepo(
         ...extra,
       }),
   };
+}
+
+/** The playbook at `path` in the project `dir`, parsed. */
+export function summarizePlaybookIn(
+  dir: string,
+  path = PLAYBOOK,
+): PlaybookSummary {
+  return summarizeDocument(
+    "playbook",
+    readFileSync(join(dir, path), "utf8"),
+    path,
+  ) as PlaybookSummary;
+}
+
+/** Writes a record into the project `dir` as playbook would, hashed against the playbook as it is now. */
+export function writeTestRecord(
+  dir: string,
+  r: Parameters<GuardedRepo["record"]>[0],
+): void {
+  const playbook = summarizePlaybookIn(dir, r.playbook);
+  const hash =
+    r.contentHash ??
+    (r.kind === "review"
+      ? reviewHash(playbook)
+      : r.kind === "critic"
+        ? phaseHash(playbook, r.target)
+        : subtaskHash(playbook, r.target)) ??
+    "none";
+  // Evidence proves the code as it is when recorded, as `playbook verify` records it.
+  const detail =
+    r.kind === "evidence" && !("tree" in r.detail)
+      ? { ...r.detail, tree: readWorkingTree(dir).fingerprint }
+      : r.detail;
+  writeRecord(dir, {
+    by: "test",
+    ...r,
+    detail,
+    contentHash: hash,
+    at: new Date().toISOString(),
+  });
 }
 
 function view(

@@ -12,6 +12,7 @@ import { ARCHIVE_STEPS } from "../../src/core/archive/journal.ts";
 import {
   createFinishedRepo,
   pushConflictingStateToMain,
+  pushConflictingWorkToMain,
 } from "../helpers/finished-repo.ts";
 import {
   startGitHubServer,
@@ -508,17 +509,49 @@ describe("the GitHub provider stops cleanly, losing nothing", () => {
     ).toHaveLength(1);
   });
 
-  it("a merge GitHub refuses (a conflict with main) stops with the pull request to look at", async () => {
+  it("a merge GitHub refuses for a conflict in the work stops with the branch clean, and the next step ends merged", async () => {
+    const setupped = await setup();
+    const { repo, server } = setupped;
+    pushConflictingWorkToMain(repo);
+    const refused = await archiveIn(setupped);
+    expect(refused.status).toBe("partial");
+    expect(refused.steps.at(-1)?.detail).toBe(
+      "feat/login-form and origin/main changed the same lines (in src/login-form.tsx), which only a person can reconcile; origin/main is being merged into feat/login-form here, with those conflicts left in the files.",
+    );
+    expect(refused.next).toBe(
+      "resolve the conflicts in src/login-form.tsx, `git add` them and `git commit` (or `git merge --abort` to go back), then run `playbook archive --resume`.",
+    );
+    expect(calls(server, "PUT", /merge$/)[0]?.status).toBe(405);
+    expect(repo.git("branch", "--show-current").trim()).toBe("feat/login-form");
+    expect(repo.git("status", "--porcelain").trim()).toBe(
+      "AA src/login-form.tsx",
+    );
+
+    repo.write("src/login-form.tsx", "export const LoginForm = () => null;\n");
+    repo.git("add", "src/login-form.tsx");
+    repo.git("commit", "-q", "--no-edit");
+    const resumed = await archiveIn(setupped, { resume: true });
+    expect(resumed.status, resumed.next ?? "").toBe("success");
+    expect(bare(repo, "show", "main:src/login-form.tsx")).toBe(
+      "export const LoginForm = () => null;",
+    );
+  });
+
+  it("main's state.md changed meanwhile (another archive's bookkeeping): main is merged into the branch, pushed, and the pull request merged", async () => {
     const setupped = await setup();
     const { repo, server } = setupped;
     pushConflictingStateToMain(repo);
-    const refused = await archiveIn(setupped);
-    expect(refused.status).toBe("partial");
-    expect(refused.steps.at(-1)?.detail).toMatch(
-      /^GitHub refused to merge #1: merging pull request #1 failed: GitHub answered 405/,
+    const outcome = await archiveIn(setupped);
+    expect(outcome.status, outcome.next ?? "").toBe("success");
+    expect(outcome.steps.find((s) => s.id === "merge")?.detail).toMatch(
+      /^#1 merged with merge \([0-9a-f]{7}\), after merging origin\/main into feat\/login-form$/,
     );
-    expect(refused.next).toContain("https://github.com/acme/app/pull/1");
-    expect(calls(server, "PUT", /merge$/)[0]?.status).toBe(405);
-    expect(repo.git("branch", "--show-current").trim()).toBe("feat/login-form");
+    expect(calls(server, "PUT", /merge$/).map((r) => r.status)).toEqual([
+      405, 200,
+    ]);
+    const state = bare(repo, "show", "main:state.md");
+    expect(state).toContain("active: null");
+    expect(state).toContain(`last_archived: ${ARCHIVED}`);
+    expect(state).not.toContain("<<<<<<<");
   });
 });

@@ -5,6 +5,7 @@ import {
   createFinishedRepo,
   FINISHED_PLAYBOOK,
   pushConflictingStateToMain,
+  pushConflictingWorkToMain,
 } from "../helpers/finished-repo.ts";
 import { PLAYBOOK, type GuardedRepo } from "../helpers/guarded-repo.ts";
 import { runCli } from "../helpers/run-cli.ts";
@@ -176,18 +177,21 @@ describe("playbook archive, local provider", () => {
     expect(readFileSync(repo.path(".env.local"), "utf8")).toBe("API_KEY=abc\n");
   });
 
-  it("a merge conflict with main is aborted, leaving a clean tree and the next step", () => {
+  it("a merge that conflicts in the work stops with main merged into the branch and only the work's conflicts left, and the next step ends merged", () => {
     const repo = createFinishedRepo();
-    pushConflictingStateToMain(repo);
+    pushConflictingWorkToMain(repo);
     const result = archive(repo);
     expect(result.status).toBe(1);
-    expect(result.stdout).toMatch(
-      /✗ merge\s+merging feat\/login-form into main conflicts \(.*\); the merge was aborted, nothing changed\./,
+    expect(result.stdout).toContain(
+      "✗ merge            feat/login-form and origin/main changed the same lines (in src/login-form.tsx), which only a person can reconcile; origin/main is being merged into feat/login-form here, with those conflicts left in the files.",
     );
     expect(result.stdout).toContain(
-      "partial: merge it yourself (`git switch main && git merge feat/login-form`), then run `playbook archive --resume`.",
+      "partial: resolve the conflicts in src/login-form.tsx, `git add` them and `git commit` (or `git merge --abort` to go back), then run `playbook archive --resume`.",
     );
-    expect(repo.git("status", "--porcelain").trim()).toBe("");
+    expect(repo.git("branch", "--show-current").trim()).toBe("feat/login-form");
+    expect(repo.git("status", "--porcelain").trim()).toBe(
+      "AA src/login-form.tsx",
+    );
     expect(existsSync(repo.path(".claude/playbook/post-loop.json"))).toBe(
       false,
     );
@@ -195,6 +199,35 @@ describe("playbook archive, local provider", () => {
     expect(bare(repo, "show", "feat/login-form:src/login-form.tsx")).toContain(
       "LoginForm",
     );
+    // Resumed before the conflicts are resolved, it says so again.
+    expect(archive(repo, "--resume").stdout).toContain(
+      "src/login-form.tsx has unresolved merge conflicts.",
+    );
+
+    // The next step, followed as written, ends merged.
+    repo.write("src/login-form.tsx", "export const LoginForm = () => null;\n");
+    repo.git("add", "src/login-form.tsx");
+    repo.git("commit", "-q", "--no-edit");
+    const resumed = archive(repo, "--resume");
+    expect(resumed.stdout).toContain("archived plan/playbook-login-form.md");
+    expect(resumed.status).toBe(0);
+    expect(bare(repo, "show", "main:src/login-form.tsx")).toBe(
+      "export const LoginForm = () => null;",
+    );
+  });
+
+  it("state.md changed on main as well (another archive's bookkeeping) merges without a person: the archive's values win", () => {
+    const repo = createFinishedRepo();
+    pushConflictingStateToMain(repo);
+    const result = archive(repo);
+    expect(result.stdout).toMatch(
+      /✓ merge\s+feat\/login-form merged into main \(--no-ff\), state\.md's bookkeeping merged with main's, pushed to origin/,
+    );
+    expect(result.status).toBe(0);
+    const state = bare(repo, "show", "main:state.md");
+    expect(state).toContain("active: null");
+    expect(state).toContain(`last_archived: ${ARCHIVED}`);
+    expect(state).not.toContain("<<<<<<<");
   });
 
   it("playbook post-loop lifts the lock and points at the next task", () => {

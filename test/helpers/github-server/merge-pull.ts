@@ -8,7 +8,9 @@ import {
 } from "./server-state.ts";
 
 // pulls/merge: a real merge, squash or rebase in the bare repository, so the archive's tests see the commits
-// GitHub would make; the base branch moves by compare-and-swap, as a concurrent push makes GitHub answer 409.
+// GitHub would make; the base branch moves by compare-and-swap. When it moved meanwhile (another merge or push),
+// GitHub answers 405 "Base branch was modified. Review and try the merge again."; a head that moved from the
+// `sha` the request expects is a 409.
 
 function notMergeable(message = "Pull Request is not mergeable"): Reply {
   return { status: 405, body: { message, documentation_url: DOCS_URL } };
@@ -16,7 +18,7 @@ function notMergeable(message = "Pull Request is not mergeable"): Reply {
 
 function modified(which: "Head" | "Base"): Reply {
   return {
-    status: 409,
+    status: which === "Head" ? 409 : 405,
     body: {
       message: `${which} branch was modified. Review and try the merge again.`,
       documentation_url: DOCS_URL,

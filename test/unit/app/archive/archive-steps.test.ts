@@ -43,7 +43,21 @@ function createClone(github: GitHubFake) {
   const git: GitPort = {
     spawned: () => 0,
     resolve: (ref) =>
-      Promise.resolve(branches.get(ref.replace(/^refs\/heads\//, "")) ?? null),
+      Promise.resolve(
+        ref.startsWith("refs/remotes/origin/")
+          ? (github.branches.get(ref.slice("refs/remotes/origin/".length)) ??
+              null)
+          : (branches.get(ref.replace(/^refs\/heads\//, "")) ?? null),
+      ),
+    // The clone's view of GitHub's branches is GitHub's own: a fetch has nothing to do.
+    fetch: () => Promise.resolve(true),
+    isAncestor: (ancestor, of) =>
+      Promise.resolve(
+        contains(
+          branches.get(of.replace(/^refs\/heads\//, "")) ?? of,
+          ancestor,
+        ),
+      ),
     push: (remote, branch) => {
       const sha = branches.get(branch);
       const there = github.branches.get(branch);
@@ -78,11 +92,13 @@ function createClone(github: GitHubFake) {
     remoteUrl: notUsed("remoteUrl"),
     refs: notUsed("refs"),
     deleteRemoteBranch: notUsed("deleteRemoteBranch"),
-    fetch: notUsed("fetch"),
     move: notUsed("move"),
     existsAt: notUsed("existsAt"),
-    isAncestor: notUsed("isAncestor"),
     switchTo: notUsed("switchTo"),
+    switchDetached: notUsed("switchDetached"),
+    worktreeOf: notUsed("worktreeOf"),
+    pushCommit: notUsed("pushCommit"),
+    updateRef: notUsed("updateRef"),
     mergeNoFf: notUsed("mergeNoFf"),
     mergeFfOnly: notUsed("mergeFfOnly"),
     abortMerge: notUsed("abortMerge"),
@@ -313,9 +329,20 @@ describe("merge, GitHub provider", () => {
 
   it.each([
     [
-      "refuses it (a conflict with main, 405)",
+      "refuses it as not mergeable though the branch has all of main (405)",
       (github: GitHubFake) => github.markConflicting(1),
       "GitHub refused to merge #1: merging pull request #1 failed: GitHub answered 405: Pull Request is not mergeable.",
+      `see ${PR_URL} (conflicts, branch protection or reviews), ${RESUME}.`,
+    ],
+    [
+      "refuses it (branch protection, 405)",
+      (github: GitHubFake) =>
+        github.failNext(
+          "merge",
+          405,
+          "At least 1 approving review is required by reviewers with write access.",
+        ),
+      "GitHub refused to merge #1: merging pull request #1 failed: GitHub answered 405: At least 1 approving review is required by reviewers with write access..",
       `see ${PR_URL} (conflicts, branch protection or reviews), ${RESUME}.`,
     ],
     [

@@ -1,0 +1,135 @@
+import { GitCommandError, PushRejected } from "../../adapters/git-port.ts";
+import {
+  committableChanges,
+  isConflict,
+  type StatusEntry,
+} from "../../core/archive/git-status.ts";
+import type { ArchiveJournal } from "../../core/archive/journal.ts";
+import type { PlaybookConfig } from "../../core/config/config.ts";
+import { PlaybookError } from "../../core/errors.ts";
+import type { StateSummary } from "../../core/model/summary.ts";
+import type { GitHubPort, GitPort } from "../../core/ports.ts";
+import type { SetStateField } from "../workspace/write-state-field.ts";
+
+/** Why a step stopped the archive, and the one thing to do before `playbook archive --resume`. */
+export class StepFailure extends PlaybookError {
+  readonly next: string;
+  constructor(reason: string, next: string) {
+    super("E_ARCHIVE", reason, { hint: next });
+    this.name = "StepFailure";
+    this.next = next;
+  }
+}
+
+export interface StepContext {
+  root: string;
+  journal: ArchiveJournal;
+  git: GitPort;
+  github: GitHubPort | null;
+  /** The git remote, or null when the repository has none (the local provider then only merges). */
+  remote: string | null;
+  config: PlaybookConfig["archive"];
+  now: () => Date;
+  sleep: (ms: number) => Promise<void>;
+  setStateField: SetStateField;
+  summarizeState: (text: string) => StateSummary;
+  session: string | null;
+  /** Longest wait for pending checks, in seconds. */
+  checkWaitSeconds: number;
+  pollIntervalMs: number;
+  /** `playbook check --rerun` for one playbook: whether every validation agrees with its evidence, and if not why. */
+  rerun: (playbook: string) => Promise<{ ok: boolean; detail: string }>;
+}
+
+export interface StepOutcome {
+  status: "done" | "skipped";
+  detail: string;
+}
+
+export const RESUME = "then run `playbook archive --resume`";
+
+/**
+ * How often the default branch may move under one merge before the archive stops: each time another archive (a
+ * parallel session) merged first, and this one merges again on top of it.
+ */
+export const MERGE_ATTEMPTS = 5;
+
+export const done = (detail: string): StepOutcome => ({
+  status: "done",
+  detail,
+});
+export const skipped = (detail: string): StepOutcome => ({
+  status: "skipped",
+  detail,
+});
+
+export function messageOf(error: unknown): string {
+  return error instanceof GitCommandError || error instanceof Error
+    ? error.message
+    : String(error);
+}
+
+export async function requireCleanTree(
+  ctx: StepContext,
+  doing: string,
+): Promise<void> {
+  const dirty = committableChanges(await ctx.git.status());
+  requireNoConflicts(dirty);
+  if (dirty.length > 0)
+    throw new StepFailure(
+      `${dirty.length} file${dirty.length === 1 ? " has" : "s have"} uncommitted changes (${dirty
+        .slice(0, 5)
+        .map((c) => c.path)
+        .join(", ")}), which ${doing} could overwrite.`,
+      `commit or \`git stash\` them, ${RESUME}.`,
+    );
+}
+
+/** Stops at a merge left in progress with conflicts (one the archive left for a person, or their own). */
+export function requireNoConflicts(status: readonly StatusEntry[]): void {
+  const conflicts = status.filter(isConflict).map((c) => c.path);
+  if (conflicts.length > 0)
+    throw new StepFailure(
+      `${conflicts.join(", ")} ${conflicts.length === 1 ? "has" : "have"} unresolved merge conflicts.`,
+      `resolve them, \`git add\` them and \`git commit\`, ${RESUME}.`,
+    );
+}
+
+/** Pushes the local `branch` to the remote, never forced. */
+export async function pushRef(
+  ctx: StepContext,
+  branch: string,
+): Promise<StepOutcome> {
+  const { git, remote } = ctx;
+  if (remote === null) {
+    if (ctx.github)
+      throw new StepFailure(
+        "the repository has no git remote to push to.",
+        `add one (\`git remote add origin <url>\`), ${RESUME}.`,
+      );
+    return skipped("no remote");
+  }
+  // One `git push`: git itself refuses when the remote has commits this clone lacks, and says when nothing moved.
+  let pushed: Awaited<ReturnType<GitPort["push"]>>;
+  try {
+    pushed = await git.push(remote, branch, branch === ctx.journal.branch);
+  } catch (error) {
+    if (error instanceof PushRejected)
+      throw new StepFailure(
+        `${remote}/${branch} has commits this clone does not have, and playbook never force-pushes.`,
+        `\`git pull --rebase ${remote} ${branch}\` on \`${branch}\` (or merge it), ${RESUME}.`,
+      );
+    if (/src refspec .* does not match/.test(messageOf(error)))
+      throw new StepFailure(
+        `the branch \`${branch}\` does not exist here.`,
+        `create it or fix the playbook's branch, ${RESUME}.`,
+      );
+    throw new StepFailure(
+      `pushing ${branch} to ${remote} failed: ${messageOf(error)}`,
+      `fix the remote or your access, ${RESUME}.`,
+    );
+  }
+  return pushed.status === "up-to-date"
+    ? skipped(`${remote}/${branch} is up to date`)
+    : done(`${branch} → ${remote} (${pushed.summary})`);
+}
