@@ -147,4 +147,37 @@ describe("git port", () => {
     expect(git(work, "rev-parse", "HEAD").startsWith(sha)).toBe(true);
     expect(sha.length).toBeGreaterThanOrEqual(7);
   });
+
+  it("a ref another worktree's git holds locked is waited for, then updated (parallel sessions share refs)", async () => {
+    const { work, other } = clones();
+    commitFile(other, "b.txt", "b\n");
+    git(other, "push", "-q", "origin", "main");
+    const lock = join(work, ".git", "refs", "remotes", "origin", "main.lock");
+    writeFileSync(lock, "");
+    const released = new Promise((resolve) =>
+      setTimeout(() => resolve(rmSync(lock)), 300),
+    );
+    await expect(createGitPort(work).fetch("origin", "main")).resolves.toBe(
+      true,
+    );
+    await released;
+    expect(git(work, "rev-parse", "origin/main")).toBe(
+      git(other, "rev-parse", "HEAD"),
+    );
+  });
+
+  it("names the other worktree that has a branch checked out, never this one", async () => {
+    const { work } = clones();
+    const linked = `${work}-linked`;
+    dirs.push(linked);
+    git(work, "worktree", "add", "-q", "-b", "feat/y", linked);
+    await expect(createGitPort(linked).worktreeOf("main")).resolves.toBe(work);
+    await expect(createGitPort(work).worktreeOf("main")).resolves.toBeNull();
+    await expect(createGitPort(work).worktreeOf("feat/y")).resolves.toBe(
+      linked,
+    );
+    await expect(
+      createGitPort(linked).worktreeOf("feat/z"),
+    ).resolves.toBeNull();
+  });
 });
