@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { PARSER_VERSION } from "../core/cache/summary.ts";
+import type { ChunkCache } from "../core/parse/chunk-tree.ts";
 import { writeTextAtomic } from "./atomic-write.ts";
 import { cacheFileOf } from "./parse-cache.ts";
 
@@ -9,20 +10,21 @@ import { cacheFileOf } from "./parse-cache.ts";
  * The CLI's lint of one file (its parse and its diagnostics), from the cache when the file's text, the lint options
  * and the parser are the ones it was stored for, else computed and stored. Keyed by the text's hash, not its stat:
  * the text is read anyway, and hashing it costs about 1 ms for a 345 KB playbook against a second to parse it. A
- * process that may not write the cache (the agent's sandbox) still gets the computed answer.
+ * process that may not write the cache (the agent's sandbox) still gets the computed answer. A miss parses with the
+ * file's chunk cache (`openChunkCache`), so after an edit only the chunks it touched are parsed again.
  */
 export function lintCached<T>(
   projectDir: string,
   relPath: string,
   text: string,
   options: string,
-  lint: () => T,
+  lint: (chunks: ChunkCache) => T,
 ): T {
   const cacheFile = cacheFileOf(projectDir, relPath, "lint");
   const key = {
     version: PARSER_VERSION,
     options,
-    text: createHash("sha256").update(text).digest("hex"),
+    text: sha256(text),
   };
   try {
     const entry = JSON.parse(readFileSync(cacheFile, "utf8")) as {
@@ -39,14 +41,86 @@ export function lintCached<T>(
   } catch {
     // A missing or corrupt entry is simply rebuilt.
   }
-  const result = lint();
+  const chunks = openChunkCache(projectDir, relPath);
+  const result = lint(chunks);
+  chunks.save();
+  writeQuietly(cacheFile, JSON.stringify({ key, result }));
+  return result;
+}
+
+export interface StoredChunks extends ChunkCache {
+  /** Writes the chunks this parse used, when they differ from the stored ones. */
+  save(): void;
+}
+
+/**
+ * The chunk trees of one document's last parse, in `.claude/playbook/cache/chunks/`, each under the SHA-256 of its
+ * text. The file is read on the first lookup; an entry of another parser build, or one that is not JSON, counts as
+ * empty, and the parser checks every tree it gets before using it. `save` keeps only the chunks of this parse, so the
+ * file stays the size of the document.
+ */
+export function openChunkCache(
+  projectDir: string,
+  relPath: string,
+): StoredChunks {
+  const file = cacheFileOf(projectDir, relPath, "chunks");
+  let stored: Record<string, unknown> | undefined;
+  const used = new Map<string, unknown>();
+  let changed = false;
+  const load = (): Record<string, unknown> => {
+    if (stored) return stored;
+    stored = {};
+    try {
+      const entry = JSON.parse(readFileSync(file, "utf8")) as {
+        version?: unknown;
+        chunks?: unknown;
+      } | null;
+      if (
+        entry?.version === PARSER_VERSION &&
+        typeof entry.chunks === "object" &&
+        entry.chunks !== null &&
+        !Array.isArray(entry.chunks)
+      )
+        stored = entry.chunks as Record<string, unknown>;
+    } catch {
+      // Missing or corrupt: every chunk is parsed, and the file rewritten.
+    }
+    return stored;
+  };
+  return {
+    get(text) {
+      const key = sha256(text);
+      const chunks = load();
+      const value = Object.hasOwn(chunks, key) ? chunks[key] : undefined;
+      if (value !== undefined) used.set(key, value);
+      return value;
+    },
+    set(text, value) {
+      used.set(sha256(text), value);
+      changed = true;
+    },
+    save() {
+      if (!changed && used.size === Object.keys(load()).length) return;
+      writeQuietly(
+        file,
+        JSON.stringify({
+          version: PARSER_VERSION,
+          chunks: Object.fromEntries(used),
+        }),
+      );
+    },
+  };
+}
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+function writeQuietly(file: string, text: string): void {
   try {
-    mkdirSync(dirname(cacheFile), { recursive: true });
-    writeTextAtomic(cacheFile, JSON.stringify({ key, result }), {
-      durable: false,
-    });
+    mkdirSync(dirname(file), { recursive: true });
+    writeTextAtomic(file, text, { durable: false });
   } catch {
     // Only a cache: a read-only checkout or the sandbox still gets a correct answer.
   }
-  return result;
 }

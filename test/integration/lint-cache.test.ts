@@ -1,8 +1,17 @@
-import { readdirSync, readFileSync } from "node:fs";
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { openChunkCache } from "../../src/adapters/lint-cache.ts";
 import { runLint } from "../../src/app/lint/lint.ts";
+import { summarizeWithConfig } from "../../src/app/workspace/summarize-with-config.ts";
 import { parsePlaybook } from "../../src/core/parse/parse-playbook.ts";
+import { summarizeDocument } from "../../src/core/parse/summarize-document.ts";
 import { validatePlaybook } from "../../src/core/validate/validate-playbook.ts";
 import { SAMPLE_PLAYBOOK, SAMPLE_STATE } from "../helpers/sample-docs.ts";
 import { createTempProject } from "../helpers/temp-project.ts";
@@ -86,5 +95,148 @@ describe("the lint cache", () => {
     entry.result.playbook.phases[0]!.subtasks[0]!.id = "forged";
     p.write(ENTRY, JSON.stringify(entry));
     expect(runLint(p.dir)).toStrictEqual(truth);
+  });
+});
+
+const CHUNKS =
+  ".claude/playbook/cache/chunks/plan__playbook-login-form.md.json";
+
+/** Parses the project's playbook through its chunk cache, as `runLint` does on a miss; counts the chunks parsed. */
+function parseWithChunks(p: ReturnType<typeof project>) {
+  const chunks = openChunkCache(p.dir, PLAYBOOK);
+  let parsed = 0;
+  const result = parsePlaybook(p.read(PLAYBOOK), PLAYBOOK, {
+    get: (text) => chunks.get(text),
+    set: (text, value) => {
+      parsed += 1;
+      chunks.set(text, value);
+    },
+  });
+  chunks.save();
+  return { result, parsed };
+}
+
+describe("the chunk cache", () => {
+  it("after an edit, parses only the chunk the edit touched and reads as a fresh parse", () => {
+    const p = project();
+    const first = parseWithChunks(p);
+    expect(first.parsed).toBeGreaterThan(3);
+    expect(parseWithChunks(p).parsed).toBe(0);
+    p.write(PLAYBOOK, SAMPLE_PLAYBOOK.replace("LoginForm", "LoginPanel"));
+    const edited = parseWithChunks(p);
+    expect(edited.parsed).toBe(1);
+    expect(JSON.stringify(edited.result)).toBe(
+      JSON.stringify(parsePlaybook(p.read(PLAYBOOK), PLAYBOOK)),
+    );
+  });
+
+  it("keeps only the chunks of the last parse", () => {
+    const p = project();
+    parseWithChunks(p);
+    const count = () =>
+      Object.keys((JSON.parse(p.read(CHUNKS)) as { chunks: object }).chunks)
+        .length;
+    const before = count();
+    for (const name of ["A", "B", "C"]) {
+      p.write(PLAYBOOK, SAMPLE_PLAYBOOK.replace("LoginForm", `Login${name}`));
+      parseWithChunks(p);
+    }
+    expect(count()).toBe(before);
+  });
+
+  it("runLint fills it on a miss, and a lint after an edit reads as a fresh lint", () => {
+    const p = project();
+    runLint(p.dir);
+    expect(() => p.read(CHUNKS)).not.toThrow();
+    p.write(PLAYBOOK, SAMPLE_PLAYBOOK.replace("LoginForm", "LoginPanel"));
+    const cached = runLint(p.dir);
+    rmSync(p.path(".claude"), { recursive: true });
+    expect(cached).toStrictEqual(runLint(p.dir));
+  });
+
+  it("the hook's summarizer fills it and gives the summary of a fresh parse", () => {
+    const p = project();
+    const summarize = summarizeWithConfig(p.dir);
+    const text = p.read(PLAYBOOK);
+    const first = summarize("playbook", text, PLAYBOOK);
+    expect(() => p.read(CHUNKS)).not.toThrow();
+    expect(summarize("playbook", text, PLAYBOOK)).toStrictEqual(first);
+    expect(first).toStrictEqual(summarizeDocument("playbook", text, PLAYBOOK));
+  });
+
+  /** Replaces the tree stored for every chunk with `forge(tree)`, under the same keys. */
+  const forgeEach = (
+    p: ReturnType<typeof project>,
+    forge: (tree: unknown) => unknown,
+    version?: string,
+  ) => {
+    const entry = JSON.parse(p.read(CHUNKS)) as {
+      version: string;
+      chunks: Record<string, unknown>;
+    };
+    for (const key of Object.keys(entry.chunks))
+      entry.chunks[key] = forge(entry.chunks[key]);
+    if (version !== undefined) entry.version = version;
+    p.write(CHUNKS, JSON.stringify(entry));
+  };
+  const truth = () => JSON.stringify(parsePlaybook(SAMPLE_PLAYBOOK, PLAYBOOK));
+  /** The stored tree with every text node's value replaced: well-formed, but not what the text says. */
+  const renamed = (tree: unknown): unknown =>
+    JSON.parse(
+      JSON.stringify(tree).replace(/"p1\.1"|p1\.1/g, "forged"),
+    ) as unknown;
+
+  it.each<[string, (p: ReturnType<typeof project>) => void]>([
+    ["a file that is not JSON", (p) => p.write(CHUNKS, "{ not json")],
+    ["a file that is JSON null", (p) => p.write(CHUNKS, "null")],
+    ["a list instead of an entry", (p) => p.write(CHUNKS, "[1, 2]")],
+    ["chunks that are a list", (p) => forgeEach(p, () => [])],
+    [
+      "an entry of another parser build",
+      (p) => forgeEach(p, renamed, "0.0.0+another"),
+    ],
+    ["trees that are not trees", (p) => forgeEach(p, () => ({ a: 1 }))],
+    [
+      "trees with a prototype key for a type",
+      (p) => forgeEach(p, () => [["constructor", 0, 1]]),
+    ],
+    [
+      "trees with offsets past the chunk",
+      (p) => forgeEach(p, () => [["thematicBreak", 0, 1e9]]),
+    ],
+    [
+      "trees whose texts are not the chunk's",
+      (p) =>
+        forgeEach(p, (tree) =>
+          JSON.parse(
+            JSON.stringify(tree).replace(
+              /"text",(\d+),(\d+),"[^"]/g,
+              '"text",$1,$2,"#',
+            ),
+          ),
+        ),
+    ],
+  ])(
+    "ignores %s: the parse reads as a fresh one and does not throw",
+    (_, spoil) => {
+      const p = project();
+      parseWithChunks(p);
+      spoil(p);
+      const again = parseWithChunks(p);
+      expect(JSON.stringify(again.result)).toBe(truth());
+      expect(again.parsed).toBeGreaterThan(0);
+      // The spoilt file is replaced by a good one.
+      expect(parseWithChunks(p).parsed).toBe(0);
+    },
+  );
+
+  it("does not throw when its folder cannot be written or its file is a folder", () => {
+    const p = project();
+    p.write(".claude/playbook/cache/chunks", "a file where the folder goes");
+    expect(JSON.stringify(parseWithChunks(p).result)).toBe(truth());
+    const q = project();
+    mkdirSync(q.path(CHUNKS), { recursive: true });
+    expect(JSON.stringify(parseWithChunks(q).result)).toBe(truth());
+    expect(statSync(q.path(CHUNKS)).isDirectory()).toBe(true);
   });
 });

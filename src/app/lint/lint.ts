@@ -73,8 +73,8 @@ export function runLint(root: string, files?: readonly string[]): LintReport {
       report.state = { kind: "state", file, state: parsed.value };
     } else {
       // A big playbook takes a second to parse; unchanged, it is read back from the cache in milliseconds.
-      const linted = lintCached(root, file, read.text, optionsKey, () => {
-        const parsed = parsePlaybook(read.text, file);
+      const linted = lintCached(root, file, read.text, optionsKey, (chunks) => {
+        const parsed = parsePlaybook(read.text, file, chunks);
         return {
           playbook: parsed.value,
           diagnostics: [

@@ -4,6 +4,7 @@ import { gfmTaskListItem } from "micromark-extension-gfm-task-list-item";
 import remarkFrontmatter from "remark-frontmatter";
 import remarkParse from "remark-parse";
 import { unified, type Processor } from "unified";
+import { decodeChunk, encodeChunk, type ChunkCache } from "./chunk-tree.ts";
 
 let blocks: ReturnType<typeof createProcessor> | undefined;
 let inlines: ReturnType<typeof createProcessor> | undefined;
@@ -59,9 +60,10 @@ function remarkTaskLists(
  * Parses markdown into mdast with positions. micromark's cost grows with the size of the whole document times the
  * number of list items (1,000 subtasks took 4 s in one piece), so the body is cut before every column-0 ATX
  * heading, where every open container ends anyway, and the pieces are parsed on their own and joined with their
- * positions shifted back. Cuts never fall inside frontmatter, fenced code or an HTML comment.
+ * positions shifted back. Cuts never fall inside frontmatter, fenced code or an HTML comment. With a `cache`, a chunk
+ * whose text was parsed before is read from it instead: after an edit, only the chunks it touched are parsed.
  */
-export function parseMarkdown(body: string): Root {
+export function parseMarkdown(body: string, cache?: ChunkCache): Root {
   blocks ??= createProcessor(false);
   const parser = blocks;
   const chunks = splitAtHeadings(body);
@@ -70,8 +72,8 @@ export function parseMarkdown(body: string): Root {
     return restoreHeadingInlines(parser.parse(body), body);
   const children: RootContent[] = [];
   for (const chunk of chunks) {
-    const tree = parser.parse(body.slice(chunk.offset, chunk.end));
-    for (const child of tree.children) {
+    const text = body.slice(chunk.offset, chunk.end);
+    for (const child of parseChunk(parser, text, cache)) {
       shiftPositions(child, chunk.line - 1, chunk.offset);
       children.push(child);
     }
@@ -85,6 +87,27 @@ export function parseMarkdown(body: string): Root {
     },
     body,
   );
+}
+
+/**
+ * One chunk's nodes, positions relative to the chunk. A chunk's tree depends on its text alone (the cuts fall where
+ * every container ends), so a tree stored for the same text is the tree a parse would give; one that does not
+ * decode is parsed again.
+ */
+function parseChunk(
+  parser: NonNullable<typeof blocks>,
+  text: string,
+  cache: ChunkCache | undefined,
+): RootContent[] {
+  if (cache === undefined) return parser.parse(text).children;
+  const stored = cache.get(text);
+  const cached = stored === undefined ? null : decodeChunk(stored, text);
+  if (cached !== null) return cached;
+  const nodes = parser.parse(text).children;
+  // Encoded now: the caller shifts the positions in place.
+  const encoded = encodeChunk(nodes, text);
+  if (encoded !== null) cache.set(text, encoded);
+  return nodes;
 }
 
 /** The same parse without cutting the body: the reference the chunked parse must always equal. */

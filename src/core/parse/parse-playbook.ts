@@ -13,6 +13,7 @@ import {
   type Validation,
   type ValidationName,
 } from "../model/playbook.ts";
+import type { ChunkCache } from "./chunk-tree.ts";
 import { createFieldReader } from "./field-reader.ts";
 import { parseMarkdown } from "./markdown.ts";
 import type { Parsed } from "./parse-state.ts";
@@ -58,10 +59,17 @@ export const LABEL_LINE =
 const ID_PREFIX = /^\*\*([^*\n]+)\*\*\s*[:：]?[ \t]*/;
 const FIELD_LINE = /^([A-Za-z_][\w-]*)\s*[:：][ \t]*(.*)$/;
 
-/** Parses a `plan/playbook-<name>.md`. Never throws: problems come back as diagnostics. */
-export function parsePlaybook(text: string, file: string): Parsed<Playbook> {
+/**
+ * Parses a `plan/playbook-<name>.md`. Never throws: problems come back as diagnostics. `chunks` keeps the trees of
+ * the document's chunks between parses (`parseMarkdown`); the result is the same with or without it.
+ */
+export function parsePlaybook(
+  text: string,
+  file: string,
+  chunks?: ChunkCache,
+): Parsed<Playbook> {
   const source = createSource(file, text);
-  const root = parseMarkdown(source.body);
+  const root = parseMarkdown(source.body, chunks);
   const diagnostics: Diagnostic[] = [];
   reportSetextHeadings(source, root, diagnostics);
   const sections = splitSections(root.children, 2, rootEnd(root));
