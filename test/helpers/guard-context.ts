@@ -160,6 +160,11 @@ export function guardContext(
     claudeMdExists: true,
     tempDirs: ["/tmp"],
     homeDir: "/home/u",
+    claudeConfigPaths: [
+      "/etc/claude-code",
+      "/home/u/.claude",
+      "/home/u/.claude.json",
+    ],
     lastAssistantMessage: null,
     ...overrides,
   };

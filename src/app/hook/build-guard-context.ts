@@ -31,6 +31,7 @@ import type { HookPayload } from "../../hooks/payload.ts";
 import { currentTreeFingerprint } from "../workspace/current-tree.ts";
 import type { ReadBashCall } from "./read-bash-call.ts";
 import type { ToolCall, ToolCallInput } from "./read-tool-call.ts";
+import { claudeConfigPaths } from "../../core/paths/claude-config.ts";
 import { readConfig } from "../workspace/read-config.ts";
 import { readWorkspaceSummary } from "../workspace/read-workspace-summary.ts";
 
@@ -119,6 +120,15 @@ export function buildGuardContext(input: ContextInput): GuardContext {
     ...(call?.unknownToolPaths
       ? { unknownToolPaths: call.unknownToolPaths }
       : {}),
+    ...(call?.unknownToolOutsidePaths
+      ? { unknownToolOutsidePaths: call.unknownToolOutsidePaths }
+      : {}),
+    // Only a change outside the repository can reach them: no realpath on the other calls.
+    claudeConfigPaths:
+      changes.some((c) => c.path === null) ||
+      (call?.unknownToolOutsidePaths?.length ?? 0) > 0
+        ? resolvedClaudeConfigPaths(homeDir)
+        : [],
     bash,
     reads: payload.session_id
       ? readSessionReads(projectDir, payload.session_id)
@@ -204,6 +214,23 @@ function loadRecords(
 }
 
 /** From the environment where it says; `node:os` costs the hook ~2 ms to load, so only as a fallback. */
+/**
+ * Claude Code's configuration outside the project, each as named and as resolved: a change's path is resolved, and
+ * `~/.claude` is often a link into a dotfiles folder.
+ */
+function resolvedClaudeConfigPaths(homeDir: string | null): string[] {
+  const configDir = process.env["CLAUDE_CONFIG_DIR"] || null;
+  const named = claudeConfigPaths({
+    homeDir,
+    configDir: configDir === null ? null : toForwardSlashes(configDir),
+  });
+  return [
+    ...new Set(
+      named.flatMap((p) => [p, safe(() => toForwardSlashes(realOrSelf(p)))]),
+    ),
+  ].filter((p): p is string => p !== null);
+}
+
 function homeFolder(): string {
   return (
     process.env["HOME"] ??

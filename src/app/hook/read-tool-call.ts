@@ -48,6 +48,8 @@ export interface ToolCall {
   mayDiscardWork: boolean;
   /** For a tool the guards do not know: the repository paths its input names. */
   unknownToolPaths?: string[];
+  /** For a tool the guards do not know: the absolute paths outside the repository its input names. */
+  unknownToolOutsidePaths?: string[];
 }
 
 /** What a PreToolUse call would change: the shell command's analysis, and each file it writes, resolved. */
@@ -60,13 +62,16 @@ export function readToolCall(input: ToolCallInput): ToolCall {
       ? input.readBashCall(input, command)
       : null;
   const bash = shell?.bash ?? null;
-  if (!isKnownTool(toolName))
+  if (!isKnownTool(toolName)) {
+    const named = unknownToolPaths(input);
     return {
       bash,
       changes: [],
       mayDiscardWork: false,
-      unknownToolPaths: unknownToolPaths(input),
+      unknownToolPaths: named.inside,
+      unknownToolOutsidePaths: named.outside,
     };
+  }
   return {
     bash,
     changes: shell?.changes ?? collectChanges({ ...input, bash }),

@@ -14,11 +14,16 @@ export interface UnknownToolInput {
 const GUARDED_NAMES = /^(?:state\.md|plan|\.claude|\.git|node_modules)$/i;
 
 /**
- * The repository paths a tool the guards do not know names in its input: absolute, relative to the call's cwd,
+ * The paths a tool the guards do not know names in its input, inside the repository (repository-relative) and
+ * outside it (absolute): absolute, relative to the call's cwd,
  * `~`, `~+` or a `file://` URL, with `..` and symlinks resolved. Words that are no path (`hello`, `42`) are skipped.
  */
-export function unknownToolPaths(input: UnknownToolInput): string[] {
+export function unknownToolPaths(input: UnknownToolInput): {
+  inside: string[];
+  outside: string[];
+} {
   const paths = new Set<string>();
+  const outside = new Set<string>();
   for (const raw of stringsInToolInput(input.toolInput)) {
     const file = fromFileUrl(raw);
     if (!/[/\\]|^[~.]/.test(file) && !GUARDED_NAMES.test(file)) continue;
@@ -28,8 +33,9 @@ export function unknownToolPaths(input: UnknownToolInput): string[] {
     );
     const path = toRepoPath(input.projectDir, "/", absolute);
     if (path !== null) paths.add(path);
+    else outside.add(absolute);
   }
-  return [...paths];
+  return { inside: [...paths], outside: [...outside] };
 }
 
 function fromFileUrl(text: string): string {

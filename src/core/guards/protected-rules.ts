@@ -25,6 +25,7 @@ const BUILT_IN: readonly [ProtectionLevel, string][] = [
   ["HARD_BLOCK", ".git/**"],
   ["BLOCK", ".claude/settings.json"],
   ["BLOCK", ".claude/settings.local.json"],
+  ["BLOCK", ".mcp.json"],
 ];
 
 export const BUILT_IN_RULES: readonly ProtectedRule[] = BUILT_IN.map(

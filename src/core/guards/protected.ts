@@ -1,3 +1,4 @@
+import { isClaudeConfigPath } from "../paths/claude-config.ts";
 import { isRepairPath } from "../paths/repo-path.ts";
 import { ALLOW, block, context } from "./facts.ts";
 import { findProtection } from "./protected-match.ts";
@@ -18,6 +19,10 @@ export const protectedGuard: Guard = {
   check(ctx) {
     const unknown = checkUnknownTool(ctx);
     if (unknown) return unknown;
+    const config = ctx.changes.find((c) =>
+      isClaudeConfigPath(c.absolute, ctx.claudeConfigPaths),
+    );
+    if (config) return block(claudeConfigReason(config.absolute));
     const warnings: string[] = [];
     for (const change of ctx.changes) {
       if (change.path === null) continue;
@@ -48,8 +53,17 @@ export const protectedGuard: Guard = {
   },
 };
 
+/** Every mode: whoever writes Claude Code's own configuration can switch the hooks and the sandbox off. */
+function claudeConfigReason(path: string): string {
+  return `Blocked: \`${path}\` is Claude Code's own configuration (user settings, MCP servers, plugins or managed settings), which decides whether playbook's hooks and sandbox run; the agent never changes it. Next: ask the user to make this change themselves.`;
+}
+
 /** A tool the guards do not know is refused when its input names a guarded path: what it does there is unknown. */
 function checkUnknownTool(ctx: GuardContext): GuardResult | null {
+  const config = (ctx.unknownToolOutsidePaths ?? []).find((p) =>
+    isClaudeConfigPath(p, ctx.claudeConfigPaths),
+  );
+  if (config) return block(claudeConfigReason(config));
   for (const path of ctx.unknownToolPaths ?? []) {
     const verdict = judgeUnknownToolPath(
       path,

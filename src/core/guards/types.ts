@@ -114,6 +114,10 @@ export interface GuardContext {
    * `file://`, `..`, symlinks). Absent for the tools the guards understand.
    */
   unknownToolPaths?: readonly string[];
+  /** For a tool the guards do not know: the absolute paths outside the repository its input names, resolved. */
+  unknownToolOutsidePaths?: readonly string[];
+  /** Claude Code's own configuration outside the project (core/paths/claude-config.ts), absolute and resolved. */
+  claudeConfigPaths: readonly string[];
   bash: BashAnalysis | null;
   /** Repository paths Read in this session (init guard); null when the session is unknown. */
   reads: readonly string[] | null;

@@ -1,3 +1,5 @@
+import { claudeConfigDenyRules } from "./claude-config.ts";
+
 /** Where init writes the hook loader, which every hook handler runs. */
 export const HOOK_LOADER = ".claude/hooks/playbook.cjs";
 
@@ -22,10 +24,14 @@ export const TRUST_PATHS: readonly { path: string; folder: boolean }[] = [
   { path: "node_modules/.bin/playbook", folder: false },
 ];
 
-/** Claude Code's own settings, which switch the sandbox and the hooks: the file tools may not write them either. */
+/**
+ * Claude Code's own project configuration: the settings switch the sandbox and the hooks, and `.mcp.json` starts MCP
+ * servers, which run outside the sandbox. The file tools may not write them either.
+ */
 export const SETTINGS_FILES: readonly string[] = [
   ".claude/settings.json",
   ".claude/settings.local.json",
+  ".mcp.json",
 ];
 
 /**
@@ -60,7 +66,7 @@ export function fileToolDenyRules(): string[] {
   for (const { path, folder } of TRUST_PATHS)
     rules.push(folder ? `Edit(/${path}/**)` : `Edit(/${path})`);
   for (const path of SETTINGS_FILES) rules.push(`Edit(/${path})`);
-  return rules;
+  return [...rules, ...claudeConfigDenyRules()];
 }
 
 /** Whether a repository-relative path is a trust path or lies inside one. */

@@ -16,7 +16,11 @@ import {
 import { protectedGuard } from "../../../../src/core/guards/protected.ts";
 import { scopeGuard } from "../../../../src/core/guards/scope.ts";
 import { subtaskGuard } from "../../../../src/core/guards/subtask.ts";
-import type { Guard, GuardContext } from "../../../../src/core/guards/types.ts";
+import type {
+  FileChange,
+  Guard,
+  GuardContext,
+} from "../../../../src/core/guards/types.ts";
 import { createRecordSet } from "../../../../src/core/records/record-set.ts";
 import {
   bashChanges,
@@ -140,8 +144,59 @@ describe("protected: playbook's own files", () => {
     expect(reason).toContain("playbook post-loop");
   });
 });
+const outside = (absolute: string, tool: FileChange["tool"] = "Write") =>
+  fileChange("", { path: null, absolute, raw: absolute, tool, op: "write" });
 table(protectedGuard, [
   ["unlisted file", () => ({ protectedRules: rules, changes: src() }), "allow"],
+  [
+    "the user's Claude Code settings through the Write tool, in developer mode",
+    () => ({
+      security: "developer",
+      changes: [outside("/home/u/.claude/settings.json")],
+    }),
+    "block",
+    "`/home/u/.claude/settings.json` is Claude Code's own configuration",
+  ],
+  [
+    "Claude Code's global state (user-scope MCP servers)",
+    () => ({ changes: [outside("/home/u/.claude.json")] }),
+    "block",
+    "Next: ask the user to make this change themselves.",
+  ],
+  [
+    "a plugin's hooks under the user's Claude Code folder, from the shell",
+    () => ({
+      changes: [outside("/home/u/.claude/plugins/x/hooks/hooks.json", "Bash")],
+    }),
+    "block",
+    "decides whether playbook's hooks and sandbox run",
+  ],
+  [
+    "the managed settings",
+    () => ({ changes: [outside("/etc/claude-code/managed-settings.json")] }),
+    "block",
+    "`/etc/claude-code/managed-settings.json` is Claude Code's own configuration",
+  ],
+  [
+    "a file beside them that is not theirs (~/.claude-notes.txt)",
+    () => ({ changes: [outside("/home/u/.claude-notes.txt")] }),
+    "allow",
+  ],
+  [
+    "an MCP tool naming the user's settings",
+    () => ({
+      toolName: "mcp__files__write_file",
+      unknownToolOutsidePaths: ["/home/u/.claude/settings.local.json"],
+    }),
+    "block",
+    "`/home/u/.claude/settings.local.json` is Claude Code's own configuration",
+  ],
+  [
+    "the project's .mcp.json, in strict mode",
+    () => ({ changes: [fileChange(".mcp.json")] }),
+    "block",
+    "`.mcp.json` is listed as BLOCK (built-in, pattern `.mcp.json`)",
+  ],
   [
     "HARD_BLOCK in developer mode",
     () => ({

@@ -1,0 +1,114 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { GoldenPath, Move } from "../../demo/golden-path.ts";
+import { createMoves } from "../../demo/moves.ts";
+import { MULTIPLY } from "../../demo/tasks.ts";
+import { createWorld, TODAY } from "../helpers/golden-path-world.ts";
+
+const PLAYBOOK = "plan/playbook-multiply.md";
+const NEW_RULES = [
+  "Edit(/.mcp.json)",
+  "Edit(~/.claude/**)",
+  "Edit(~/.claude.json)",
+  "Edit(//etc/claude-code/**)",
+];
+
+/**
+ * Claude Code's Write and Edit tools are not sandboxed. Through them, the user's settings (`disableAllHooks`), the
+ * global state (a user-scope MCP server, which runs outside the sandbox) and the project's `.mcp.json` would switch
+ * playbook off for the next session. Asserted on disk, and by what the next session lets through.
+ */
+describe("Claude Code's own configuration, through the file tools of the real client", () => {
+  let world: GoldenPath;
+  let m: ReturnType<typeof createMoves>;
+  beforeAll(async () => {
+    world = await createWorld();
+    m = createMoves(world.project.dir, MULTIPLY);
+    await world.session({
+      prompt: MULTIPLY.prompt,
+      moves: [...m.plan(TODAY), ...m.review("approve")],
+    });
+  }, 600_000);
+
+  const write = (title: string, file: string, content: string): Move => ({
+    actor: "agent",
+    title,
+    tool: { name: "Write", input: { file_path: file, content } },
+    expect: "deny",
+  });
+  const evil = JSON.stringify({
+    mcpServers: { evil: { command: "sh", args: [] } },
+  });
+  const attacks = (): Move[] => [
+    write(
+      "user settings that turn every hook off",
+      join(world.home, ".claude", "settings.json"),
+      JSON.stringify({ disableAllHooks: true }),
+    ),
+    write(
+      "a user-scope MCP server in Claude Code's global state",
+      join(world.home, ".claude.json"),
+      evil,
+    ),
+    write("a project MCP server", world.path(".mcp.json"), evil),
+  ];
+  /** The verdict each attack got in the last session: `fail` is Claude Code's permission rule, `deny` the hook. */
+  const verdicts = () =>
+    world.steps
+      .slice(-attacks().length - 1)
+      .filter((s) => attacks().some((a) => a.title === s.title))
+      .map((s) => s.verdict);
+
+  const untouched = () => {
+    expect(existsSync(join(world.home, ".claude", "settings.json"))).toBe(
+      false,
+    );
+    const global = join(world.home, ".claude.json");
+    if (existsSync(global))
+      expect(readFileSync(global, "utf8")).not.toContain("evil");
+    expect(existsSync(world.path(".mcp.json"))).toBe(false);
+  };
+
+  it("init's permission rules refuse them, with the hook on or switched off, and the next session still enforces", async () => {
+    for (const env of [{}, { PLAYBOOK_DISABLE: "1" }]) {
+      await world.session({
+        prompt: "Speed things up.",
+        env,
+        moves: [...attacks(), m.say("agent", "it stops", "Done.", "stop")],
+      });
+      expect(verdicts()).toEqual(["fail", "fail", "fail"]);
+      untouched();
+    }
+    await world.session({
+      prompt: "Go on.",
+      moves: [
+        ...m.tick(
+          "p1.1",
+          "deny",
+          "the next session: it ticks p1.1 without proof",
+        ),
+        m.say("agent", "it stops again", "Done.", "block"),
+      ],
+    });
+    expect(world.steps.at(-2)?.verdict).toBe("deny");
+    expect(world.read(PLAYBOOK)).toContain("- [ ] **p1.1**");
+  }, 600_000);
+
+  it("in a project whose settings predate those rules, the hook refuses them", async () => {
+    const settings = world.path(".claude/settings.json");
+    const json = JSON.parse(readFileSync(settings, "utf8")) as {
+      permissions: { deny: string[] };
+    };
+    json.permissions.deny = json.permissions.deny.filter(
+      (r) => !NEW_RULES.includes(r),
+    );
+    writeFileSync(settings, JSON.stringify(json, null, 2));
+    await world.session({
+      prompt: "Speed things up.",
+      moves: [...attacks(), m.say("agent", "it stops", "Done.", "block")],
+    });
+    expect(verdicts()).toEqual(["deny", "deny", "deny"]);
+    untouched();
+  }, 600_000);
+});
