@@ -198,13 +198,9 @@ export function createGitPort(dir: string): GitPort {
       }
     },
     refs,
-    push(remote, branch, setUpstream) {
+    push(remote, branch) {
       const ref = `refs/heads/${branch}`;
-      return pushRefspec([
-        ...(setUpstream ? ["--set-upstream"] : []),
-        remote,
-        `${ref}:${ref}`,
-      ]);
+      return pushRefspec([remote, `${ref}:${ref}`]);
     },
     pushCommit: (remote, commit, branch) =>
       pushRefspec([remote, `${commit}:refs/heads/${branch}`]),

@@ -30,13 +30,13 @@ export interface GitPort {
   /** The given full ref names, read in one go. */
   refs(names: readonly string[]): Promise<RefSnapshot>;
   /**
-   * Pushes the local branch to the same name on `remote`, never forced. Throws `PushRejected` when the remote branch
-   * has commits this clone lacks, `GitCommandError` otherwise (no such local branch, no access).
+   * Pushes the local branch to the same name on `remote`, never forced, and without setting it as the branch's
+   * upstream (that would write the repository's config, which parallel sessions share). Throws `PushRejected` when
+   * the remote branch has commits this clone lacks, `GitCommandError` otherwise (no such local branch, no access).
    */
   push(
     remote: string,
     branch: string,
-    setUpstream: boolean,
   ): Promise<{ status: "pushed" | "up-to-date"; summary: string }>;
   deleteRemoteBranch(
     remote: string,

@@ -140,9 +140,13 @@ describe.each<Provider>(["local", "github"])(
     it("both end merged into main, nothing lost, and the main worktree is left as it was", async () => {
       const { repo, env } = await setup();
       const mainHead = repo.main.git("rev-parse", "HEAD").trim();
+      const config = repo.main.read(".git/config");
       const results = await Promise.all(
         repo.worktrees.map((tree) => archive(tree, provider, env)),
       );
+      // The repository's git settings, which every worktree shares and Claude Code's sandbox guards (a transient
+      // config.lock fails the sandboxed commands of the sessions in the other worktrees), are never written.
+      expect(repo.main.read(".git/config")).toBe(config);
       expectFinished(repo, results);
       expectAllMerged(repo);
       // Both branched from one commit and both rewrote state.md's bookkeeping: the later merge reconciled it.
@@ -188,7 +192,7 @@ describe.each<Provider>(["local", "github"])(
       expect(
         status.filter((line) => /^(?:[AUD]U|U[AD]|AA|DD) /.test(line)),
       ).toEqual(["AA src/shared.ts"]);
-      expect(status).toContain("M  state.md");
+      expect(tree.read("state.md")).not.toContain("<<<<<<<");
       expect(repo.remoteGit("rev-parse", tree.branch).trim()).toBe(
         tree.git("rev-parse", tree.branch).trim(),
       );

@@ -96,12 +96,12 @@ describe("an interrupted local archive resumes to the same end", () => {
     // The connection drops: the step fails (the remote may or may not have the commits) and the archive stops.
     const stopped = await archiveIn(repo, OPTIONS, (real) => ({
       ...real,
-      push: async (remote, refspec, upstream) => {
+      push: async (remote, refspec) => {
         if (++pushes === 2) {
-          if (pushFirst) await real.push(remote, refspec, upstream);
+          if (pushFirst) await real.push(remote, refspec);
           throw new Error("connection reset by peer");
         }
-        return real.push(remote, refspec, upstream);
+        return real.push(remote, refspec);
       },
     }));
     expect(stopped.status).toBe("partial");

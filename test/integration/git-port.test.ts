@@ -56,11 +56,11 @@ describe("git port", () => {
     const port = createGitPort(work);
     git(work, "switch", "-q", "-c", "feat/x");
     commitFile(work, "a.txt", "a\n");
-    await expect(port.push("origin", "feat/x", true)).resolves.toEqual({
+    await expect(port.push("origin", "feat/x")).resolves.toEqual({
       status: "pushed",
       summary: "new branch",
     });
-    await expect(port.push("origin", "feat/x", true)).resolves.toMatchObject({
+    await expect(port.push("origin", "feat/x")).resolves.toMatchObject({
       status: "up-to-date",
     });
     git(other, "fetch", "-q", "origin");
@@ -69,14 +69,12 @@ describe("git port", () => {
     git(other, "push", "-q", "origin", "feat/x");
     commitFile(work, "c.txt", "c\n");
     const rejected = await port
-      .push("origin", "feat/x", true)
+      .push("origin", "feat/x")
       .catch((e: unknown) => e);
     expect(rejected).toBeInstanceOf(PushRejected);
     // The remote still has the other clone's commit.
     expect(git(bare, "log", "-1", "--format=%s", "feat/x")).toBe("add b.txt");
-    const missing = await port
-      .push("origin", "nope", false)
-      .catch((e: unknown) => e);
+    const missing = await port.push("origin", "nope").catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(GitCommandError);
     expect(missing).not.toBeInstanceOf(PushRejected);
     expect((missing as Error).message).toMatch(/src refspec .*nope/);

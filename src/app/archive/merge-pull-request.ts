@@ -58,16 +58,22 @@ export async function mergePullRequest(
           continue;
         }
       }
-      throw refusal(error, pr, journal.branch);
+      throw refusal(error, pr, pullCommand(ctx));
     }
   }
 }
 
-function refusal(error: GitHubError, pr: PullRequest, branch: string): Error {
+/** `git pull <remote> <branch>` on the branch, spelled out: the archive sets no upstream. */
+function pullCommand(ctx: StepContext): string {
+  const { branch } = ctx.journal;
+  return `\`git pull ${ctx.remote ?? "origin"} ${branch}\` on \`${branch}\``;
+}
+
+function refusal(error: GitHubError, pr: PullRequest, pull: string): Error {
   if (error.status === 409)
     return new StepFailure(
       `the branch changed while merging #${pr.number}.`,
-      `\`git pull\` on \`${branch}\`, ${RESUME}.`,
+      `${pull}, ${RESUME}.`,
     );
   if (error.status === 405)
     return new StepFailure(
@@ -108,7 +114,7 @@ async function readyToMerge(
   if (local !== null && pr.headSha !== local)
     throw new StepFailure(
       `the pull request's head (${pr.headSha.slice(0, 7)}) differs from the local branch (${local.slice(0, 7)}): someone else pushed to it.`,
-      `\`git pull\` on \`${journal.branch}\` and check the changes, ${RESUME}.`,
+      `${pullCommand(ctx)} and check the changes, ${RESUME}.`,
     );
   const deadline = ctx.now().getTime() + ctx.checkWaitSeconds * 1000;
   let known = pr.headSha === local ? firstChecks : null;

@@ -112,7 +112,7 @@ export async function pushRef(
   // One `git push`: git itself refuses when the remote has commits this clone lacks, and says when nothing moved.
   let pushed: Awaited<ReturnType<GitPort["push"]>>;
   try {
-    pushed = await git.push(remote, branch, branch === ctx.journal.branch);
+    pushed = await git.push(remote, branch);
   } catch (error) {
     if (error instanceof PushRejected)
       throw new StepFailure(

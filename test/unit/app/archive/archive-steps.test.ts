@@ -354,7 +354,7 @@ describe("merge, GitHub provider", () => {
           "Head branch was modified. Review and try the merge again.",
         ),
       "the branch changed while merging #1.",
-      `\`git pull\` on \`${BRANCH}\`, ${RESUME}.`,
+      `\`git pull origin ${BRANCH}\` on \`${BRANCH}\`, ${RESUME}.`,
     ],
   ])(
     "when GitHub %s, the archive stops with the pull request left open and the next step that fits",
