@@ -87,11 +87,13 @@ export interface TerminalResult {
 }
 
 export interface SessionOptions {
+  /** The working tree Claude Code starts in (a linked worktree of the project); the project when absent. */
+  dir?: string;
   prompt: string;
   /** More user messages in the same session, each once the previous turn has ended (a `/compact`, then a prompt). */
   followUps?: string[];
   moves: Move[];
-  /** Continue the world's previous session (`claude --resume`), as the user's next message. */
+  /** Continue the world's previous session in the same working tree (`claude --resume`), as the user's next message. */
   resume?: boolean;
   permissionMode?: PermissionMode;
   allowedTools?: string[];
@@ -108,6 +110,8 @@ export interface SessionOptions {
 
 /** A finished session: Claude Code's own stream, every request the model got, the steps and the hook runs. */
 export interface SessionOutcome {
+  /** The working tree the session ran in. */
+  dir: string;
   session: ClaudeSession;
   requests: LoggedRequest[];
   steps: Step[];
@@ -174,11 +178,14 @@ export async function createGoldenPath(
   };
 
   const session: GoldenPath["session"] = async (run) => {
+    const dir = run.dir ?? project.dir;
     const outcome = await runSession({
       run,
-      project: project.dir,
+      project: dir,
       home,
-      resume: run.resume ? sessions.at(-1)?.session.sessionId : undefined,
+      resume: run.resume
+        ? sessions.findLast((s) => s.dir === dir)?.session.sessionId
+        : undefined,
       env: { ...options.env, ...run.env },
       report,
     });
@@ -353,6 +360,7 @@ async function runSession(input: {
     });
   }
   return {
+    dir: project,
     session,
     requests: server.requests,
     steps,

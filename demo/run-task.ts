@@ -12,11 +12,13 @@ export function goldenPathSessions(
   world: GoldenPath,
   task: SampleTask,
   date: string,
-  options: { demoBlocks?: boolean } = {},
+  options: { demoBlocks?: boolean; dir?: string } = {},
 ): [SessionOptions, SessionOptions] {
   const blocks = options.demoBlocks ?? true;
-  const m = createMoves(world.project.dir, task);
+  const dir = options.dir ?? world.project.dir;
+  const m = createMoves(dir, task);
   const request: SessionOptions = {
+    dir,
     prompt: task.prompt,
     promptContext: "Skill(playbook-init)",
     moves: [
@@ -104,6 +106,7 @@ export function goldenPathSessions(
     ],
   };
   const next: SessionOptions = {
+    dir,
     resume: true,
     prompt: "What is next?",
     promptContext: "post-loop",
@@ -135,7 +138,7 @@ export async function runTask(
   world: GoldenPath,
   task: SampleTask,
   date: string,
-  options: { demoBlocks?: boolean } = {},
+  options: { demoBlocks?: boolean; dir?: string } = {},
 ): Promise<void> {
   for (const session of goldenPathSessions(world, task, date, options))
     await world.session(session);
