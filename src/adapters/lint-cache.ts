@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { PARSER_VERSION } from "../core/cache/summary.ts";
@@ -113,7 +113,7 @@ export function openChunkCache(
 }
 
 function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
+  return hash("sha256", text, "hex");
 }
 
 function writeQuietly(file: string, text: string): void {

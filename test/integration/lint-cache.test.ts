@@ -6,18 +6,22 @@ import {
   statSync,
 } from "node:fs";
 import { join } from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { openChunkCache } from "../../src/adapters/lint-cache.ts";
 import { runLint } from "../../src/app/lint/lint.ts";
 import { summarizeWithConfig } from "../../src/app/workspace/summarize-with-config.ts";
 import { parsePlaybook } from "../../src/core/parse/parse-playbook.ts";
+import { parseState } from "../../src/core/parse/parse-state.ts";
 import { summarizeDocument } from "../../src/core/parse/summarize-document.ts";
 import { validatePlaybook } from "../../src/core/validate/validate-playbook.ts";
 import { SAMPLE_PLAYBOOK, SAMPLE_STATE } from "../helpers/sample-docs.ts";
+import { markdownish } from "../helpers/markdownish.ts";
 import { createTempProject } from "../helpers/temp-project.ts";
 
 const PLAYBOOK = "plan/playbook-login-form.md";
 const ENTRY = ".claude/playbook/cache/lint/plan__playbook-login-form.md.json";
+const STATE_ENTRY = ".claude/playbook/cache/lint/state.md.json";
 const FIXTURES = join(import.meta.dirname, "..", "fixtures", "playbooks");
 
 function project() {
@@ -47,6 +51,41 @@ describe("the lint cache", () => {
       expect(JSON.parse(JSON.stringify(result))).toStrictEqual(result);
     },
   );
+
+  const STATES = join(import.meta.dirname, "..", "fixtures", "state");
+  it.each(readdirSync(STATES).filter((f) => f.endsWith(".md")))(
+    "state/%s: the parse survives the round trip through JSON unchanged",
+    (name) => {
+      const parsed = parseState(readFileSync(join(STATES, name), "utf8"), name);
+      expect(JSON.parse(JSON.stringify(parsed))).toStrictEqual(parsed);
+    },
+  );
+
+  it("any state.md's parse survives the round trip through JSON unchanged", () => {
+    fc.assert(
+      fc.property(markdownish, (text) => {
+        const parsed = parseState(text, "state.md");
+        expect(JSON.parse(JSON.stringify(parsed))).toStrictEqual(parsed);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("never answers a changed state.md from the cache", () => {
+    const p = project();
+    const before = runLint(p.dir);
+    expect(() => p.read(STATE_ENTRY)).not.toThrow();
+    p.write(
+      "state.md",
+      SAMPLE_STATE.replace(/^branch: .*$/m, "branch: [broken"),
+    );
+    const after = runLint(p.dir);
+    expect(after.state?.state.playbook.branch).not.toBe(
+      before.state?.state.playbook.branch,
+    );
+    rmSync(p.path(".claude"), { recursive: true });
+    expect(runLint(p.dir)).toStrictEqual(after);
+  });
 
   it("answers an unchanged playbook from the cache with the same report", () => {
     const p = project();

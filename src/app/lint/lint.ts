@@ -68,7 +68,10 @@ export function runLint(root: string, files?: readonly string[]): LintReport {
     }
     report.files.push(file);
     if (basename(file) === "state.md") {
-      const parsed = parseState(read.text, file);
+      // Its parse alone is some 20 ms in a fresh process, most of it loading micromark and yaml's code.
+      const parsed = lintCached(root, file, read.text, "state", () =>
+        parseState(read.text, file),
+      );
       diagnostics.push(...parsed.diagnostics);
       report.state = { kind: "state", file, state: parsed.value };
     } else {

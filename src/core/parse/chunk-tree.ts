@@ -274,6 +274,17 @@ class Lines {
   private index = 0;
 
   constructor(text: string) {
+    // indexOf when there is no `\r`, which is nearly always: a loop over every character is slow before the JIT
+    // has warmed up.
+    if (!text.includes("\r")) {
+      for (
+        let at = text.indexOf("\n");
+        at !== -1;
+        at = text.indexOf("\n", at + 1)
+      )
+        this.starts.push(at + 1);
+      return;
+    }
     for (let i = 0; i < text.length; i++) {
       const code = text.charCodeAt(i);
       if (code === 10 || (code === 13 && text.charCodeAt(i + 1) !== 10))

@@ -232,12 +232,20 @@ function splitAtHeadings(body: string): Chunk[] {
     let next = body.indexOf("\n", offset);
     if (next === -1) next = body.length;
     else next += 1;
-    const text = body.slice(offset, next).replace(/\r?\n$/, "");
-    const blank = /^[ \t]*$/.test(text);
+    let lineEnd = next;
+    if (body.charCodeAt(lineEnd - 1) === 10) {
+      lineEnd -= 1;
+      if (body.charCodeAt(lineEnd - 1) === 13) lineEnd -= 1;
+    }
+    const text = body.slice(offset, lineEnd);
+    const blank = isBlank(text);
+    // Fences, HTML blocks and headings all start with one of these: most lines need no pattern at all.
+    const lead = leadingMark(text);
     if (inFrontmatter) {
       if (line > 1 && /^(---|\.\.\.)\s*$/.test(text)) inFrontmatter = false;
     } else if (fence !== null) {
-      const close = FENCE_OPEN.exec(text)?.[1];
+      const close =
+        lead === fence.charCodeAt(0) ? FENCE_OPEN.exec(text)?.[1] : undefined;
       if (
         close !== undefined &&
         close[0] === fence[0] &&
@@ -250,7 +258,13 @@ function splitAtHeadings(body: string): Chunk[] {
       if (html === "blank" ? blank : html.test(text)) html = null;
     } else if (ambiguous) {
       if (blank) ambiguous = false;
-      else if (FENCE_OPEN.test(text) || isHtmlStart(text)) poisoned = true;
+      else if (
+        (lead === BACKTICK || lead === TILDE || lead === LESS_THAN) &&
+        (FENCE_OPEN.test(text) || isHtmlStart(text))
+      )
+        poisoned = true;
+    } else if (lead === NONE && !text.includes("<!--")) {
+      // Plain text: nothing opens, nothing is cut.
     } else {
       const open = FENCE_OPEN.exec(text);
       const htmlEnd = htmlBlockEnd(text, previousBlank);
@@ -284,6 +298,32 @@ function splitAtHeadings(body: string): Chunk[] {
   return chunks;
 }
 
+const BACKTICK = 0x60;
+const TILDE = 0x7e;
+const LESS_THAN = 0x3c;
+const HASH = 0x23;
+const NONE = -1;
+
+/**
+ * The character after up to three spaces when it may open a fence (`` ` `` or `~`), an HTML block (`<`) or, at the
+ * start of the line, a heading (`#`); else NONE.
+ */
+function leadingMark(text: string): number {
+  let at = 0;
+  while (at < 3 && text.charCodeAt(at) === 32) at += 1;
+  const code = text.charCodeAt(at);
+  if (code === BACKTICK || code === TILDE || code === LESS_THAN) return code;
+  return code === HASH && at === 0 ? HASH : NONE;
+}
+
+function isBlank(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code !== 32 && code !== 9) return false;
+  }
+  return true;
+}
+
 interface Positioned {
   position?:
     | {
@@ -303,8 +343,10 @@ function shiftPositions(node: Positioned, lines: number, offset: number): void {
     if (node.position.end.offset !== undefined)
       node.position.end.offset += offset;
   }
-  for (const child of node.children ?? [])
-    shiftPositions(child as Positioned, lines, offset);
+  const children = node.children;
+  if (children === undefined) return;
+  for (let i = 0; i < children.length; i++)
+    shiftPositions(children[i] as Positioned, lines, offset);
 }
 
 /** Moves the points on `line` (the first line of a re-parsed heading) right by `columns`. */
@@ -329,11 +371,13 @@ function pointAtEnd(body: string): {
 } {
   let line = 1;
   let lastBreak = -1;
-  for (let i = 0; i < body.length; i++) {
-    if (body.charCodeAt(i) === 10) {
-      line += 1;
-      lastBreak = i;
-    }
+  for (
+    let at = body.indexOf("\n");
+    at !== -1;
+    at = body.indexOf("\n", at + 1)
+  ) {
+    line += 1;
+    lastBreak = at;
   }
   return { line, column: body.length - lastBreak, offset: body.length };
 }

@@ -26,6 +26,7 @@ import {
 } from "./sections.ts";
 import {
   lineEndAt,
+  offsetsOf,
   spanFromNode,
   spanOf,
   type Source,
@@ -302,10 +303,12 @@ function readLabels(
       return;
     }
     if (typed.type === "heading" || typed.type === "code") return;
-    for (const child of typed.children ?? [])
-      visit(child, nested || typed.type === "list");
+    const children = typed.children;
+    if (children === undefined) return;
+    for (let i = 0; i < children.length; i++)
+      visit(children[i], nested || typed.type === "list");
   };
-  for (const node of nodes) visit(node, false);
+  for (let i = 0; i < nodes.length; i++) visit(nodes[i], false);
   return labels;
 }
 
@@ -315,7 +318,11 @@ function scanLabelLines(
   nested: boolean,
   labels: Record<string, PhaseLabel>,
 ): void {
-  const span = spanFromNode(source, paragraph);
+  // A label line has its `**` inside the paragraph: most paragraphs (a subtask's fields) have none.
+  const { start, end } = offsetsOf(source, paragraph);
+  const stars = source.text.indexOf("**", start);
+  if (stars === -1 || stars >= end) return;
+  const span = spanOf(source, start, end);
   for (let line = span.start.line; line <= span.end.line; line++) {
     const lineStart = source.lineStarts[line - 1] ?? span.start.offset;
     const text = source.text.slice(lineStart, lineEndAt(source, lineStart));
@@ -385,17 +392,20 @@ interface ItemHead {
 
 const MALFORMED_BOX = /^\[[ \t]*[xX✓✔☑]?[ \t]*\]/;
 
-/** Reads `- [ ] **id**: text` at the start of a list item. */
-function readItemHead(source: Source, item: ListItem): ItemHead | null {
+/** Reads `- [ ] **id**: text` at the start of a list item (`itemSpan`). */
+function readItemHead(
+  source: Source,
+  item: ListItem,
+  itemSpan: Span,
+): ItemHead | null {
   const first = item.children[0];
   if (first?.type !== "paragraph") return null;
-  const itemSpan = spanFromNode(source, item);
-  const paragraph = spanFromNode(source, first);
+  const paragraph = offsetsOf(source, first);
   const firstLineEnd = lineEndAt(source, itemSpan.start.offset);
   const firstLine = source.text.slice(itemSpan.start.offset, firstLineEnd);
   let checkbox: Span | null = null;
   let malformedBox: string | null = null;
-  let text = source.text.slice(paragraph.start.offset, paragraph.end.offset);
+  let text = source.text.slice(paragraph.start, paragraph.end);
   if (item.checked === true || item.checked === false) {
     const boxAt = firstLine.search(/\[[ xX]\]/);
     if (boxAt !== -1) {
@@ -421,14 +431,16 @@ function readItemHead(source: Source, item: ListItem): ItemHead | null {
       text = text.slice(bad[0].length);
     }
   }
-  const lines = text
-    .trimStart()
-    .split(/\r?\n/)
-    .filter(
-      (line, index) =>
-        index === 0 || !LABEL_LINE.test(line) || /^\s/.test(line),
-    );
-  const joined = lines.join(" ");
+  const joined = text.includes("\n")
+    ? text
+        .trimStart()
+        .split(/\r?\n/)
+        .filter(
+          (line, index) =>
+            index === 0 || !LABEL_LINE.test(line) || /^\s/.test(line),
+        )
+        .join(" ")
+    : text.trimStart();
   const match = ID_PREFIX.exec(joined);
   if (!match)
     return { id: null, rest: collapse(joined), checkbox, malformedBox };
@@ -449,9 +461,9 @@ function readSubtask(
   item: ListItem,
   diagnostics: Diagnostic[],
 ): Subtask | null {
-  const head = readItemHead(source, item);
-  if (!head) return null;
   const span = spanFromNode(source, item);
+  const head = readItemHead(source, item, span);
+  if (!head) return null;
   // `- **Risk**: ...` without a checkbox is a note, not a subtask.
   if (
     head.checkbox === null &&
@@ -553,12 +565,14 @@ interface Field {
 /** Reads the `key: value` items of the lists nested in a list item. */
 function readFields(source: Source, item: ListItem): Field[] {
   const fields: Field[] = [];
-  for (const child of item.children) {
-    if (child.type !== "list") continue;
-    for (const nested of child.children) {
+  for (let i = 0; i < item.children.length; i++) {
+    const child = item.children[i];
+    if (child?.type !== "list") continue;
+    for (let j = 0; j < child.children.length; j++) {
+      const nested = child.children[j] as ListItem;
       const first = nested.children[0];
       if (first?.type !== "paragraph") continue;
-      const start = spanFromNode(source, first).start.offset;
+      const start = offsetsOf(source, first).start;
       const line = source.text.slice(start, lineEndAt(source, start));
       const match = FIELD_LINE.exec(line);
       if (!match) continue;
@@ -590,9 +604,9 @@ function readFinalTasks(source: Source, section: Section): FinalTask[] {
   for (const node of section.nodes) {
     if (node.type !== "list") continue;
     for (const item of node.children) {
-      const head = readItemHead(source, item);
-      if (!head || (head.id === null && head.checkbox === null)) continue;
       const span = spanFromNode(source, item);
+      const head = readItemHead(source, item, span);
+      if (!head || (head.id === null && head.checkbox === null)) continue;
       tasks.push({
         id: head.id ?? "",
         checked: item.checked === true,

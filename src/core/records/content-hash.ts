@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { PlaybookSummary } from "../model/summary.ts";
 import { VALIDATION_NAMES } from "../model/playbook.ts";
 
@@ -71,7 +71,10 @@ export function phaseHashSource(
   phaseId: string,
 ): string | null {
   const phase = playbook.phases.find((p) => p.id === phaseId);
-  if (!phase) return null;
+  return phase ? phaseSource(phase) : null;
+}
+
+function phaseSource(phase: PhaseSummary): string {
   return JSON.stringify({
     hash: "phase/1",
     id: phase.id,
@@ -99,16 +102,19 @@ export function subtaskHash(
 ): string | null {
   for (const phase of playbook.phases) {
     const subtask = phase.subtasks.find((s) => s.id === subtaskId);
-    if (subtask)
-      return digest({
-        hash: "subtask/1",
-        id: subtask.id,
-        criterion: subtask.criterion,
-        executor: subtask.executor,
-        validations: validationsOf(subtask),
-      });
+    if (subtask) return subtaskDigest(subtask);
   }
   return null;
+}
+
+function subtaskDigest(subtask: SubtaskSummary): string {
+  return digest({
+    hash: "subtask/1",
+    id: subtask.id,
+    criterion: subtask.criterion,
+    executor: subtask.executor,
+    validations: validationsOf(subtask),
+  });
 }
 
 /**
@@ -120,10 +126,12 @@ export function playbookHashes(
 ): PlaybookSummary["hashes"] {
   const phases: Record<string, string> = {};
   const subtasks: Record<string, string> = {};
+  // The first phase or subtask of an id is the one its hash covers, as phaseHash and subtaskHash find it; hashed in
+  // one pass, since looking each id up again made this quadratic in the size of the playbook.
   for (const phase of playbook.phases) {
-    phases[phase.id] ??= phaseHash(playbook, phase.id) ?? "";
+    phases[phase.id] ??= digestText(phaseSource(phase));
     for (const subtask of phase.subtasks)
-      subtasks[subtask.id] ??= subtaskHash(playbook, subtask.id) ?? "";
+      subtasks[subtask.id] ??= subtaskDigest(subtask);
   }
   return { review: reviewHash(playbook), phases, subtasks };
 }
@@ -145,5 +153,6 @@ function digest(value: unknown): string {
 }
 
 function digestText(text: string): string {
-  return `sha256:${createHash("sha256").update(text).digest("hex")}`;
+  // The one-shot hash: a playbook's summary hashes every subtask, and a Hash object each cost twice as much.
+  return `sha256:${hash("sha256", text, "hex")}`;
 }

@@ -11,6 +11,7 @@ import type { EditResult } from "../../../../src/core/edit/text-edit.ts";
 import { parsePlaybook } from "../../../../src/core/parse/parse-playbook.ts";
 import {
   phaseHash,
+  playbookHashes,
   reviewHash,
   subtaskHash,
 } from "../../../../src/core/records/content-hash.ts";
@@ -203,6 +204,30 @@ describe("subtaskHash", () => {
   ])("changes with %s", (_name, change) => {
     expect(subtaskHash(summary(change(SAMPLE_PLAYBOOK)), "p1.1")).not.toBe(
       subtaskHash(BASE, "p1.1"),
+    );
+  });
+});
+
+describe("playbookHashes", () => {
+  it("stores, for every phase and subtask id, the hash phaseHash and subtaskHash give, the first of a duplicated id included", () => {
+    // p1.1 and p2 appear twice: the first of each is the one the hash covers.
+    const text = SAMPLE_PLAYBOOK.replace("**p2.1**", "**p1.1**").replace(
+      "## final_tasks",
+      "### p2: Again\n- [ ] **p2.9**: another\n\n## final_tasks",
+    );
+    const view = summary(text);
+    const ids = view.phases.flatMap((p) => p.subtasks.map((s) => s.id));
+    expect(ids.filter((id) => id === "p1.1")).toHaveLength(2);
+    expect(view.phases.filter((p) => p.id === "p2")).toHaveLength(2);
+    const hashes = playbookHashes(view);
+    expect(hashes.review).toBe(reviewHash(view));
+    for (const phase of view.phases) {
+      expect(hashes.phases[phase.id]).toBe(phaseHash(view, phase.id));
+      for (const subtask of phase.subtasks)
+        expect(hashes.subtasks[subtask.id]).toBe(subtaskHash(view, subtask.id));
+    }
+    expect(Object.keys(hashes.subtasks).sort()).toEqual(
+      [...new Set(ids)].sort(),
     );
   });
 });
