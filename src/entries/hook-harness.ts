@@ -7,6 +7,7 @@ import {
   readBashCallLazily,
   loadArchive,
   loadParser,
+  parsedDocuments,
   summarizeLazily,
 } from "./lazy-bundles.ts";
 import { MAX_STDIN_BYTES, readEvent, STDIN_TIMEOUT_MS } from "./read-stdin.ts";
@@ -148,8 +149,12 @@ async function answerEvent(
     });
   } catch (error) {
     if (event === "PreToolUse" && isOutOfTime(error)) {
+      const documents = [...new Set(parsedDocuments())];
       reply(event, {
-        block: `Blocked: playbook could not check this call within ${error.budgetMs / 1000} s, and Claude Code would run it unchecked after 10 s. Next: split the command into smaller calls, or simplify it (fewer commands, globs and nested \`$(...)\` or \`bash -c\`). ${KILL_SWITCH}`,
+        block:
+          documents.length > 0
+            ? `Blocked: playbook could not check this call within ${error.budgetMs / 1000} s, and Claude Code would run it unchecked after 10 s: reading ${documents.map((d) => `\`${d}\``).join(" and ")} took the time (it changed since the last call, and a playbook this large takes seconds to read). What was read is kept now. Next: make the same call again. ${KILL_SWITCH}`
+            : `Blocked: playbook could not check this call within ${error.budgetMs / 1000} s, and Claude Code would run it unchecked after 10 s. Next: split the command into smaller calls, or simplify it (fewer commands, globs and nested \`$(...)\` or \`bash -c\`). ${KILL_SWITCH}`,
         context: [],
         notice: null,
       });

@@ -32,8 +32,16 @@ export function summarizeLazily(projectDir: string): Summarize {
   let summarize: Summarize | undefined;
   return (kind, text, file) => {
     summarize ??= loadParser().summarizeWithConfig(projectDir);
+    parsed.push(file);
     return summarize(kind, text, file);
   };
+}
+
+const parsed: string[] = [];
+
+/** The documents this process parsed (a hook process serves one call): what took the time when it runs out. */
+export function parsedDocuments(): readonly string[] {
+  return parsed;
 }
 
 type BashBundle = {

@@ -54,6 +54,7 @@ function preToolUse(repo: GuardedRepo, command: string) {
 describe("PreToolUse fails closed", () => {
   it("a call the hook could not check in time is refused, with what to do, and its target stays", () => {
     const repo = createGuardedRepo();
+    repo.bash("git status"); // state.md and the playbook are read and kept: only the command takes time
     const before = repo.read("state.md");
     const command = "rm -f state.md";
     const reply = repo.hook(
@@ -64,6 +65,33 @@ describe("PreToolUse fails closed", () => {
     expectDenied(reply, "could not check this call within", "split");
     runUnlessDenied(repo, reply, command);
     expect(repo.read("state.md")).toBe(before);
+  });
+
+  it("a call that ran out of time reading a playbook that changed says so, and the same call then goes through", () => {
+    const repo = createGuardedRepo();
+    repo.bash("git status");
+    // The user edits the playbook: the hook's summary of it is stale, so the next call reads it again.
+    repo.write(
+      "plan/playbook-login-form.md",
+      `${repo.read("plan/playbook-login-form.md")}\n<!-- noted by the user -->\n`,
+    );
+    const edit = {
+      tool_name: "Edit",
+      tool_input: {
+        file_path: repo.path("src/app.ts"),
+        old_string: "1",
+        new_string: "2",
+      },
+    };
+    const late = repo.hook("PreToolUse", edit, {
+      PLAYBOOK_CHECK_BUDGET_MS: "0",
+    });
+    expectDenied(
+      late,
+      "reading `plan/playbook-login-form.md` took the time",
+      "Next: make the same call again.",
+    );
+    expect(repo.hook("PreToolUse", edit).decision).not.toBe("deny");
   });
 
   it("a line nested deeper than the parser follows is refused, also when it names no playbook file", () => {
