@@ -16,7 +16,12 @@ import { createTempProject } from "../helpers/temp-project.ts";
 const CACHE = ".claude/playbook/cache";
 const HOOK_MAIN = HOOK_BUNDLE.replace(/hook\.cjs$/, "hook-main.cjs");
 const HOOK_SESSION = HOOK_BUNDLE.replace(/hook\.cjs$/, "hook-session.cjs");
-const CACHE_FILES = ["plan__playbook-login-form.md.json", "state.md.json"];
+// The summaries, and the playbook's chunk trees (chunks/) from the parse on the miss.
+const CACHE_FILES = [
+  "chunks",
+  "plan__playbook-login-form.md.json",
+  "state.md.json",
+];
 
 function project() {
   return createTempProject({
@@ -41,7 +46,8 @@ function snapshotCache(
   dir: string,
 ): Record<string, { text: string; ino: number }> {
   return Object.fromEntries(
-    readdirSync(dir)
+    readdirSync(dir, { recursive: true, encoding: "utf8" })
+      .filter((name) => statSync(`${dir}/${name}`).isFile())
       .sort()
       .map((name) => [
         name,
