@@ -55,59 +55,60 @@ export interface StoredChunks extends ChunkCache {
 
 /**
  * The chunk trees of one document's last parse, in `.claude/playbook/cache/chunks/`, each under the SHA-256 of its
- * text. The file is read on the first lookup; an entry of another parser build, or one that is not JSON, counts as
- * empty, and the parser checks every tree it gets before using it. `save` keeps only the chunks of this parse, so the
- * file stays the size of the document.
+ * text. The file is the parser build on its first line, then one line per chunk: the hash, a space and the tree as
+ * JSON. It is read on the first lookup; a file of another parser build counts as empty, a line that does not parse
+ * as missing, and the parser checks every tree it gets before using it. A tree is parsed from its line only when its
+ * chunk is looked up, and a kept line is written back as it was read: the trees do not outlive their chunk's parse.
+ * `save` keeps only the chunks of this parse, so the file stays the size of the document.
  */
 export function openChunkCache(
   projectDir: string,
   relPath: string,
 ): StoredChunks {
   const file = cacheFileOf(projectDir, relPath, "chunks");
-  let stored: Record<string, unknown> | undefined;
-  const used = new Map<string, unknown>();
+  let stored: Map<string, string> | undefined;
+  const used = new Map<string, string>();
   let changed = false;
-  const load = (): Record<string, unknown> => {
+  const load = (): Map<string, string> => {
     if (stored) return stored;
-    stored = {};
+    stored = new Map();
+    let text = "";
     try {
-      const entry = JSON.parse(readFileSync(file, "utf8")) as {
-        version?: unknown;
-        chunks?: unknown;
-      } | null;
-      if (
-        entry?.version === PARSER_VERSION &&
-        typeof entry.chunks === "object" &&
-        entry.chunks !== null &&
-        !Array.isArray(entry.chunks)
-      )
-        stored = entry.chunks as Record<string, unknown>;
+      text = readFileSync(file, "utf8");
     } catch {
-      // Missing or corrupt: every chunk is parsed, and the file rewritten.
+      // Missing or unreadable: every chunk is parsed, and the file rewritten.
+    }
+    const lines = text.split("\n");
+    if (lines[0] !== JSON.stringify(PARSER_VERSION)) return stored;
+    for (let i = 1; i < lines.length; i++) {
+      const line = lines[i] ?? "";
+      if (line.charCodeAt(64) === 32)
+        stored.set(line.slice(0, 64), line.slice(65));
     }
     return stored;
   };
   return {
     get(text) {
       const key = sha256(text);
-      const chunks = load();
-      const value = Object.hasOwn(chunks, key) ? chunks[key] : undefined;
-      if (value !== undefined) used.set(key, value);
-      return value;
+      const line = load().get(key);
+      if (line === undefined) return undefined;
+      try {
+        const value: unknown = JSON.parse(line);
+        used.set(key, line);
+        return value;
+      } catch {
+        return undefined;
+      }
     },
     set(text, value) {
-      used.set(sha256(text), value);
+      used.set(sha256(text), JSON.stringify(value));
       changed = true;
     },
     save() {
-      if (!changed && used.size === Object.keys(load()).length) return;
-      writeQuietly(
-        file,
-        JSON.stringify({
-          version: PARSER_VERSION,
-          chunks: Object.fromEntries(used),
-        }),
-      );
+      if (!changed && used.size === load().size) return;
+      let out = JSON.stringify(PARSER_VERSION);
+      for (const [key, line] of used) out += `\n${key} ${line}`;
+      writeQuietly(file, `${out}\n`);
     },
   };
 }

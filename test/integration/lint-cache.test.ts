@@ -172,9 +172,7 @@ describe("the chunk cache", () => {
   it("keeps only the chunks of the last parse", () => {
     const p = project();
     parseWithChunks(p);
-    const count = () =>
-      Object.keys((JSON.parse(p.read(CHUNKS)) as { chunks: object }).chunks)
-        .length;
+    const count = () => p.read(CHUNKS).trimEnd().split("\n").length - 1;
     const before = count();
     for (const name of ["A", "B", "C"]) {
       p.write(PLAYBOOK, SAMPLE_PLAYBOOK.replace("LoginForm", `Login${name}`));
@@ -203,37 +201,57 @@ describe("the chunk cache", () => {
     expect(first).toStrictEqual(summarizeDocument("playbook", text, PLAYBOOK));
   });
 
-  /** Replaces the tree stored for every chunk with `forge(tree)`, under the same keys. */
+  /** Replaces the tree stored for every chunk with `forge(tree)`, under the same keys; or the parser build. */
   const forgeEach = (
     p: ReturnType<typeof project>,
     forge: (tree: unknown) => unknown,
     version?: string,
   ) => {
-    const entry = JSON.parse(p.read(CHUNKS)) as {
-      version: string;
-      chunks: Record<string, unknown>;
-    };
-    for (const key of Object.keys(entry.chunks))
-      entry.chunks[key] = forge(entry.chunks[key]);
-    if (version !== undefined) entry.version = version;
-    p.write(CHUNKS, JSON.stringify(entry));
+    const [head, ...lines] = p.read(CHUNKS).trimEnd().split("\n");
+    const forged = lines.map(
+      (line) =>
+        `${line.slice(0, 65)}${JSON.stringify(forge(JSON.parse(line.slice(65))))}`,
+    );
+    const first = version === undefined ? head : JSON.stringify(version);
+    p.write(CHUNKS, `${[first, ...forged].join("\n")}\n`);
   };
   const truth = () => JSON.stringify(parsePlaybook(SAMPLE_PLAYBOOK, PLAYBOOK));
-  /** The stored tree with every text node's value replaced: well-formed, but not what the text says. */
-  const renamed = (tree: unknown): unknown =>
-    JSON.parse(
-      JSON.stringify(tree).replace(/"p1\.1"|p1\.1/g, "forged"),
-    ) as unknown;
+  /** The stored tree with every task box flipped: well-formed, and read as the other box if it were trusted. */
+  const flipped = (tree: unknown): unknown => {
+    if (!Array.isArray(tree)) return tree;
+    const node = (tree as unknown[]).map(flipped);
+    if (node[0] === "listItem" && typeof node[4] === "boolean")
+      node[4] = !node[4];
+    return node;
+  };
+
+  it("would read a flipped tree as flipped boxes: the forgery the cases below must catch", () => {
+    const p = project();
+    parseWithChunks(p);
+    forgeEach(p, flipped);
+    expect(JSON.stringify(parseWithChunks(p).result)).not.toBe(truth());
+  });
 
   it.each<[string, (p: ReturnType<typeof project>) => void]>([
-    ["a file that is not JSON", (p) => p.write(CHUNKS, "{ not json")],
-    ["a file that is JSON null", (p) => p.write(CHUNKS, "null")],
-    ["a list instead of an entry", (p) => p.write(CHUNKS, "[1, 2]")],
-    ["chunks that are a list", (p) => forgeEach(p, () => [])],
+    ["a file that is not ours", (p) => p.write(CHUNKS, "{ not json")],
+    ["an empty file", (p) => p.write(CHUNKS, "")],
+    ["a file cut short", (p) => p.write(CHUNKS, p.read(CHUNKS).slice(0, -40))],
+    [
+      "lines that are not a hash and a tree",
+      (p) =>
+        p.write(
+          CHUNKS,
+          p
+            .read(CHUNKS)
+            .replace(/\n([0-9a-f]{64}) /g, "\n$1\t")
+            .replace(/\n[0-9a-f]{8}/, "\nzzzzzzzz"),
+        ),
+    ],
     [
       "an entry of another parser build",
-      (p) => forgeEach(p, renamed, "0.0.0+another"),
+      (p) => forgeEach(p, flipped, "0.0.0+another"),
     ],
+    ["empty trees", (p) => forgeEach(p, () => [])],
     ["trees that are not trees", (p) => forgeEach(p, () => ({ a: 1 }))],
     [
       "trees with a prototype key for a type",
@@ -248,7 +266,7 @@ describe("the chunk cache", () => {
       (p) =>
         forgeEach(p, (tree) =>
           JSON.parse(
-            JSON.stringify(tree).replace(
+            JSON.stringify(flipped(tree)).replace(
               /"text",(\d+),(\d+),"[^"]/g,
               '"text",$1,$2,"#',
             ),
