@@ -242,6 +242,24 @@ describe("the continuation loop ends under every gate", () => {
     expect(ended.notice).toContain("the same error happened 3 times in a row");
   });
 
+  it("a sandbox that could not start because a parallel session's sandbox held .git/config.lock says to run the command again, and is no failure of it", () => {
+    const repo = createGuardedRepo();
+    repo.hook("UserPromptSubmit", { prompt: "make the tests pass" });
+    let last: HookReplyView | undefined;
+    for (let i = 0; i < 3; i++)
+      last = repo.hook("PostToolUseFailure", {
+        tool_name: "Bash",
+        tool_input: { command: "npm test" },
+        tool_use_id: `t${i}`,
+        error: `Exit code 1\nbwrap: Can't ${i === 1 ? "find source path" : "get type of source"} /work/app/.git/config.lock: No such file or directory`,
+      });
+    expect(last?.context).toContain(
+      "Claude Code's sandbox could not start this command: a sandboxed command of another session on this repository (a parallel worktree) held .git/config.lock at that moment (Claude Code's bug anthropics/claude-code#78818). The command did not run: run it again as it was.",
+    );
+    expect(last?.context).not.toContain("same failure");
+    expect(stop(repo, "Tests still fail.").decision).toBe("block");
+  });
+
   it("the phase's max_iterations caps the session's continuations", () => {
     const repo = createGuardedRepo({
       playbook: SAMPLE_PLAYBOOK.replace(

@@ -50,9 +50,10 @@ export const RESUME = "then run `playbook archive --resume`";
 
 /**
  * How often the default branch may move under one merge before the archive stops: each time another archive (a
- * parallel session) merged first, and this one merges again on top of it.
+ * parallel session) merged first, and this one merges again on top of it. Every lost round is another archive's
+ * merge, so N sessions finishing at once need at most N - 1 rounds.
  */
-export const MERGE_ATTEMPTS = 5;
+export const MERGE_ATTEMPTS = 20;
 
 export const done = (detail: string): StepOutcome => ({
   status: "done",

@@ -9,6 +9,10 @@ import {
   MAX_FAILURES,
   repeatedFailures,
 } from "../../../core/session/session-state.ts";
+import {
+  isSandboxStartRace,
+  SANDBOX_START_RACE_NOTE,
+} from "../../../core/session/sandbox-start-race.ts";
 import type { HookPayload } from "../../../hooks/payload.ts";
 import type { HookAnswer } from "../../../hooks/reply.ts";
 
@@ -30,6 +34,11 @@ export function runToolFailure(
     typeof payload["error"] === "string"
       ? payload["error"]
       : JSON.stringify(payload["error"] ?? "");
+  // Not the command's failure (it never ran), so the same-error gate does not count it.
+  if (isSandboxStartRace(error)) {
+    answer.context.push(SANDBOX_START_RACE_NOTE);
+    return answer;
+  }
   const sessionId = payload.session_id;
   if (!sessionId) return answer;
   const state = readSessionState(projectDir, sessionId) ?? emptySessionState();
