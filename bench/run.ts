@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { renderLargePlaybook } from "../test/helpers/large-playbook.ts";
 import { benchArchive } from "./archive.ts";
 import { benchDemo } from "./demo.ts";
+import { benchParallel, formatSpread } from "./parallel.ts";
 import { benchInit } from "./init.ts";
 import { benchLoader, benchVerify } from "./verify.ts";
 import {
@@ -144,6 +145,66 @@ function inProcess(
   };
   process.stdout.write(
     `${name}: load ${result.load.toFixed(1)} ms, cold ${result.cold.toFixed(1)} ms, warm ${result.warm.toFixed(1)} ms\n`,
+  );
+  return result;
+}
+
+/** Writes `text` into `dir`'s playbook with one subtask's criterion changed, differently each call. */
+let edits = 0;
+function editOneSubtask(dir: string, text: string): void {
+  edits += 1;
+  const from = "**p25.7**: `src/module-25/part-7.ts`";
+  if (!text.includes(from)) throw new Error("the playbook has no p25.7");
+  writeFileSync(
+    join(dir, "plan", "playbook-bench.md"),
+    text.replace(from, `**p25.7**: \`src/module-25/part-7-v${edits}.ts\``),
+  );
+}
+
+/**
+ * Times the hook's summarizer (parse, lint and summary, as on a cache miss) on `dir`'s playbook in fresh processes,
+ * each after editing one subtask: with the chunk cache holding the chunks of the text before the edit, or emptied.
+ */
+function summarizeAfterEdit(
+  dir: string,
+  text: string,
+  runs: number,
+  chunks: "warm" | "empty",
+): { median: number; min: number; max: number } {
+  const script = `
+    const p = require(${JSON.stringify(join(dist, "parser.cjs"))});
+    const text = require("node:fs").readFileSync(${JSON.stringify(join(dir, "plan", "playbook-bench.md"))}, "utf8");
+    const t0 = performance.now();
+    p.summarizeWithConfig(${JSON.stringify(dir)})("playbook", text, "plan/playbook-bench.md");
+    process.stdout.write(String(performance.now() - t0));
+  `;
+  const run = () => {
+    const out = spawnSync(process.execPath, ["-e", script], {
+      encoding: "utf8",
+    });
+    if (out.status !== 0) throw new Error(out.stderr);
+    return Number(out.stdout);
+  };
+  editOneSubtask(dir, text);
+  run();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    if (chunks === "empty")
+      rmSync(join(dir, ".claude", "playbook", "cache", "chunks"), {
+        recursive: true,
+        force: true,
+      });
+    editOneSubtask(dir, text);
+    times.push(run());
+  }
+  writeFileSync(join(dir, "plan", "playbook-bench.md"), text);
+  const result = {
+    median: median(times),
+    min: Math.min(...times),
+    max: Math.max(...times),
+  };
+  process.stdout.write(
+    `summarize after an edit, chunk cache ${chunks}: ${result.median.toFixed(1)} ms (${result.min.toFixed(0)}-${result.max.toFixed(0)})\n`,
   );
   return result;
 }
@@ -445,11 +506,20 @@ try {
       Math.min(pairs, 15),
     ),
     paired(
+      "playbook status, 1,000-subtask playbook, after editing one subtask",
+      {
+        args: [cli, "status", "--cwd", ws1000],
+        before: () => editOneSubtask(ws1000, large),
+      },
+      Math.min(pairs, 15),
+    ),
+    paired(
       "playbook status, 1,000-subtask playbook, playbook unchanged since the last run",
       { args: [cli, "status", "--cwd", ws1000] },
       Math.min(pairs, 15),
     ),
   ];
+  writeFileSync(join(ws1000, "plan", "playbook-bench.md"), large);
   const guards = guardRuns.flatMap((run) => {
     const env = run.env ?? guardEnv;
     timeOnce({ args: [hook, run.event], input: run.input, env });
@@ -563,6 +633,12 @@ try {
     ),
   ];
 
+  // A cold process after an edit: only the edited subtask's chunk is parsed; the rest comes from the chunk cache.
+  const afterEdit = {
+    empty: summarizeAfterEdit(ws1000, large, 7, "empty"),
+    warm: summarizeAfterEdit(ws1000, large, 7, "warm"),
+  };
+
   // Parse + lint against size: the 1,000-subtask fixture's shape (20 subtasks a phase) from 100 to 5,000 subtasks.
   const curve = [100, 500, 1000, 2000, 5000].map((subtasks) => {
     const file = join(ws200, "plan", `curve-${subtasks}.md`);
@@ -582,6 +658,8 @@ try {
   const init = benchInit(Number(process.env["BENCH_INIT_RUNS"] ?? 5));
 
   const demo = benchDemo(Number(process.env["BENCH_DEMO_RUNS"] ?? 3));
+
+  const parallel = await benchParallel();
 
   const verifyLines = benchVerify(Math.min(pairs, 10));
   const loaderLines = benchLoader(pairs);
@@ -720,6 +798,39 @@ try {
     "the transcript's lines (tool calls, stops, the prompts; the Reads Claude Code requires before an Edit are not",
     "shown).",
     "",
+    "## Parallel sessions (issue 17)",
+    "",
+    `\`bench/parallel.ts\`: ${parallel.sessions} sessions of the pinned Claude Code CLI at once against the scripted model, one per git`,
+    "worktree of the sample project (`git worktree add --detach`, then the packed playbook-kit installed in it), each",
+    "taking its own task (demo/tasks.ts, PARALLEL_TASKS) from the prompt to a merged pull request on the local GitHub",
+    "server, then lifting its lock in a second session. Wall time runs from starting every session to the last one's end;",
+    "per-task figures are the median with the range over the tasks. Hook time is the sum of the task's hook runs, each",
+    "timed from its `hook_started` to its `hook_response` stream event, as for the demo above: on 2 cores shared by 8",
+    "Claude Code processes, that is mostly waiting for a core.",
+    "",
+    "| figure | value |",
+    "| --- | ---: |",
+    `| sessions at once (one worktree each) | ${parallel.sessions} |`,
+    `| setup: project, \`init\`, worktrees (s) | ${(parallel.setupMs / 1000).toFixed(1)} |`,
+    `| wall time, every session (s) | ${(parallel.wallMs / 1000).toFixed(1)} |`,
+    `| request session per task, prompt to merged work (s) | ${formatSpread(parallel.sessionMs, 1000)} |`,
+    `| hook time per task (ms) | ${formatSpread(parallel.hookMs)} |`,
+    `| hook runs per task | ${formatSpread(parallel.hookRuns)} |`,
+    `| the archive's PostToolUse per task (ms) | ${formatSpread(parallel.archiveHookMs)} |`,
+    `| pull requests merged with every commit on main | ${parallel.merged}/${parallel.sessions} |`,
+    `| interference through playbook | ${parallel.interference.length} |`,
+    `| Claude Code sandbox start races, each run again by the model | ${parallel.sandboxRaces.length} |`,
+    `| steps off the Golden Path | ${parallel.unexpected.length} |`,
+    "",
+    "Interference counts what one session caused in another through playbook: a hook refusal or failure naming another",
+    "session's playbook or branch, a hook that exited non-zero, a commit of a task's branch missing from main, an",
+    "archive that did not end merged. The sandbox start races are Claude Code's (anthropics/claude-code#78818): in a",
+    "worktree its Bash sandbox mounts over the shared repository's `.git/config.lock`, creating the file and removing",
+    "it when the command ends, so a sandboxed command of another session starting meanwhile fails before it runs",
+    "(`bwrap: Can't get type of source .../.git/config.lock`). playbook tells the model to run it again",
+    "([parallel-sessions.md](../docs/parallel-sessions.md)), and the scripted model does.",
+    ...parallel.interference.map((item) => `- ${item}`),
+    "",
     "## In process (parse + validate, median over fresh processes)",
     "",
     "| document | load parser.cjs (ms) | first parse, cold (ms) | warm parse (ms) | target |",
@@ -727,6 +838,19 @@ try {
     ...parses.map(
       (r) =>
         `| ${r.name} | ${r.load.toFixed(1)} | ${r.cold.toFixed(1)} | ${r.warm.toFixed(1)} | ${r.name.startsWith("1,000") ? `cold < 300 ms: ${r.cold < 300 ? "met" : "missed"}` : "-"} |`,
+    ),
+    "",
+    "## After an edit (chunk cache)",
+    "",
+    "The hook's summarizer (parse, lint and summary, what a cache miss runs) on the 1,000-subtask playbook in a fresh",
+    "process after editing one subtask's criterion: with the chunk cache emptied first, and holding the chunks of the",
+    "text before the edit. Median and range of 7 processes.",
+    "",
+    "| chunk cache | parse + lint + summary (ms) | range (ms) |",
+    "| --- | ---: | ---: |",
+    ...(["empty", "warm"] as const).map(
+      (k) =>
+        `| ${k === "empty" ? "empty (every chunk parsed)" : "warm (one chunk parsed)"} | ${afterEdit[k].median.toFixed(1)} | ${afterEdit[k].min.toFixed(0)}-${afterEdit[k].max.toFixed(0)} |`,
     ),
     "",
     "## Parse curve (issue 17)",

@@ -116,6 +116,11 @@ export interface SessionOutcome {
   requests: LoggedRequest[];
   steps: Step[];
   hooks: HookRun[];
+  /**
+   * The moves the model played again because Claude Code's sandbox could not start their command (a parallel
+   * session's sandbox held the repository's `.git/config.lock`, anthropics/claude-code#78818), once per replay.
+   */
+  replays: string[];
 }
 
 export interface GoldenPath {
@@ -273,7 +278,7 @@ async function runSession(input: {
       : turn;
   };
   // The moves in the order Claude Code asked for them; each becomes a step once its outcome is known.
-  const played: { move: Move; request: number }[] = [];
+  const played: { move: Move; request: number; key: string }[] = [];
   const steps: Step[] = [];
   const report = (step: Step) => {
     steps.push(step);
@@ -289,6 +294,7 @@ async function runSession(input: {
     }
   };
   const seen = new Set<string>();
+  const replays: string[] = [];
   let prompted = false;
   const onRequest = (request: LoggedRequest, index: number) => {
     if (request.agent === "main" && !prompted) {
@@ -302,7 +308,15 @@ async function runSession(input: {
         request.agent === "main" ? "agent" : request.agent
       ) as ModelActor;
       const move = queues.get(actor)?.[request.turn];
-      if (!seen.has(key) && move) played.push({ move, request: index });
+      const replayed = request.replay
+        ? played.find((entry) => entry.key === key)
+        : undefined;
+      // A move played again after its sandbox never started: its step is the outcome of the last time.
+      if (replayed) {
+        replayed.request = index;
+        replays.push(move?.title ?? key);
+      } else if (!seen.has(key) && move)
+        played.push({ move, request: index, key });
       seen.add(key);
     }
     resolveReady(server.requests, false);
@@ -365,6 +379,7 @@ async function runSession(input: {
     requests: server.requests,
     steps,
     hooks: hookRunsOf(session),
+    replays,
   };
 }
 

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
+import { isSandboxStartRace } from "../../src/core/session/sandbox-start-race.ts";
 
 /** One `tool_use` block the scripted model sends: Claude Code runs the tool and answers with a `tool_result`. */
 export interface ScriptedToolUse {
@@ -63,6 +64,12 @@ export interface LoggedRequest {
   tools: string[];
   /** The index of the scripted turn that answered, or null for a default answer. */
   turn: number | null;
+  /**
+   * Whether the turn is its agent's previous one again: Claude Code's sandbox could not start the command it asked
+   * for (another session's sandbox held the repository's `.git/config.lock`), so the model runs it again, as a model
+   * reading that error does.
+   */
+  replay: boolean;
   /** The ids of the `tool_use` blocks the answer carried, in order. */
   toolUseIds: string[];
 }
@@ -171,12 +178,18 @@ export async function startModelServer(
         messages: body.messages,
         tools,
         turn: null,
+        replay: false,
         toolUseIds: [],
       };
       requests.push(logged);
       const queue = queues.get(agent);
-      // A retry of a request that failed on the way repeats the turn it was given, not the next one.
-      const retry = Number(req.headers["x-stainless-retry-count"] ?? "0") > 0;
+      // A retry of a request that failed on the way repeats the turn it was given, not the next one; so does a
+      // command whose sandbox never started.
+      const replay = sandboxNeverStarted(body.messages);
+      const retry =
+        Number(req.headers["x-stainless-retry-count"] ?? "0") > 0 ||
+        (replay && lastTurn.has(agent));
+      logged.replay = replay && lastTurn.has(agent);
       let turn: ScriptedTurn =
         agent === "compact"
           ? {
@@ -253,6 +266,23 @@ interface AssistantMessage {
   stop_reason: "end_turn" | "tool_use";
   stop_sequence: null;
   usage: { input_tokens: number; output_tokens: number };
+}
+
+/** Whether the model's last tool calls were answered with Claude Code's sandbox failing to start (no command ran). */
+function sandboxNeverStarted(messages: readonly ApiMessage[]): boolean {
+  const lastAnswer = messages.findLastIndex((m) => m.role === "assistant");
+  return messages
+    .slice(lastAnswer + 1)
+    .some(
+      (message) =>
+        Array.isArray(message.content) &&
+        message.content.some(
+          (block) =>
+            block.type === "tool_result" &&
+            block.is_error === true &&
+            isSandboxStartRace(contentText(block.content)),
+        ),
+    );
 }
 
 function resolveTurn(turn: ScriptedTurn, request: LoggedRequest): PlainTurn {

@@ -1,5 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startModelServer, type ModelServer } from "../helpers/model-server.ts";
+import {
+  startModelServer,
+  type ContentBlock,
+  type ModelServer,
+} from "../helpers/model-server.ts";
 
 let server: ModelServer | null = null;
 afterEach(async () => {
@@ -183,6 +187,60 @@ describe("the scripted model server", () => {
       "main",
       "compact",
       "main",
+    ]);
+  });
+
+  it("plays a tool call again when Claude Code's sandbox could not start its command, as a model reading the error does", async () => {
+    server = await startModelServer({
+      main: [
+        { tools: [{ name: "Bash", input: { command: "npm test" } }] },
+        { text: "Tests pass." },
+      ],
+    });
+    const user = { role: "user", content: "Run the tests." };
+    const first = (await (
+      await ask(server.url, { system: MAIN_SYSTEM, messages: [user] })
+    ).json()) as { content: ContentBlock[] };
+    const answered = (isError: boolean, text: string) => [
+      user,
+      { role: "assistant", content: first.content },
+      {
+        role: "user",
+        content: [
+          {
+            type: "tool_result",
+            tool_use_id: first.content[0]?.id,
+            is_error: isError,
+            content: text,
+          },
+          {
+            type: "text",
+            text: "<system-reminder>a hook said</system-reminder>",
+          },
+        ],
+      },
+    ];
+    const again = await ask(server.url, {
+      system: MAIN_SYSTEM,
+      messages: answered(
+        true,
+        "Exit code 1\nbwrap: Can't get type of source /w/app/.git/config.lock: No such file or directory",
+      ),
+    });
+    expect(await again.json()).toMatchObject({
+      content: [{ type: "tool_use", name: "Bash" }],
+    });
+    const after = await ask(server.url, {
+      system: MAIN_SYSTEM,
+      messages: answered(false, "1 passing"),
+    });
+    expect(await after.json()).toMatchObject({
+      content: [{ type: "text", text: "Tests pass." }],
+    });
+    expect(server.requests.map((r) => [r.turn, r.replay])).toEqual([
+      [0, false],
+      [0, true],
+      [1, false],
     ]);
   });
 
