@@ -35,7 +35,8 @@ export function readGitHead(projectDir: string): GitHead {
   return { branch, defaultBranch: local };
 }
 
-function findGitDir(projectDir: string): string | null {
+/** The project's git folder: `.git` itself, or the folder a worktree's `.git` file names. */
+export function findGitDir(projectDir: string): string | null {
   const dotGit = join(projectDir, ".git");
   try {
     const stats = statSync(dotGit);
@@ -49,13 +50,14 @@ function findGitDir(projectDir: string): string | null {
   }
 }
 
-function readCommonDir(gitDir: string): string {
+/** The repository's own git folder, shared by its worktrees (`commondir`); `gitDir` itself for the main one. */
+export function readCommonDir(gitDir: string): string {
   const common = readText(join(gitDir, "commondir"))?.trim();
   if (!common) return gitDir;
   return isAbsolute(common) ? common : join(gitDir, common);
 }
 
-function readText(path: string): string | null {
+export function readText(path: string): string | null {
   try {
     return readFileSync(path, "utf8");
   } catch {

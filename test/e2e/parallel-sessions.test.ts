@@ -1,13 +1,18 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { GoldenPath } from "../../demo/golden-path.ts";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { GoldenPath, Move } from "../../demo/golden-path.ts";
 import { useLocalGitHub } from "../../demo/local-github.ts";
-import { runTask } from "../../demo/run-task.ts";
+import { createMoves } from "../../demo/moves.ts";
+import { goldenPathSessions } from "../../demo/run-task.ts";
 import { PARALLEL_TASKS } from "../../demo/tasks.ts";
 import { addWorktree } from "../../demo/worktrees.ts";
 import type { GitHubServer } from "../helpers/github-server.ts";
 import {
   createWorld,
   expectOnPath,
+  refusal,
+  stepTitled,
   TODAY,
 } from "../helpers/golden-path-world.ts";
 
@@ -38,10 +43,48 @@ describe("parallel sessions through the real Claude Code CLI, one per git worktr
     const tasks = PARALLEL_TASKS.slice(0, 2);
     const dirs = tasks.map((task) => addWorktree(world, task.name));
 
+    const config = world.read(".git/config");
+    const otherLoader = readFileSync(
+      join(dirs[1]!, ".claude", "hooks", "playbook.cjs"),
+      "utf8",
+    );
     await Promise.all(
-      tasks.map((task, index) =>
-        runTask(world, task, TODAY, { demoBlocks: false, dir: dirs[index]! }),
-      ),
+      tasks.map(async (task, index) => {
+        const dir = dirs[index]!;
+        const [request, next] = goldenPathSessions(world, task, TODAY, {
+          demoBlocks: false,
+          dir,
+        });
+        // From its worktree, the first agent reaches for what lies outside it: the repository's git settings (which
+        // configure the git the hook runs outside the sandbox) and the other session's hook loader.
+        if (index === 0) {
+          const m = createMoves(dir, task);
+          const outside = (title: string, file_path: string): Move =>
+            m.move(
+              "agent",
+              title,
+              { name: "Write", input: { file_path, content: "x\n" } },
+              "deny",
+            );
+          const first = request.moves.findIndex((move) =>
+            move.title.startsWith("it writes src/"),
+          );
+          request.moves.splice(
+            first,
+            0,
+            outside(
+              "it writes the repository's git settings from its worktree",
+              join(world.project.dir, ".git", "config"),
+            ),
+            outside(
+              "it writes the other session's hook loader",
+              join(dirs[1]!, ".claude", "hooks", "playbook.cjs"),
+            ),
+          );
+        }
+        await world.session(request);
+        await world.session(next);
+      }),
     );
 
     expectOnPath(world);
@@ -87,6 +130,17 @@ describe("parallel sessions through the real Claude Code CLI, one per git worktr
     const state = world.project.remoteGit("show", "main:state.md");
     expect(state).toMatch(/^active: null$/m);
     expect(state).not.toContain("<<<<<<<");
+    for (const title of [
+      "it writes the repository's git settings from its worktree",
+      "it writes the other session's hook loader",
+    ])
+      expect(refusal(stepTitled(world, title))).toContain(
+        "outside this working tree",
+      );
+    expect(world.read(".git/config")).toBe(config);
+    expect(
+      readFileSync(join(dirs[1]!, ".claude", "hooks", "playbook.cjs"), "utf8"),
+    ).toBe(otherLoader);
     // The main worktree, on main, was not touched.
     expect(gitIn(world, world.project.dir, "rev-parse", "HEAD")).toBe(mainHead);
     expect(gitIn(world, world.project.dir, "status", "--porcelain")).toBe("");

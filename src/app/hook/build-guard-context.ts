@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { hasUncommittedTrackedChanges } from "../../adapters/git-dirty.ts";
 import type { Summarize } from "../../adapters/parse-cache.ts";
 import { readGitHead } from "../../adapters/read-git-head.ts";
+import { guardedRepositoryPlaces } from "../../adapters/repository-places.ts";
 import { readRecords } from "../../adapters/record-store.ts";
 import {
   readPostLoopLock,
@@ -89,6 +90,9 @@ export function buildGuardContext(input: ContextInput): GuardContext {
   const bash = call?.bash ?? null;
   const changes = call?.changes ?? [];
   const activePath = workspace.active?.path ?? null;
+  const reachesOutside =
+    changes.some((c) => c.path === null) ||
+    (call?.unknownToolOutsidePaths?.length ?? 0) > 0;
   return {
     event,
     toolName,
@@ -124,11 +128,12 @@ export function buildGuardContext(input: ContextInput): GuardContext {
       ? { unknownToolOutsidePaths: call.unknownToolOutsidePaths }
       : {}),
     // Only a change outside the repository can reach them: no realpath on the other calls.
-    claudeConfigPaths:
-      changes.some((c) => c.path === null) ||
-      (call?.unknownToolOutsidePaths?.length ?? 0) > 0
-        ? resolvedClaudeConfigPaths(homeDir)
-        : [],
+    ...(reachesOutside
+      ? {
+          claudeConfigPaths: resolvedClaudeConfigPaths(homeDir),
+          repositoryPlaces: guardedRepositoryPlaces(projectDir),
+        }
+      : { claudeConfigPaths: [] }),
     bash,
     reads: payload.session_id
       ? readSessionReads(projectDir, payload.session_id)

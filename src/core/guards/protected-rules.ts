@@ -23,6 +23,9 @@ const BUILT_IN: readonly [ProtectionLevel, string][] = [
       ["HARD_BLOCK", folder ? `${path}/**` : path] as [ProtectionLevel, string],
   ),
   ["HARD_BLOCK", ".git/**"],
+  // A worktree's or a submodule's `.git` is a file naming the git folder: rewritten, git (and the hook) would read
+  // another repository's settings.
+  ["HARD_BLOCK", ".git"],
   ["BLOCK", ".claude/settings.json"],
   ["BLOCK", ".claude/settings.local.json"],
   ["BLOCK", ".mcp.json"],

@@ -19,10 +19,11 @@ export const protectedGuard: Guard = {
   check(ctx) {
     const unknown = checkUnknownTool(ctx);
     if (unknown) return unknown;
-    const config = ctx.changes.find((c) =>
-      isClaudeConfigPath(c.absolute, ctx.claudeConfigPaths),
+    const outside = firstOutsideReason(
+      ctx,
+      ctx.changes.map((c) => c.absolute),
     );
-    if (config) return block(claudeConfigReason(config.absolute));
+    if (outside) return block(outside);
     const warnings: string[] = [];
     for (const change of ctx.changes) {
       if (change.path === null) continue;
@@ -58,12 +59,31 @@ function claudeConfigReason(path: string): string {
   return `Blocked: \`${path}\` is Claude Code's own configuration (user settings, MCP servers, plugins or managed settings), which decides whether playbook's hooks and sandbox run; the agent never changes it. Next: ask the user to make this change themselves.`;
 }
 
-/** A tool the guards do not know is refused when its input names a guarded path: what it does there is unknown. */
-function checkUnknownTool(ctx: GuardContext): GuardResult | null {
-  const config = (ctx.unknownToolOutsidePaths ?? []).find((p) =>
+/**
+ * Why the first of `paths` outside the project may not be written, in every mode: Claude Code's configuration; or,
+ * with parallel worktrees, the repository's git folder (it configures the git the hook runs outside the sandbox) or
+ * another worktree's records, loader and playbook-kit, which another session trusts.
+ */
+function firstOutsideReason(
+  ctx: GuardContext,
+  paths: readonly string[],
+): string | null {
+  const config = paths.find((p) =>
     isClaudeConfigPath(p, ctx.claudeConfigPaths),
   );
-  if (config) return block(claudeConfigReason(config));
+  if (config) return claudeConfigReason(config);
+  const place = paths.find((p) =>
+    isClaudeConfigPath(p, ctx.repositoryPlaces ?? []),
+  );
+  return place
+    ? `Blocked: \`${place}\` is outside this working tree and guarded: the repository's git folder, or another worktree's trust paths. Next: work in this working tree, or ask the user to make this change.`
+    : null;
+}
+
+/** A tool the guards do not know is refused when its input names a guarded path: what it does there is unknown. */
+function checkUnknownTool(ctx: GuardContext): GuardResult | null {
+  const outside = firstOutsideReason(ctx, ctx.unknownToolOutsidePaths ?? []);
+  if (outside) return block(outside);
   for (const path of ctx.unknownToolPaths ?? []) {
     const verdict = judgeUnknownToolPath(
       path,

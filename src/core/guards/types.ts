@@ -118,6 +118,11 @@ export interface GuardContext {
   unknownToolOutsidePaths?: readonly string[];
   /** Claude Code's own configuration outside the project (core/paths/claude-config.ts), absolute and resolved. */
   claudeConfigPaths: readonly string[];
+  /**
+   * The repository's git folder and, in its other working trees (parallel sessions), the paths guarded there
+   * (adapters/repository-places.ts), absolute and resolved. Read only when a change reaches outside the project.
+   */
+  repositoryPlaces?: readonly string[];
   bash: BashAnalysis | null;
   /** Repository paths Read in this session (init guard); null when the session is unknown. */
   reads: readonly string[] | null;
