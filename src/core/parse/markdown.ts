@@ -71,9 +71,20 @@ export function parseMarkdown(body: string, cache?: ChunkCache): Root {
   if (chunks.length === 1 || body.charCodeAt(0) === 0xfeff)
     return restoreHeadingInlines(parser.parse(body), body);
   const children: RootContent[] = [];
-  for (const chunk of chunks) {
-    const text = body.slice(chunk.offset, chunk.end);
-    for (const child of parseChunk(parser, text, cache)) {
+  for (let i = 0; i < chunks.length; i++) {
+    const chunk = chunks[i] as Chunk;
+    let end = chunk.end;
+    let text = body.slice(chunk.offset, end);
+    let nodes = parseChunk(parser, text, cache);
+    // A block still open at the cut (a fence opened inside a list item, which the scan does not follow) ends where
+    // its container does, not at the end of the chunk: the cut was too early, so the next chunk is parsed with it.
+    while (i + 1 < chunks.length && endsOpen(nodes, text)) {
+      i += 1;
+      end = (chunks[i] as Chunk).end;
+      text = body.slice(chunk.offset, end);
+      nodes = parseChunk(parser, text, cache);
+    }
+    for (const child of nodes) {
       shiftPositions(child, chunk.line - 1, chunk.offset);
       children.push(child);
     }
@@ -108,6 +119,18 @@ function parseChunk(
   const encoded = encodeChunk(nodes, text);
   if (encoded !== null) cache.set(text, encoded);
   return nodes;
+}
+
+/**
+ * Whether the chunk's last block runs to its very end, over the line ending: what an unclosed fence does. Every block
+ * a chunk closes ends before the line ending, so this only says that the block is still open at the cut.
+ */
+function endsOpen(nodes: readonly RootContent[], text: string): boolean {
+  const last = text.charCodeAt(text.length - 1);
+  return (
+    (last === 10 || last === 13) &&
+    nodes.at(-1)?.position?.end.offset === text.length
+  );
 }
 
 /** The same parse without cutting the body: the reference the chunked parse must always equal. */

@@ -46,6 +46,12 @@ describe("chunked markdown parsing", () => {
     ["$\n===\n</pre>\n## meta"],
     ["  - x\n    ### indented\n</pre>\n## meta"],
     ["- [x] **p1.2**:\n</pre>\n</pre>\n## meta"],
+    // A fence opened inside a list item and never closed ends where the item does: at the heading, not at the end
+    // of the text before it.
+    ["- ```\n## meta"],
+    ["- x\n    ```\n# h"],
+    ["1. ```\n# h"],
+    ["- ~~~\n\n# h"],
   ])("regression: %j", (text) => {
     expect(JSON.parse(JSON.stringify(parseMarkdown(text)))).toEqual(
       JSON.parse(JSON.stringify(parseMarkdownWhole(text))),
