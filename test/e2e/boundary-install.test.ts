@@ -113,6 +113,35 @@ describe("the loader init commits", () => {
     );
   });
 
+  it("in a git worktree added without npm install, refuses writes and says to install in that worktree", () => {
+    const p = installed();
+    const tree = `${p.dir}-worktree`;
+    execFileSync("git", ["worktree", "add", "-q", "--detach", tree], {
+      cwd: p.dir,
+    });
+    const linked: TempProject = {
+      dir: tree,
+      path: (rel) => join(tree, rel),
+      read: (rel) => readFileSync(join(tree, rel), "utf8"),
+      write: (rel, text) => writeFileSync(join(tree, rel), text),
+    };
+    try {
+      const refused = write(linked);
+      expect(refused.reply.hookSpecificOutput?.permissionDecision).toBe("deny");
+      expect(
+        refused.reply.hookSpecificOutput?.permissionDecisionReason,
+      ).toContain(
+        `ask the user to run \`npm install\` in ${tree} (a git worktree has its own node_modules: install in each one) in a terminal, then to start Claude Code again.`,
+      );
+      const start = hook(linked, "SessionStart", { source: "startup" });
+      expect(start.reply.hookSpecificOutput?.additionalContext).toContain(
+        `\`npm install\` in ${tree} (a git worktree has its own node_modules`,
+      );
+    } finally {
+      rmSync(tree, { recursive: true, force: true });
+    }
+  });
+
   it("refuses writes when a bundle was altered, and names the upgrade after a version change", () => {
     const p = installed();
     const bundle = p.path("node_modules/playbook-kit/dist/hook-main.cjs");

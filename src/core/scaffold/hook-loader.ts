@@ -81,6 +81,19 @@ function statOf(file) {
   return [s.dev, s.ino, s.size, s.mtimeMs, s.ctimeMs].join(":");
 }
 
+// A git worktree has no node_modules of its own until npm install runs in it: say where to install.
+function installHere() {
+  const root = path.join(__dirname, "..", "..");
+  let gitFile = "";
+  try {
+    gitFile = fs.readFileSync(path.join(root, ".git"), "utf8");
+  } catch {}
+  const gitDir = ((/^gitdir: (.*)$/m.exec(gitFile) || [])[1] || "").trim();
+  return gitDir && path.basename(path.dirname(gitDir)) === "worktrees"
+    ? \` in \${root} (a git worktree has its own node_modules: install in each one)\`
+    : "";
+}
+
 function problem() {
   const stamp = readStamp();
   const seen = {};
@@ -91,7 +104,7 @@ function problem() {
     try {
       stat = statOf(file);
     } catch {
-      return \`playbook's hook is not installed (\${file} is missing). Next: ask the user to run \\\`npm install\\\` in a terminal, then to start Claude Code again.\`;
+      return \`playbook's hook is not installed (\${file} is missing). Next: ask the user to run \\\`npm install\\\`\${installHere()} in a terminal, then to start Claude Code again.\`;
     }
     seen[name] = { stat, sha256: EXPECTED[name] };
     const noted = stamp[name];
@@ -100,7 +113,7 @@ function problem() {
     try {
       data = fs.readFileSync(file);
     } catch {
-      return \`playbook's hook is not installed (\${file} cannot be read). Next: ask the user to run \\\`npm install\\\` in a terminal, then to start Claude Code again.\`;
+      return \`playbook's hook is not installed (\${file} cannot be read). Next: ask the user to run \\\`npm install\\\`\${installHere()} in a terminal, then to start Claude Code again.\`;
     }
     crypto = crypto || require("node:crypto");
     if (crypto.createHash("sha256").update(data).digest("hex") !== EXPECTED[name]) {
