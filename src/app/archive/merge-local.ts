@@ -26,30 +26,27 @@ export async function mergeLocally(ctx: StepContext): Promise<StepOutcome> {
   const target = journal.defaultBranch;
   const targetRef = `refs/heads/${target}`;
   const elsewhere = await git.worktreeOf(target);
-  let detail = "";
-  let merged: string | null = null;
-  for (let attempt = 1; merged === null; attempt++) {
+  for (let attempt = 1; ; attempt++) {
     const { head, base, local } = await readBase(ctx);
-    if (head === base || (await git.isAncestor(head, base))) {
-      detail = `${journal.branch} already in ${target}`;
-      merged = base;
-      break;
-    }
+    if (head === base || (await git.isAncestor(head, base)))
+      return done(
+        `${journal.branch} already in ${target}${await forwarded(ctx, elsewhere, base)}`,
+      );
     if (remote === null && elsewhere !== null)
       throw new StepFailure(
         `${target} is checked out in ${elsewhere}, and with no remote to push the merge to, merging would move it under that working tree.`,
         `merge it there (\`git -C ${elsewhere} merge --no-ff ${journal.branch}\`), ${RESUME}.`,
       );
     await requireCleanTree(ctx, `merging into ${target}`);
+    // Null when the default branch had to be merged into the playbook's branch first: the next round merges it.
     const made = await mergeOnto(ctx, base);
-    if (made === null) {
-      // Nothing to do: the default branch is now merged into the playbook's branch, and the next round merges it.
-    } else if (remote === null) {
-      if (await git.updateRef(targetRef, made.sha, local ?? ""))
-        merged = made.sha;
-    } else if (await pushMerge(ctx, made.sha, attempt)) merged = made.sha;
-    if (merged !== null && made !== null)
-      detail = [
+    const landed =
+      made !== null &&
+      (remote === null
+        ? await git.updateRef(targetRef, made.sha, local ?? "")
+        : await pushMerge(ctx, made.sha, attempt));
+    if (made !== null && landed) {
+      const detail = [
         `${journal.branch} merged into ${target} (--no-ff)`,
         ...(made.stateResolved
           ? [`state.md's bookkeeping merged with ${target}'s`]
@@ -59,15 +56,25 @@ export async function mergeLocally(ctx: StepContext): Promise<StepOutcome> {
           : []),
         ...(remote === null ? [] : [`pushed to ${remote}`]),
       ].join(", ");
-    else if (attempt >= MERGE_ATTEMPTS)
+      return done(`${detail}${await forwarded(ctx, elsewhere, made.sha)}`);
+    }
+    if (attempt >= MERGE_ATTEMPTS)
       throw new StepFailure(
         `${target} moved ${attempt} times while ${journal.branch} was being merged into it (other archives were merging too).`,
         `wait for them to finish, ${RESUME}.`,
       );
   }
-  if (remote !== null && elsewhere === null)
-    detail += await forwardLocalDefault(ctx, merged);
-  return done(detail);
+}
+
+/** `forwardLocalDefault` when the merge went to a remote and no other worktree has the default branch. */
+async function forwarded(
+  ctx: StepContext,
+  elsewhere: string | null,
+  merged: string,
+): Promise<string> {
+  return ctx.remote !== null && elsewhere === null
+    ? forwardLocalDefault(ctx, merged)
+    : "";
 }
 
 /** The branch's commit and the commit to merge onto: the remote's default branch when there is one, else the local. */
