@@ -1,4 +1,4 @@
-import type { Heading, Root, RootContent } from "mdast";
+import type { Heading, List, Root, RootContent } from "mdast";
 import { gfmTaskListItemFromMarkdown } from "mdast-util-gfm-task-list-item";
 import { gfmTaskListItem } from "micromark-extension-gfm-task-list-item";
 import remarkFrontmatter from "remark-frontmatter";
@@ -59,14 +59,16 @@ function remarkTaskLists(
 /**
  * Parses markdown into mdast with positions. micromark's cost grows with the size of the whole document times the
  * number of list items (1,000 subtasks took 4 s in one piece), so the body is cut before every column-0 ATX
- * heading, where every open container ends anyway, and the pieces are parsed on their own and joined with their
- * positions shifted back. Cuts never fall inside frontmatter, fenced code or an HTML comment. With a `cache`, a chunk
- * whose text was parsed before is read from it instead: after an edit, only the chunks it touched are parsed.
+ * heading, where every open container ends anyway, and before every column-0 bullet item right under a line of
+ * text, where every container but the list ends; the pieces are parsed on their own and joined with their positions
+ * shifted back, a list cut between its items made one again. Cuts never fall inside frontmatter, fenced code or an
+ * HTML comment. With a `cache`, a chunk whose text was parsed before is read from it instead: after an edit, only
+ * the chunk of the edited subtask is parsed (a heading's chunk held 20 subtasks and cost 60-70 ms cold).
  */
 export function parseMarkdown(body: string, cache?: ChunkCache): Root {
   blocks ??= createProcessor(false);
   const parser = blocks;
-  const chunks = splitAtHeadings(body);
+  const chunks = splitIntoChunks(body);
   // micromark drops a leading BOM, which would shift every later chunk: such a body is parsed whole.
   if (chunks.length === 1 || body.charCodeAt(0) === 0xfeff)
     return restoreHeadingInlines(parser.parse(body), body);
@@ -84,10 +86,24 @@ export function parseMarkdown(body: string, cache?: ChunkCache): Root {
       text = body.slice(chunk.offset, end);
       nodes = parseChunk(parser, text, cache);
     }
-    for (const child of nodes) {
+    for (const child of nodes)
       shiftPositions(child, chunk.line - 1, chunk.offset);
-      children.push(child);
+    const first = nodes[0];
+    const previous = children.at(-1);
+    if (
+      chunk.list &&
+      first?.type === "list" &&
+      previous?.type === "list" &&
+      continuesList(body, previous, first)
+    ) {
+      // The same list, cut between two of its items: its items join it, as one parse of both chunks has them.
+      previous.children.push(...first.children);
+      previous.spread = previous.spread === true || first.spread === true;
+      if (previous.position && first.position)
+        previous.position.end = first.position.end;
+      nodes.shift();
     }
+    for (const child of nodes) children.push(child);
   }
   const end = pointAtEnd(body);
   return restoreHeadingInlines(
@@ -119,6 +135,21 @@ function parseChunk(
   const encoded = encodeChunk(nodes, text);
   if (encoded !== null) cache.set(text, encoded);
   return nodes;
+}
+
+/**
+ * Whether the bullet list `next`, which starts a chunk cut right under a line of `previous`, continues it: both
+ * unordered with the same bullet. A blank line never precedes such a cut, so joining them adds no looseness; whether
+ * either was loose already comes from its own items.
+ */
+function continuesList(body: string, previous: List, next: List): boolean {
+  if (previous.ordered === true || next.ordered === true) return false;
+  const bulletAt = (list: List): string => {
+    let at = list.position?.start.offset ?? -1;
+    while (body.charCodeAt(at) === 32 || body.charCodeAt(at) === 9) at += 1;
+    return body.charAt(at);
+  };
+  return bulletAt(previous) === bulletAt(next);
 }
 
 /**
@@ -191,6 +222,8 @@ interface Chunk {
   offset: number;
   end: number;
   line: number;
+  /** Cut before a bullet item right under a line of text: the item may continue the list the chunk before ends with. */
+  list: boolean;
 }
 
 const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;
@@ -236,10 +269,11 @@ function htmlBlockEnd(
   return null;
 }
 
-function splitAtHeadings(body: string): Chunk[] {
+function splitIntoChunks(body: string): Chunk[] {
   const chunks: Chunk[] = [];
   let chunkStart = 0;
   let chunkLine = 1;
+  let chunkList = false;
   let fence: string | null = null;
   let html: RegExp | "blank" | null = null;
   let previousBlank = true;
@@ -308,19 +342,50 @@ function splitAtHeadings(body: string): Chunk[] {
         // A comment opened mid-line: not an HTML block, but cutting inside it is never needed.
         html = /-->/;
       } else if (HEADING.test(text) && offset > chunkStart) {
-        chunks.push({ offset: chunkStart, end: offset, line: chunkLine });
+        chunks.push({
+          offset: chunkStart,
+          end: offset,
+          line: chunkLine,
+          list: chunkList,
+        });
         chunkStart = offset;
         chunkLine = line;
+        chunkList = false;
+      } else if (
+        (lead === DASH || lead === STAR || lead === PLUS) &&
+        !previousBlank &&
+        offset > chunkStart &&
+        BULLET_ITEM.test(text)
+      ) {
+        chunks.push({
+          offset: chunkStart,
+          end: offset,
+          line: chunkLine,
+          list: chunkList,
+        });
+        chunkStart = offset;
+        chunkLine = line;
+        chunkList = true;
       }
     }
     previousBlank = blank;
     offset = next;
     line += 1;
   }
-  chunks.push({ offset: chunkStart, end: body.length, line: chunkLine });
+  chunks.push({
+    offset: chunkStart,
+    end: body.length,
+    line: chunkLine,
+    list: chunkList,
+  });
   return chunks;
 }
 
+/** A bullet list item with text on its line, at the start of the line; `-` alone could underline a heading. */
+const BULLET_ITEM = /^[-*+][ \t]+\S/;
+const DASH = 0x2d;
+const STAR = 0x2a;
+const PLUS = 0x2b;
 const BACKTICK = 0x60;
 const TILDE = 0x7e;
 const LESS_THAN = 0x3c;
@@ -329,14 +394,17 @@ const NONE = -1;
 
 /**
  * The character after up to three spaces when it may open a fence (`` ` `` or `~`), an HTML block (`<`) or, at the
- * start of the line, a heading (`#`); else NONE.
+ * start of the line, a heading (`#`) or a bullet item (`-`, `*`, `+`); else NONE.
  */
 function leadingMark(text: string): number {
   let at = 0;
   while (at < 3 && text.charCodeAt(at) === 32) at += 1;
   const code = text.charCodeAt(at);
   if (code === BACKTICK || code === TILDE || code === LESS_THAN) return code;
-  return code === HASH && at === 0 ? HASH : NONE;
+  if (at > 0) return NONE;
+  return code === HASH || code === DASH || code === STAR || code === PLUS
+    ? code
+    : NONE;
 }
 
 function isBlank(text: string): boolean {

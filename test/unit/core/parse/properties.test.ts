@@ -52,6 +52,11 @@ describe("chunked markdown parsing", () => {
     ["- x\n    ```\n# h"],
     ["1. ```\n# h"],
     ["- ~~~\n\n# h"],
+    // Cuts between the items of one list: it stays one list, loose if any part of it was.
+    ["- a\n\n- b\n- c"],
+    ["- a\n- b\n\n  more\n- c\n* d\n- e"],
+    ["para\n- \n- x"],
+    ["+ a\n  ```\n- b\n```\n# h"],
   ])("regression: %j", (text) => {
     expect(JSON.parse(JSON.stringify(parseMarkdown(text)))).toEqual(
       JSON.parse(JSON.stringify(parseMarkdownWhole(text))),
