@@ -69,6 +69,16 @@ export function openChunkCache(
   let stored: Map<string, string> | undefined;
   const used = new Map<string, string>();
   let changed = false;
+  // The parser asks for a chunk, then stores it when it was missing: the text is hashed once for both.
+  let lastText: string | undefined;
+  let lastKey = "";
+  const keyOf = (text: string): string => {
+    if (text !== lastText) {
+      lastText = text;
+      lastKey = sha256(text);
+    }
+    return lastKey;
+  };
   const load = (): Map<string, string> => {
     if (stored) return stored;
     stored = new Map();
@@ -89,7 +99,7 @@ export function openChunkCache(
   };
   return {
     get(text) {
-      const key = sha256(text);
+      const key = keyOf(text);
       const line = load().get(key);
       if (line === undefined) return undefined;
       try {
@@ -101,7 +111,7 @@ export function openChunkCache(
       }
     },
     set(text, value) {
-      used.set(sha256(text), JSON.stringify(value));
+      used.set(keyOf(text), JSON.stringify(value));
       changed = true;
     },
     save() {

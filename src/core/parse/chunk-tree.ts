@@ -293,6 +293,16 @@ class Lines {
   }
 
   pointOf(offset: number): { line: number; column: number; offset: number } {
+    const index = this.indexOf(offset);
+    return {
+      line: index + 1,
+      column: offset - (this.starts[index] ?? 0) + 1,
+      offset,
+    };
+  }
+
+  /** The 0-based line of `offset`. */
+  private indexOf(offset: number): number {
     const starts = this.starts;
     let index = this.index;
     if ((starts[index] ?? 0) > offset) {
@@ -307,11 +317,7 @@ class Lines {
     while (index + 1 < starts.length && (starts[index + 1] ?? 0) <= offset)
       index += 1;
     this.index = index;
-    return {
-      line: index + 1,
-      column: offset - (starts[index] ?? 0) + 1,
-      offset,
-    };
+    return index;
   }
 
   /** The point's offset when its line and column are the ones the offset gives, else null. */
@@ -325,8 +331,9 @@ class Lines {
       !Number.isInteger(p.offset)
     )
       return null;
-    const expected = this.pointOf(p.offset);
-    return p.line === expected.line && p.column === expected.column
+    const index = this.indexOf(p.offset);
+    return p.line === index + 1 &&
+      p.column === p.offset - (this.starts[index] ?? 0) + 1
       ? p.offset
       : null;
   }
