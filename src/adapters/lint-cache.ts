@@ -21,30 +21,27 @@ export function lintCached<T>(
   lint: (chunks: ChunkCache) => T,
 ): T {
   const cacheFile = cacheFileOf(projectDir, relPath, "lint");
-  const key = {
+  // The key on the first line, the result on the second: a stale entry is told apart without parsing a result that
+  // is a megabyte of JSON for a big playbook.
+  const key = JSON.stringify({
     version: PARSER_VERSION,
     options,
     text: sha256(text),
-  };
+  });
   try {
-    const entry = JSON.parse(readFileSync(cacheFile, "utf8")) as {
-      key?: typeof key;
-      result?: T;
-    };
-    if (
-      entry.key?.version === key.version &&
-      entry.key.options === key.options &&
-      entry.key.text === key.text &&
-      entry.result !== undefined
-    )
-      return entry.result;
+    const entry = readFileSync(cacheFile, "utf8");
+    const newline = entry.indexOf("\n");
+    if (newline !== -1 && entry.slice(0, newline) === key) {
+      const result = JSON.parse(entry.slice(newline + 1)) as T | null;
+      if (result !== null) return result;
+    }
   } catch {
     // A missing or corrupt entry is simply rebuilt.
   }
   const chunks = openChunkCache(projectDir, relPath);
   const result = lint(chunks);
   chunks.save();
-  writeQuietly(cacheFile, JSON.stringify({ key, result }));
+  writeQuietly(cacheFile, `${key}\n${JSON.stringify(result)}`);
   return result;
 }
 

@@ -126,13 +126,23 @@ describe("the lint cache", () => {
     const truth = runLint(p.dir);
     p.write(ENTRY, "{ not json");
     expect(runLint(p.dir)).toStrictEqual(truth);
-    const entry = JSON.parse(p.read(ENTRY)) as {
-      key: { text: string };
-      result: { playbook: { phases: { subtasks: { id: string }[] }[] } };
+    const [keyLine = "", resultLine = ""] = p.read(ENTRY).split("\n");
+    const key = JSON.parse(keyLine) as { text: string };
+    const result = JSON.parse(resultLine) as {
+      playbook: { phases: { subtasks: { id: string }[] }[] };
     };
-    entry.key.text = "0".repeat(64);
-    entry.result.playbook.phases[0]!.subtasks[0]!.id = "forged";
-    p.write(ENTRY, JSON.stringify(entry));
+    result.playbook.phases[0]!.subtasks[0]!.id = "forged";
+    // Trusted under its own key: the forgery the next entry must not pass.
+    p.write(ENTRY, `${keyLine}\n${JSON.stringify(result)}`);
+    expect(runLint(p.dir).active?.playbook.phases[0]?.subtasks[0]?.id).toBe(
+      "forged",
+    );
+    key.text = "0".repeat(64);
+    p.write(ENTRY, `${JSON.stringify(key)}\n${JSON.stringify(result)}`);
+    expect(runLint(p.dir)).toStrictEqual(truth);
+    p.write(ENTRY, `${keyLine}\nnull`);
+    expect(runLint(p.dir)).toStrictEqual(truth);
+    p.write(ENTRY, keyLine);
     expect(runLint(p.dir)).toStrictEqual(truth);
   });
 });
