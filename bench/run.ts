@@ -5,7 +5,7 @@ import { cpus } from "node:os";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { renderLargePlaybook } from "../test/helpers/large-playbook.ts";
-import { benchArchive } from "./archive.ts";
+import { archiveSection, benchArchive } from "./archive.ts";
 import { benchDemo } from "./demo.ts";
 import { benchParallel, formatSpread } from "./parallel.ts";
 import { benchInit } from "./init.ts";
@@ -746,22 +746,7 @@ try {
     "The GitHub rows run against the local GitHub-compatible server of the tests, which validates every request and",
     "response against GitHub's OpenAPI description, so each request costs both sides the same.",
     "",
-    "| provider | playbook (ms) | script (ms) | ratio (median) | target | git processes (playbook / script) |",
-    "| --- | ---: | ---: | ---: | --- | ---: |",
-    ...archive.map(
-      (r) =>
-        `| ${r.name} | ${r.playbook.toFixed(0)} | ${r.script.toFixed(0)} | ${r.ratio.toFixed(2)} | <= 1.5: ${r.ratio <= 1.5 ? "met" : "missed"} | ${r.gitPlaybook} / ${r.gitScript} |`,
-    ),
-    "",
-    "Where the difference goes: Node and the CLI bundle start in about 80 ms where bash starts in 2; the archive",
-    "parses the playbook and its records to refuse unfinished work and to write the pull request; it checks the tree",
-    "before every branch switch, refuses secrets, fetches the default branch before merging so it never pushes over",
-    "someone else's work, and writes its journal durably (fsync) after each of the eight steps so that a kill at any",
-    "point resumes. The GitHub provider also reads the default branch, looks for an existing pull request, reads the",
-    "pull request and its checks before merging, and fetches main afterwards: eight requests to the script's three.",
-    "The first measurement was 4.1 x (local) and 13.8 x (GitHub), with 41 and 30 git processes: Octokit's throttling",
-    "spaced the three writes 1 s and 3 s apart, and every push was preceded by `ls-remote` and an ancestry check.",
-    "",
+    ...archiveSection(archive),
     "## Generator (issue 6)",
     "",
     "`playbook init --yes` in a fresh clone of a git repository with a package.json (35 files rendered and written,",

@@ -33,7 +33,12 @@ export function readArchiveJournal(root: string): StoredJournal {
     : { status: "corrupt", problem: parsed.problem };
 }
 
-/** Saved after every step, flushed to disk: a crash must never lose what already happened on GitHub. */
+/**
+ * Saved after every step that changed something, flushed to disk (one fsync, then the rename): a crash must never
+ * lose what already happened on GitHub. The folder is not flushed after the rename (a second fsync per step): a
+ * power cut may then bring the previous journal back, whose later steps are checked again and found done, and git
+ * flushes none of its own writes by default either (`core.fsync`).
+ */
 export function writeArchiveJournal(
   root: string,
   journal: ArchiveJournal,

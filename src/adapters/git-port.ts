@@ -3,8 +3,7 @@ import { PlaybookError } from "../core/errors.ts";
 import type { GitPort, RefSnapshot } from "../core/ports.ts";
 import { agentGitConfig } from "./agent-git.ts";
 import { isPlaceholderOnDisk } from "./placeholder-check.ts";
-import { parseStatusZ } from "../core/archive/git-status.ts";
-import { parseWorktreeList } from "../core/archive/worktree-list.ts";
+import { parseStatusV2Z } from "../core/archive/git-status.ts";
 
 /** A git command that failed, with git's own message (the part after `fatal:`/`error:` when there is one). */
 export class GitCommandError extends PlaybookError {
@@ -112,25 +111,33 @@ export function createGitPort(dir: string): GitPort {
     }
   };
   const refs = async (names: readonly string[]): Promise<RefSnapshot> => {
+    // `%(worktreepath)` names the working tree that has a branch checked out: the question parallel sessions ask
+    // before moving a branch, answered here instead of by a `git worktree list` of its own.
     const out = await run([
       "for-each-ref",
-      "--format=%(HEAD)%00%(objectname)%00%(refname)%00%(symref)",
+      "--format=%(HEAD)%00%(objectname)%00%(refname)%00%(symref)%00%(worktreepath)",
       ...names,
     ]);
     const wanted = new Set(names);
     const sha = new Map<string, string>();
     const symref = new Map<string, string>();
+    const elsewhere = new Map<string, string>();
     let head: string | null = null;
+    let here: string | null | undefined;
     for (const line of out.split("\n")) {
-      const [mark, object, name, target] = line.split("\0");
+      const [mark, object, name, target, tree] = line.split("\0");
       // A pattern also matches refs below it (`refs/heads/main/x`); only exact names count.
       if (name === undefined || object === undefined || !wanted.has(name))
         continue;
       sha.set(name, object);
       if (target) symref.set(name, target);
       if (mark === "*") head = name;
+      else if (tree) {
+        here ??= realOrNull(dir);
+        if (realOrNull(tree) !== here) elsewhere.set(name, tree);
+      }
     }
-    return { sha, symref, head };
+    return { sha, symref, head, elsewhere };
   };
   const pushRefspec = async (
     rest: string[],
@@ -151,16 +158,6 @@ export function createGitPort(dir: string): GitPort {
   };
   return {
     spawned: () => spawned,
-    async currentBranch() {
-      try {
-        return (
-          (await run(["symbolic-ref", "--quiet", "--short", "HEAD"])).trim() ||
-          null
-        );
-      } catch {
-        return null;
-      }
-    },
     async resolve(ref) {
       try {
         return (
@@ -173,21 +170,37 @@ export function createGitPort(dir: string): GitPort {
       }
     },
     async status() {
+      const status = parseStatusV2Z(
+        await run([
+          "status",
+          "--porcelain=v2",
+          "--branch",
+          "--no-ahead-behind",
+          "-z",
+          "--untracked-files=all",
+        ]),
+      );
       // A sandbox's mount points (while the agent's sandboxed command runs) are not work to commit.
-      return parseStatusZ(
-        await run(["status", "--porcelain=v1", "-z", "--untracked-files=all"]),
-      ).filter((e) => !(e.index === "?" && isPlaceholderOnDisk(dir, e.path)));
+      return {
+        ...status,
+        entries: status.entries.filter(
+          (e) => !(e.index === "?" && isPlaceholderOnDisk(dir, e.path)),
+        ),
+      };
     },
     async addAll(paths) {
       if (paths.length > 0) await run(["add", "--all", "--", ...paths]);
     },
-    async removeFromIndex(path) {
-      await run(["rm", "--cached", "--quiet", "--ignore-unmatch", "--", path]);
-    },
     async commit(message) {
+      const args = ["commit", "-m", message];
+      const r = await exec(args);
+      if (!r.ok) {
+        // Nothing staged (a change written back to what HEAD has): asked of git, since its words follow the locale.
+        if (await quiet(["diff", "--cached", "--quiet"])) return null;
+        throw failure(args, r);
+      }
       // The summary line names the commit (`[branch 1a2b3c4] message`), which saves a `rev-parse HEAD`.
-      const out = await run(["commit", "-m", message]);
-      const sha = /^\[[^\]]*?\b([0-9a-f]{7,64})\]/m.exec(out)?.[1];
+      const sha = /^\[[^\]]*?\b([0-9a-f]{7,64})\]/m.exec(r.stdout)?.[1];
       return sha ?? (await run(["rev-parse", "--short", "HEAD"])).trim();
     },
     async remoteUrl(remote) {
@@ -237,15 +250,6 @@ export function createGitPort(dir: string): GitPort {
     },
     async switchDetached(commit) {
       await run(["switch", "--quiet", "--detach", commit]);
-    },
-    async worktreeOf(branch) {
-      const here = realOrNull(dir);
-      for (const tree of parseWorktreeList(
-        await run(["worktree", "list", "--porcelain"]),
-      ))
-        if (tree.branch === branch && realOrNull(tree.path) !== here)
-          return tree.path;
-      return null;
     },
     async mergeNoFf(branch, message) {
       await run([

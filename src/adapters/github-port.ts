@@ -42,6 +42,7 @@ const Client = Octokit.plugin(retry, throttling);
  */
 export function createGitHubPort(options: GitHubPortOptions): GitHubPort {
   const retries = options.retries ?? 2;
+  let requests = 0;
   const octokit = new Client({
     auth: options.token,
     baseUrl: options.baseUrl.replace(/\/+$/, ""),
@@ -68,6 +69,13 @@ export function createGitHubPort(options: GitHubPortOptions): GitHubPort {
       ) => retries > 0 && count < 1 && after <= 60,
     },
     log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
+    // Counted where each request leaves, so the retries the plugins make are counted too.
+    request: {
+      fetch: (...args: Parameters<typeof fetch>) => {
+        requests++;
+        return fetch(...args);
+      },
+    },
   });
   const { owner, repo } = options;
   const call = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
@@ -79,6 +87,7 @@ export function createGitHubPort(options: GitHubPortOptions): GitHubPort {
   };
   return {
     repository: { owner, repo },
+    requests: () => requests,
     defaultBranch: () =>
       call(
         "reading the repository",

@@ -7,7 +7,6 @@ import { createGitHubPort } from "../adapters/github-port.ts";
 import { findGitHubToken } from "../adapters/github-token.ts";
 import { takeGrant } from "../adapters/grant-store.ts";
 import { readRecords } from "../adapters/record-store.ts";
-import { setStateField } from "../core/edit/state-writers.ts";
 import type { PlaybookSummary, StateSummary } from "../core/model/summary.ts";
 import { summarizeDocument } from "../core/parse/summarize-document.ts";
 import { createRecordSet } from "../core/records/record-set.ts";
@@ -46,6 +45,7 @@ export function createArchiveDeps(
     env,
     config: readConfig(root).config,
     now: () => new Date(),
+    clock: () => Number(process.hrtime.bigint()) / 1e6,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     pollIntervalMs:
       Number(env["PLAYBOOK_ARCHIVE_POLL_MS"]) > 0
@@ -72,7 +72,6 @@ export function createArchiveDeps(
     },
     readRecords: (dir, path) => createRecordSet(readRecords(dir, path)),
     summarizeState,
-    setStateField,
     rerun: (playbook) => rerunInChild(root, playbook, env),
   };
 }

@@ -1,4 +1,4 @@
-import type { StatusEntry } from "./archive/git-status.ts";
+import type { WorkTreeStatus } from "./archive/git-status.ts";
 
 // The ports: everything the use cases ask of git and GitHub, declared here and implemented in src/adapters
 // (git-port.ts runs git, github-port.ts calls Octokit). Tests give the use cases their own implementations.
@@ -11,23 +11,23 @@ export interface RefSnapshot {
   symref: ReadonlyMap<string, string>;
   /** The asked-for branch HEAD is on, or null when HEAD is elsewhere (or detached). */
   head: string | null;
+  /** Full ref name to the folder of another working tree of this repository that has that branch checked out. */
+  elsewhere: ReadonlyMap<string, string>;
 }
 
 /** Everything the archive workflow asks of git, so steps never build command lines themselves. */
 export interface GitPort {
   /** How many git processes this port has started (for the benchmark). */
   readonly spawned: () => number;
-  currentBranch(): Promise<string | null>;
   /** The commit a ref points at, or null when it does not exist. */
   resolve(ref: string): Promise<string | null>;
-  status(): Promise<StatusEntry[]>;
+  /** HEAD (its branch and commit) and the changes against it, in one process. */
+  status(): Promise<WorkTreeStatus>;
   addAll(paths: readonly string[]): Promise<void>;
-  /** Stages the removal of `path` if the index still has it (idempotent). */
-  removeFromIndex(path: string): Promise<void>;
-  /** Commits what is staged; returns the new commit's abbreviated name. */
-  commit(message: string): Promise<string>;
+  /** Commits what is staged; returns the new commit's abbreviated name, or null when nothing was staged. */
+  commit(message: string): Promise<string | null>;
   remoteUrl(remote: string): Promise<string | null>;
-  /** The given full ref names, read in one go. */
+  /** The given full ref names, read in one go, with the other working trees that have them checked out. */
   refs(names: readonly string[]): Promise<RefSnapshot>;
   /**
    * Pushes the local branch to the same name on `remote`, never forced, and without setting it as the branch's
@@ -51,8 +51,6 @@ export interface GitPort {
   switchTo(branch: string): Promise<void>;
   /** Detaches HEAD at `commit` (the working tree follows): a branch checked out elsewhere can be merged onto here. */
   switchDetached(commit: string): Promise<void>;
-  /** The folder of another working tree of this repository that has `branch` checked out, or null. */
-  worktreeOf(branch: string): Promise<string | null>;
   /** Pushes `commit` to `branch` on `remote`, never forced; throws `PushRejected` when the branch moved there. */
   pushCommit(
     remote: string,
@@ -83,6 +81,8 @@ export interface PullRequest {
 /** Everything the archive workflow asks of GitHub, through Octokit. */
 export interface GitHubPort {
   readonly repository: { owner: string; repo: string };
+  /** How many HTTP requests this port has made, retries included (for the benchmark). */
+  readonly requests: () => number;
   defaultBranch(): Promise<string>;
   /** Every pull request (open or closed) from `branch` into `base`, newest first. */
   pullRequestsFor(branch: string, base: string): Promise<PullRequest[]>;

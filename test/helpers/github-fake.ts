@@ -65,6 +65,7 @@ export class GitHubFake implements GitHubPort {
   readonly branches: Map<string, string>;
   readonly pulls = new Map<number, FakePullRequest>();
   readonly calls: FakeGitHubCall[] = [];
+  readonly requests = (): number => this.calls.length;
   private readonly defaultBranchName: string;
   private readonly checksBySha = new Map<string, FakeCheck[]>();
   private readonly faults: {

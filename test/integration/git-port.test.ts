@@ -142,8 +142,50 @@ describe("git port", () => {
     const before = port.spawned();
     const sha = await port.commit("feat: x");
     expect(port.spawned() - before).toBe(1);
-    expect(git(work, "rev-parse", "HEAD").startsWith(sha)).toBe(true);
-    expect(sha.length).toBeGreaterThanOrEqual(7);
+    expect(git(work, "rev-parse", "HEAD").startsWith(sha ?? "-")).toBe(true);
+    expect(sha?.length).toBeGreaterThanOrEqual(7);
+  });
+
+  it("commit answers null when nothing is staged, such as a change written back to what HEAD has", async () => {
+    const { work } = clones();
+    const port = createGitPort(work);
+    const head = git(work, "rev-parse", "HEAD");
+    writeFileSync(join(work, "README.md"), "changed\n");
+    writeFileSync(join(work, "README.md"), "hello\n");
+    await port.addAll(["README.md"]);
+    await expect(port.commit("chore: nothing")).resolves.toBeNull();
+    expect(git(work, "rev-parse", "HEAD")).toBe(head);
+    // A commit refused for another reason (here the user's pre-commit hook) still fails.
+    writeFileSync(
+      join(work, ".git", "hooks", "pre-commit"),
+      "#!/bin/sh\nexit 1\n",
+      {
+        mode: 0o755,
+      },
+    );
+    writeFileSync(join(work, "README.md"), "changed\n");
+    await port.addAll(["README.md"]);
+    await expect(port.commit("x")).rejects.toBeInstanceOf(GitCommandError);
+  });
+
+  it("status reads HEAD's branch and commit with the changes, in one process", async () => {
+    const { work } = clones();
+    const port = createGitPort(work);
+    writeFileSync(join(work, "new file.txt"), "n\n");
+    writeFileSync(join(work, "README.md"), "changed\n");
+    const before = port.spawned();
+    const status = await port.status();
+    expect(port.spawned() - before).toBe(1);
+    expect(status).toEqual({
+      branch: "main",
+      head: git(work, "rev-parse", "HEAD"),
+      entries: [
+        { path: "README.md", from: null, index: " ", worktree: "M" },
+        { path: "new file.txt", from: null, index: "?", worktree: "?" },
+      ],
+    });
+    git(work, "switch", "-q", "--detach");
+    expect((await port.status()).branch).toBeNull();
   });
 
   it("a ref another worktree's git holds locked is waited for, then updated (parallel sessions share refs)", async () => {
@@ -164,18 +206,18 @@ describe("git port", () => {
     );
   });
 
-  it("names the other worktree that has a branch checked out, never this one", async () => {
+  it("reads with the refs the other worktree that has a branch checked out, never this one", async () => {
     const { work } = clones();
     const linked = `${work}-linked`;
     dirs.push(linked);
     git(work, "worktree", "add", "-q", "-b", "feat/y", linked);
-    await expect(createGitPort(linked).worktreeOf("main")).resolves.toBe(work);
-    await expect(createGitPort(work).worktreeOf("main")).resolves.toBeNull();
-    await expect(createGitPort(work).worktreeOf("feat/y")).resolves.toBe(
-      linked,
-    );
-    await expect(
-      createGitPort(linked).worktreeOf("feat/z"),
-    ).resolves.toBeNull();
+    git(work, "branch", "feat/z");
+    const names = ["refs/heads/main", "refs/heads/feat/y", "refs/heads/feat/z"];
+    const fromLinked = await createGitPort(linked).refs(names);
+    expect([...fromLinked.elsewhere]).toEqual([["refs/heads/main", work]]);
+    expect(fromLinked.head).toBe("refs/heads/feat/y");
+    const fromWork = await createGitPort(work).refs(names);
+    expect([...fromWork.elsewhere]).toEqual([["refs/heads/feat/y", linked]]);
+    expect(fromWork.head).toBe("refs/heads/main");
   });
 });

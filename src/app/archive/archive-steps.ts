@@ -8,11 +8,11 @@ import {
   committableChanges,
   isConflict,
 } from "../../core/archive/git-status.ts";
-import {
-  stateResetEdits,
-  type ArchiveJournal,
-  type ArchiveStepId,
+import type {
+  ArchiveJournal,
+  ArchiveStepId,
 } from "../../core/archive/journal.ts";
+import { resetStateText } from "../../core/archive/state-reset.ts";
 import { findSecrets } from "../../core/archive/secrets.ts";
 import { toIsoTime } from "../../core/time/iso-time.ts";
 import { writeStateEdit } from "../workspace/write-state-field.ts";
@@ -101,16 +101,14 @@ async function commitWork(ctx: StepContext): Promise<StepOutcome> {
     journal.steps["commit"]?.status === "skipped"
   )
     return skipped("committed before");
-  const [branch, status] = await Promise.all([
-    git.currentBranch(),
-    git.status(),
-  ]);
+  const status = await git.status();
+  const { branch } = status;
   if (branch === null)
     throw new StepFailure(
       "HEAD is detached, so there is no branch to commit on.",
       `\`git switch ${journal.branch}\`, ${RESUME}.`,
     );
-  const changes = committableChanges(status);
+  const changes = committableChanges(status.entries);
   if (branch !== journal.branch) {
     if (changes.length === 0 && (await git.resolve(journal.branch)) !== null)
       return skipped("nothing to commit");
@@ -126,14 +124,16 @@ async function commitWork(ctx: StepContext): Promise<StepOutcome> {
       `${conflicts.map((c) => c.path).join(", ")} ${conflicts.length === 1 ? "has" : "have"} unresolved merge conflicts.`,
       `resolve them and \`git add\` them, ${RESUME}.`,
     );
-  const secrets = findSecrets(
-    changes.map((c) => ({
-      path: c.path,
-      content:
-        c.worktree === "D" || c.index === "D"
-          ? null
-          : readSmall(join(ctx.root, c.path)),
-    })),
+  const secrets = ctx.meter.check("secrets", () =>
+    findSecrets(
+      changes.map((c) => ({
+        path: c.path,
+        content:
+          c.worktree === "D" || c.index === "D"
+            ? null
+            : readSmall(join(ctx.root, c.path)),
+      })),
+    ),
   );
   if (secrets.length > 0)
     throw new StepFailure(
@@ -145,6 +145,7 @@ async function commitWork(ctx: StepContext): Promise<StepOutcome> {
   ];
   await git.addAll(paths);
   const sha = await git.commit(`feat(${nameOf(journal)}): ${journal.title}`);
+  if (sha === null) return skipped("nothing to commit");
   return done(
     `${paths.length} file${paths.length === 1 ? "" : "s"} (${sha.slice(0, 7)})`,
   );
@@ -167,10 +168,9 @@ async function pushBranch(ctx: StepContext): Promise<StepOutcome> {
 async function openPullRequest(ctx: StepContext): Promise<StepOutcome> {
   const { github, journal } = ctx;
   if (!github) return skipped("local provider: no pull request");
-  const existing = await github.pullRequestsFor(
-    journal.branch,
-    journal.defaultBranch,
-  );
+  const existing =
+    (await ctx.pullRequests) ??
+    (await github.pullRequestsFor(journal.branch, journal.defaultBranch));
   const open =
     existing.find((pr) => pr.state === "open") ??
     existing.find((pr) => pr.merged);
@@ -225,40 +225,45 @@ async function resetState(ctx: StepContext): Promise<StepOutcome> {
       "state.md is missing.",
       `restore it (\`git checkout -- state.md\`), ${RESUME}.`,
     );
-  requireNoConflicts(await git.status());
+  // One status before state.md is written: no conflict is committed with it, and what else of the archive's is left
+  // to commit (the move, or a removal a crash lost). Only this process writes state.md in between.
+  const status = await ctx.meter.check("conflicts", () => git.status());
+  requireNoConflicts(status.entries);
   const state = ctx.summarizeState(readFileSync(statePath, "utf8"));
   const written =
     state.playbook.active === null &&
     state.playbook.lastArchived === journal.archivePath;
   if (!written) {
-    for (const edit of stateResetEdits(journal.archivePath)) {
-      const problem = writeStateEdit(root, (text) =>
-        ctx.setStateField(text, edit.section, edit.key, edit.value),
+    // Every field in one edit from one parse, so state.md is parsed and written (and flushed) once.
+    const problem = writeStateEdit(root, (text) =>
+      resetStateText(text, journal.archivePath),
+    );
+    if (problem)
+      throw new StepFailure(
+        `state.md could not be updated: ${problem}`,
+        `fix state.md (\`playbook lint\`), ${RESUME}.`,
       );
-      if (problem)
-        throw new StepFailure(
-          `state.md could not be updated: ${problem}`,
-          `fix state.md (\`playbook lint\`), ${RESUME}.`,
-        );
-    }
   }
-  const pending = committableChanges(await git.status()).filter(
+  const pending = committableChanges(status.entries).filter(
     (c) =>
       [journal.playbook, journal.archivePath, "state.md"].includes(c.path) ||
       c.from === journal.playbook,
   );
   let detail = written ? "state.md already reset" : "state.md reset";
-  if (pending.length > 0) {
-    // The old path is gone from disk after `git mv`; its removal is staged, or staged here if a crash lost it.
-    await git.addAll(
-      ["state.md", journal.archivePath].filter((p) =>
-        existsSync(join(root, p)),
-      ),
+  if (pending.length > 0 || !written) {
+    // The old path is gone from disk after `git mv`; `add --all` stages its removal too when a crash lost it.
+    const lostRemoval = pending.some(
+      (c) => c.path === journal.playbook && c.worktree === "D",
     );
-    if (pending.some((c) => c.path === journal.playbook && c.worktree === "D"))
-      await git.removeFromIndex(journal.playbook);
+    await git.addAll([
+      "state.md",
+      ...(existsSync(join(root, journal.archivePath))
+        ? [journal.archivePath]
+        : []),
+      ...(lostRemoval ? [journal.playbook] : []),
+    ]);
     const sha = await git.commit(`chore: archive ${nameOf(journal)}`);
-    detail += `, committed (${sha.slice(0, 7)})`;
+    if (sha !== null) detail += `, committed (${sha.slice(0, 7)})`;
   }
   const pushed = await pushRef(ctx, journal.branch);
   if (pushed.status === "done") detail += ", pushed";

@@ -30,7 +30,7 @@ export async function mergeKeepingState(
   try {
     await git.mergeNoFf(ref, message);
   } catch (error) {
-    const conflicts = (await git.status())
+    const conflicts = (await git.status()).entries
       .filter(isConflict)
       .map((entry) => entry.path);
     if (conflicts.length === 0) throw error;

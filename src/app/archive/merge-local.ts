@@ -25,12 +25,11 @@ export async function mergeLocally(ctx: StepContext): Promise<StepOutcome> {
   const { git, journal, remote } = ctx;
   const target = journal.defaultBranch;
   const targetRef = `refs/heads/${target}`;
-  const elsewhere = await git.worktreeOf(target);
   for (let attempt = 1; ; attempt++) {
-    const { head, base, local } = await readBase(ctx);
+    const { head, base, local, elsewhere } = await readBase(ctx);
     if (head === base || (await git.isAncestor(head, base)))
       return done(
-        `${journal.branch} already in ${target}${await forwarded(ctx, elsewhere, base)}`,
+        `${journal.branch} already in ${target}${await forwarded(ctx, elsewhere, base, { local, base })}`,
       );
     if (remote === null && elsewhere !== null)
       throw new StepFailure(
@@ -56,7 +55,9 @@ export async function mergeLocally(ctx: StepContext): Promise<StepOutcome> {
           : []),
         ...(remote === null ? [] : [`pushed to ${remote}`]),
       ].join(", ");
-      return done(`${detail}${await forwarded(ctx, elsewhere, made.sha)}`);
+      return done(
+        `${detail}${await forwarded(ctx, elsewhere, made.sha, { local, base })}`,
+      );
     }
     if (attempt >= MERGE_ATTEMPTS)
       throw new StepFailure(
@@ -71,22 +72,32 @@ async function forwarded(
   ctx: StepContext,
   elsewhere: string | null,
   merged: string,
+  read: { local: string | undefined; base: string },
 ): Promise<string> {
   return ctx.remote !== null && elsewhere === null
-    ? forwardLocalDefault(ctx, merged)
+    ? forwardLocalDefault(ctx, merged, read)
     : "";
 }
 
-/** The branch's commit and the commit to merge onto: the remote's default branch when there is one, else the local. */
-async function readBase(
-  ctx: StepContext,
-): Promise<{ head: string; base: string; local: string | undefined }> {
+/**
+ * The branch's commit, the commit to merge onto (the remote's default branch when there is one, else the local), the
+ * local default branch, and the other worktree that has it checked out: one fetch, one `for-each-ref`.
+ */
+async function readBase(ctx: StepContext): Promise<{
+  head: string;
+  base: string;
+  local: string | undefined;
+  elsewhere: string | null;
+}> {
   const { git, journal, remote } = ctx;
   const target = journal.defaultBranch;
   const branchRef = `refs/heads/${journal.branch}`;
   const targetRef = `refs/heads/${target}`;
   const upstreamRef = `refs/remotes/${remote ?? ""}/${target}`;
-  const fetched = remote !== null && (await git.fetch(remote, target));
+  // Never merged onto a stale copy: what the remote has now, so a merge pushed there never lands over another's.
+  const fetched =
+    remote !== null &&
+    (await ctx.meter.check("fetch", () => git.fetch(remote, target)));
   const refs = await git.refs([
     targetRef,
     branchRef,
@@ -105,7 +116,12 @@ async function readBase(
       `the default branch \`${target}\` does not exist here.`,
       `create it, ${RESUME}.`,
     );
-  return { head, base, local };
+  return {
+    head,
+    base,
+    local,
+    elsewhere: refs.elsewhere.get(targetRef) ?? null,
+  };
 }
 
 /**
@@ -170,14 +186,23 @@ async function pushMerge(
 
 /**
  * The local default branch, brought forward to the merge when nothing else has it checked out (its owner pulls
- * otherwise). One with commits the remote lacks is left as it is, and the detail says so.
+ * otherwise). One with commits the remote lacks is left as it is, and the detail says so. When the local branch, as
+ * read before the merge, was the commit merged onto (`base`, an ancestor of the merge), it moves by compare and swap
+ * without being read again; it is read again only when it was elsewhere or moved meanwhile.
  */
 async function forwardLocalDefault(
   ctx: StepContext,
   merged: string,
+  read: { local: string | undefined; base: string },
 ): Promise<string> {
   const { git, journal, remote } = ctx;
   const targetRef = `refs/heads/${journal.defaultBranch}`;
+  if (read.local === merged) return "";
+  if (
+    read.local === read.base &&
+    (await git.updateRef(targetRef, merged, read.local))
+  )
+    return "";
   const local = (await git.refs([targetRef])).sha.get(targetRef);
   if (local === merged) return "";
   if (local === undefined || (await git.isAncestor(local, merged))) {

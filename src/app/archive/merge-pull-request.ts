@@ -93,13 +93,18 @@ async function readyToMerge(
   number: number,
 ): Promise<PullRequest | null> {
   const { journal, git } = ctx;
-  const local = await git.resolve(`refs/heads/${journal.branch}`);
-  // The checks are asked for the local head while the pull request is read: they are the same commit unless
-  // someone pushed (refused below) or a fix was committed here after the archive stopped (pushed below).
-  const [first, firstChecks] = await Promise.all([
-    github.getPullRequest(number),
-    local === null ? null : github.checks(local).catch(() => null),
-  ]);
+  // The pull request is read while git names the local head, and the checks are asked for that head meanwhile: they
+  // are the same commit unless someone pushed (refused below) or a fix was committed here after the archive stopped
+  // (pushed below).
+  const reading = ctx.meter.check("pull-request", () => {
+    const pull = github.getPullRequest(number);
+    const head = git.resolve(`refs/heads/${journal.branch}`);
+    const checks = head.then((sha) =>
+      sha === null ? null : github.checks(sha).catch(() => null),
+    );
+    return Promise.all([head, pull, checks]);
+  });
+  const [local, first, firstChecks] = await reading;
   let pr = first;
   if (pr.merged) return null;
   if (pr.state === "closed")
@@ -154,12 +159,17 @@ async function catchUp(ctx: StepContext): Promise<string | null> {
     (await git.isAncestor(tip, `refs/heads/${journal.branch}`))
   )
     return null;
-  if ((await git.currentBranch()) !== journal.branch)
+  const status = await git.status();
+  if (status.branch !== journal.branch)
     throw new StepFailure(
       `${target} moved on GitHub and conflicts with ${journal.branch}, which is not checked out here.`,
       `\`git switch ${journal.branch} && git merge ${upstream}\`, resolve the conflicts and commit, ${RESUME}.`,
     );
-  await requireCleanTree(ctx, `merging ${upstream} into ${journal.branch}`);
+  await requireCleanTree(
+    ctx,
+    `merging ${upstream} into ${journal.branch}`,
+    status,
+  );
   await mergeDefaultIntoBranch(ctx, upstreamRef, upstream);
   await pushRef(ctx, journal.branch);
   return upstream;

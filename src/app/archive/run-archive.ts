@@ -4,7 +4,7 @@ import {
   readArchiveJournal,
   writeArchiveJournal,
 } from "../../adapters/archive-journal-store.ts";
-import type { GitHubPort, GitPort } from "../../core/ports.ts";
+import type { GitHubPort, GitPort, PullRequest } from "../../core/ports.ts";
 import { readPostLoopLock } from "../../adapters/runtime-files.ts";
 import {
   GitHubError,
@@ -31,20 +31,25 @@ import {
   explainUnsafeActivePath,
   normaliseActivePath,
 } from "../../core/validate/active-path.ts";
-import { currentTreeFingerprint } from "../workspace/current-tree.ts";
+import { currentTreeFingerprintSoon } from "../workspace/current-tree.ts";
 import {
   archiveBranch,
   assertFinished,
   assertLintClean,
   assertMergeable,
 } from "../../core/archive/readiness.ts";
-import type { SetStateField } from "../workspace/write-state-field.ts";
 import {
   ARCHIVE_STEP_DEFS,
   BEST_EFFORT_STEPS,
   StepFailure,
   type StepContext,
 } from "./archive-steps.ts";
+import {
+  createCostMeter,
+  type Cost,
+  type CostMeter,
+  type SafetyCheck,
+} from "./step-kit.ts";
 
 export interface ArchiveOptions {
   dryRun: boolean;
@@ -64,6 +69,8 @@ export interface ArchiveDeps {
   env: Readonly<Record<string, string | undefined>>;
   config: PlaybookConfig;
   now: () => Date;
+  /** A monotonic clock in milliseconds, for what the parts of the archive cost. */
+  clock: () => number;
   sleep: (ms: number) => Promise<void>;
   pollIntervalMs: number;
   newId: () => string;
@@ -71,7 +78,6 @@ export interface ArchiveDeps {
   readPlaybook: (root: string, path: string) => PlaybookSummary | null;
   readRecords: (root: string, path: string) => RecordSet;
   summarizeState: (text: string) => StateSummary;
-  setStateField: SetStateField;
   /** `playbook check --rerun` of one playbook (for `archive.requireRerun`). */
   rerun: StepContext["rerun"];
 }
@@ -92,6 +98,18 @@ export interface ArchiveOutcome {
   notes: string[];
   /** How many git processes this run started (for the benchmark). */
   gitProcesses: number;
+  /** What the plan, each step and each safety check cost (for the benchmark); null when nothing ran. */
+  costs: ArchiveCosts | null;
+}
+
+export interface ArchiveCosts {
+  /** From the start to the first step: choosing the provider, the readiness checks, the pull request's text. */
+  plan: Cost;
+  steps: Partial<Record<ArchiveStepId, Cost>>;
+  /** Each safety check's total over the run (also counted in the plan or its step), and how often it ran. */
+  checks: Partial<Record<SafetyCheck, Cost & { runs: number }>>;
+  /** All of it, from the start to the outcome. */
+  total: Cost;
 }
 
 /**
@@ -112,6 +130,8 @@ export async function runArchive(
 ): Promise<ArchiveOutcome> {
   const finished = alreadyArchived(root, options, deps);
   if (finished) return finished;
+  const started = deps.clock();
+  const startedProcesses = deps.git.spawned();
   const notes: string[] = [];
   const remoteUrl = await deps.git.remoteUrl(deps.config.archive.remote);
   const remote = remoteUrl === null ? null : deps.config.archive.remote;
@@ -140,9 +160,16 @@ export async function runArchive(
           ...choice.repository,
         })
       : null;
-  const journal = options.resume
-    ? resumeJournal(root, choice.provider)
-    : await planJournal(root, options, deps, github, choice.provider);
+  const meter = createCostMeter(deps.clock, deps.git, github);
+  const spanOf = (from: number, processes: number, requests: number) => ({
+    ms: deps.clock() - from,
+    gitProcesses: deps.git.spawned() - processes,
+    requests: (github?.requests() ?? 0) - requests,
+  });
+  const plan = options.resume
+    ? { journal: resumeJournal(root, choice.provider), pulls: null }
+    : await planJournal(root, options, deps, github, choice.provider, meter);
+  const { journal } = plan;
   const ctx: StepContext = {
     root,
     journal,
@@ -152,7 +179,6 @@ export async function runArchive(
     config: deps.config.archive,
     now: deps.now,
     sleep: deps.sleep,
-    setStateField: deps.setStateField,
     summarizeState: deps.summarizeState,
     session: options.session ?? journal.session,
     checkWaitSeconds: Math.min(
@@ -161,26 +187,50 @@ export async function runArchive(
     ),
     pollIntervalMs: deps.pollIntervalMs,
     rerun: deps.rerun,
+    meter,
+    pullRequests: plan.pulls,
+  };
+  const costs: ArchiveCosts = {
+    plan: spanOf(started, startedProcesses, 0),
+    steps: {},
+    checks: {},
+    total: { ms: 0, gitProcesses: 0, requests: 0 },
+  };
+  const outcome = (
+    status: ArchiveOutcome["status"],
+    steps: StepReport[],
+    next: string | null,
+  ): ArchiveOutcome => {
+    costs.checks = meter.checks();
+    costs.total = spanOf(started, startedProcesses, 0);
+    return {
+      status,
+      journal,
+      steps,
+      next,
+      notes,
+      gitProcesses: deps.git.spawned(),
+      costs,
+    };
   };
   if (options.dryRun)
-    return {
-      status: "planned",
-      journal,
-      steps: ARCHIVE_STEPS.map((id) => ({
+    return outcome(
+      "planned",
+      ARCHIVE_STEPS.map((id) => ({
         id,
         status: "planned",
         detail: ARCHIVE_STEP_DEFS[id].describe(journal, remote),
       })),
-      next: null,
-      notes,
-      gitProcesses: deps.git.spawned(),
-    };
+      null,
+    );
   journal.status = "running";
   journal.next = null;
-  writeArchiveJournal(root, journal);
+  saveJournal(root, journal, meter);
   const steps: StepReport[] = [];
   for (const id of ARCHIVE_STEPS) {
+    const step = meter.start();
     const report = await runStep(id, ctx);
+    costs.steps[id] = step();
     steps.push(report);
     journal.steps[id] = {
       status: report.status === "planned" ? "done" : report.status,
@@ -191,34 +241,32 @@ export async function runArchive(
     if (report.status === "failed" && !BEST_EFFORT_STEPS.has(id)) {
       journal.status = "partial";
       journal.next = report.next;
-      writeArchiveJournal(root, journal);
-      return {
-        status: "partial",
-        journal,
-        steps,
-        next: report.next,
-        notes,
-        gitProcesses: deps.git.spawned(),
-      };
+      saveJournal(root, journal, meter);
+      return outcome("partial", steps, report.next);
     }
     if (report.status === "failed")
       notes.push(`${id} did not finish (${report.detail}); ${report.next}`);
-    writeArchiveJournal(root, journal);
+    // A step that changed nothing needs no record on disk yet: after a kill it is checked again, and skipped
+    // again. The last step's record goes with the outcome's, in one write.
+    if (report.status !== "skipped" && id !== ARCHIVE_STEPS.at(-1))
+      saveJournal(root, journal, meter);
   }
   const degraded = steps.some((s) => s.status === "failed");
   journal.status = degraded ? "partial" : "success";
   journal.next = degraded
     ? (steps.find((s) => s.status === "failed")?.detail ?? null)
     : null;
-  writeArchiveJournal(root, journal);
-  return {
-    status: journal.status,
-    journal,
-    steps,
-    next: journal.next,
-    notes,
-    gitProcesses: deps.git.spawned(),
-  };
+  saveJournal(root, journal, meter);
+  return outcome(journal.status, steps, journal.next);
+}
+
+/** The journal on disk, flushed: what a kill after this point resumes from. */
+function saveJournal(
+  root: string,
+  journal: ArchiveJournal,
+  meter: CostMeter,
+): void {
+  meter.check("journal", () => writeArchiveJournal(root, journal));
 }
 
 async function runStep(
@@ -270,6 +318,7 @@ function alreadyArchived(
       : "Start the next task with /playbook-init.",
     notes: [],
     gitProcesses: 0,
+    costs: null,
   };
 }
 
@@ -301,13 +350,35 @@ function resumeJournal(
   return stored.journal;
 }
 
+/**
+ * Settles now, so a promise started early never rejects unobserved when the plan stops before reading it; `get`
+ * gives its value or throws its error.
+ */
+function early<T>(promise: Promise<T>): { get: () => Promise<T> } {
+  const settled = promise.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+  return {
+    get: async () => {
+      const result = await settled;
+      if (result.ok) return result.value;
+      throw result.error;
+    },
+  };
+}
+
 async function planJournal(
   root: string,
   options: ArchiveOptions,
   deps: ArchiveDeps,
   github: GitHubPort | null,
   provider: "github" | "local",
-): Promise<ArchiveJournal> {
+  meter: CostMeter,
+): Promise<{
+  journal: ArchiveJournal;
+  pulls: Promise<PullRequest[] | null> | null;
+}> {
   const stored = readArchiveJournal(root);
   if (stored.status === "ok" && stored.journal.status !== "success")
     throw new PlaybookError(
@@ -315,74 +386,100 @@ async function planJournal(
       `The archive of ${stored.journal.playbook} is unfinished${stored.journal.next ? `: ${stored.journal.next}` : ""}.`,
       { hint: "Run `playbook archive --resume` to finish it." },
     );
-  const state = deps.readState(root);
-  const active = state?.playbook.active ?? null;
-  if (!state || active === null)
-    throw new PlaybookError(
-      "E_CONFIG",
-      "There is no active playbook to archive (state.md names none).",
-      {
-        hint: "`playbook status` shows where the work stands.",
+  // git and GitHub answer while the playbook is parsed: the default branch, and the tree's fingerprint.
+  const defaultBranch = early(
+    github
+      ? github.defaultBranch()
+      : deps.git
+          .localDefaultBranch(deps.config.archive.remote)
+          .then((name) => name ?? "main"),
+  );
+  const fingerprint = currentTreeFingerprintSoon(root);
+  try {
+    const state = deps.readState(root);
+    const active = state?.playbook.active ?? null;
+    if (!state || active === null)
+      throw new PlaybookError(
+        "E_CONFIG",
+        "There is no active playbook to archive (state.md names none).",
+        {
+          hint: "`playbook status` shows where the work stands.",
+        },
+      );
+    const unsafe = explainUnsafeActivePath(active);
+    if (unsafe)
+      throw new PlaybookError(
+        "E_CONFIG",
+        `state.md's active playbook cannot be used: ${unsafe}.`,
+        { hint: "Fix `active` in state.md." },
+      );
+    const path = normaliseActivePath(active);
+    const playbook = deps.readPlaybook(root, path);
+    if (!playbook)
+      throw new PlaybookError(
+        "E_CONFIG",
+        `${path} (active in state.md) does not exist.`,
+        { hint: "Fix `active` in state.md." },
+      );
+    const branch = archiveBranch(
+      path,
+      playbook.meta.branch,
+      state.playbook.branch,
+    );
+    // Asked now, answered while the work is committed and pushed; the open-pr step takes it (only a person could
+    // open a pull request for this branch meanwhile, and then opening a second one is refused by GitHub).
+    const pulls = github
+      ? early(
+          defaultBranch
+            .get()
+            .then((base) => github.pullRequestsFor(branch, base)),
+        )
+      : null;
+    const records = await meter.check("readiness", async () => {
+      assertLintClean(path, playbook);
+      const records = deps.readRecords(root, path);
+      assertFinished(
+        path,
+        findMissingProof(path, playbook, records, await fingerprint.result),
+      );
+      return records;
+    });
+    const base = await defaultBranch.get();
+    assertMergeable(path, branch, base);
+    const date = toIsoTime(deps.now()).slice(0, 10);
+    const archivePath = archivePathFor(
+      path,
+      (p) => existsSync(join(root, p)),
+      date,
+    );
+    const { title, body } = renderPullRequest(
+      path,
+      archivePath,
+      playbook,
+      records,
+    );
+    return {
+      journal: {
+        version: 1,
+        id: deps.newId(),
+        playbook: path,
+        archivePath,
+        branch,
+        defaultBranch: base,
+        provider,
+        title,
+        body,
+        session: options.session,
+        startedAt: toIsoTime(deps.now()),
+        status: "running",
+        pr: null,
+        steps: {},
+        next: null,
       },
-    );
-  const unsafe = explainUnsafeActivePath(active);
-  if (unsafe)
-    throw new PlaybookError(
-      "E_CONFIG",
-      `state.md's active playbook cannot be used: ${unsafe}.`,
-      { hint: "Fix `active` in state.md." },
-    );
-  const path = normaliseActivePath(active);
-  const playbook = deps.readPlaybook(root, path);
-  if (!playbook)
-    throw new PlaybookError(
-      "E_CONFIG",
-      `${path} (active in state.md) does not exist.`,
-      { hint: "Fix `active` in state.md." },
-    );
-  assertLintClean(path, playbook);
-  const records = deps.readRecords(root, path);
-  assertFinished(
-    path,
-    findMissingProof(path, playbook, records, currentTreeFingerprint(root)),
-  );
-  const branch = archiveBranch(
-    path,
-    playbook.meta.branch,
-    state.playbook.branch,
-  );
-  const defaultBranch = github
-    ? await github.defaultBranch()
-    : ((await deps.git.localDefaultBranch(deps.config.archive.remote)) ??
-      "main");
-  assertMergeable(path, branch, defaultBranch);
-  const date = toIsoTime(deps.now()).slice(0, 10);
-  const archivePath = archivePathFor(
-    path,
-    (p) => existsSync(join(root, p)),
-    date,
-  );
-  const { title, body } = renderPullRequest(
-    path,
-    archivePath,
-    playbook,
-    records,
-  );
-  return {
-    version: 1,
-    id: deps.newId(),
-    playbook: path,
-    archivePath,
-    branch,
-    defaultBranch,
-    provider,
-    title,
-    body,
-    session: options.session,
-    startedAt: toIsoTime(deps.now()),
-    status: "running",
-    pr: null,
-    steps: {},
-    next: null,
-  };
+      // A failed early answer is asked again by the step, which then reports its error.
+      pulls: pulls?.get().catch(() => null) ?? null,
+    };
+  } finally {
+    fingerprint.cancel();
+  }
 }

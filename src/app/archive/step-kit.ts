@@ -3,13 +3,13 @@ import {
   committableChanges,
   isConflict,
   type StatusEntry,
+  type WorkTreeStatus,
 } from "../../core/archive/git-status.ts";
 import type { ArchiveJournal } from "../../core/archive/journal.ts";
 import type { PlaybookConfig } from "../../core/config/config.ts";
 import { PlaybookError } from "../../core/errors.ts";
 import type { StateSummary } from "../../core/model/summary.ts";
-import type { GitHubPort, GitPort } from "../../core/ports.ts";
-import type { SetStateField } from "../workspace/write-state-field.ts";
+import type { GitHubPort, GitPort, PullRequest } from "../../core/ports.ts";
 
 /** Why a step stopped the archive, and the one thing to do before `playbook archive --resume`. */
 export class StepFailure extends PlaybookError {
@@ -31,7 +31,6 @@ export interface StepContext {
   config: PlaybookConfig["archive"];
   now: () => Date;
   sleep: (ms: number) => Promise<void>;
-  setStateField: SetStateField;
   summarizeState: (text: string) => StateSummary;
   session: string | null;
   /** Longest wait for pending checks, in seconds. */
@@ -39,6 +38,94 @@ export interface StepContext {
   pollIntervalMs: number;
   /** `playbook check --rerun` for one playbook: whether every validation agrees with its evidence, and if not why. */
   rerun: (playbook: string) => Promise<{ ok: boolean; detail: string }>;
+  /** What the safety checks cost, for the benchmark. */
+  meter: CostMeter;
+  /**
+   * The pull requests from the playbook's branch, asked for while the archive was planned (null: ask now). Null
+   * inside when that request failed.
+   */
+  pullRequests: Promise<PullRequest[] | null> | null;
+}
+
+/** What a part of the archive cost: wall time, the git processes it started and the GitHub requests it made. */
+export interface Cost {
+  ms: number;
+  gitProcesses: number;
+  requests: number;
+}
+
+/**
+ * The safety checks whose price the benchmark shows (bench/archive.ts). Each prevents a failure: work archived
+ * unfinished, a secret published, a conflict committed, uncommitted work overwritten by a switch, someone else's
+ * merge pushed over, unchecked or unseen code merged, a kill that cannot be resumed.
+ */
+export const SAFETY_CHECKS = [
+  "readiness",
+  "secrets",
+  "conflicts",
+  "clean-tree",
+  "fetch",
+  "pull-request",
+  "journal",
+] as const;
+export type SafetyCheck = (typeof SAFETY_CHECKS)[number];
+
+export interface CostMeter {
+  /** Runs `work` (sync or async) as part of `check`, adding what it cost; it must not overlap other git work. */
+  check<T>(check: SafetyCheck, work: () => T): T;
+  /** Starts measuring a span; the function returned gives what it cost so far. */
+  start(): () => Cost;
+  /** What each check cost in total, and how many times it ran. */
+  checks(): Partial<Record<SafetyCheck, Cost & { runs: number }>>;
+}
+
+/** A meter reading the clock (monotonic, in ms), the git port's process count and the GitHub port's request count. */
+export function createCostMeter(
+  clock: () => number,
+  git: GitPort,
+  github: GitHubPort | null,
+): CostMeter {
+  const totals: Partial<Record<SafetyCheck, Cost & { runs: number }>> = {};
+  const start = (): (() => Cost) => {
+    const ms = clock();
+    const processes = git.spawned();
+    const requests = github?.requests() ?? 0;
+    return () => ({
+      ms: clock() - ms,
+      gitProcesses: git.spawned() - processes,
+      requests: (github?.requests() ?? 0) - requests,
+    });
+  };
+  const add = (check: SafetyCheck, cost: Cost) => {
+    const total = (totals[check] ??= {
+      ms: 0,
+      gitProcesses: 0,
+      requests: 0,
+      runs: 0,
+    });
+    total.ms += cost.ms;
+    total.gitProcesses += cost.gitProcesses;
+    total.requests += cost.requests;
+    total.runs++;
+  };
+  return {
+    check<T>(check: SafetyCheck, work: () => T): T {
+      const stop = start();
+      let result: T;
+      try {
+        result = work();
+      } catch (error) {
+        add(check, stop());
+        throw error;
+      }
+      if (result instanceof Promise)
+        return result.finally(() => add(check, stop())) as T;
+      add(check, stop());
+      return result;
+    },
+    start,
+    checks: () => totals,
+  };
 }
 
 export interface StepOutcome {
@@ -70,11 +157,18 @@ export function messageOf(error: unknown): string {
     : String(error);
 }
 
+/**
+ * Stops when uncommitted changes could be overwritten by what the caller is `doing` (a switch, a merge). Takes a
+ * status read in the same moment by the caller when it has one, else reads one.
+ */
 export async function requireCleanTree(
   ctx: StepContext,
   doing: string,
+  known?: WorkTreeStatus,
 ): Promise<void> {
-  const dirty = committableChanges(await ctx.git.status());
+  const status =
+    known ?? (await ctx.meter.check("clean-tree", () => ctx.git.status()));
+  const dirty = committableChanges(status.entries);
   requireNoConflicts(dirty);
   if (dirty.length > 0)
     throw new StepFailure(

@@ -1,4 +1,4 @@
-/** One entry of `git status --porcelain=v1 -z`. */
+/** One entry of `git status`. */
 export interface StatusEntry {
   /** The path now (for a rename, the new one). */
   path: string;
@@ -9,23 +9,66 @@ export interface StatusEntry {
   worktree: string;
 }
 
+/** A working tree at one moment: where HEAD is, and what differs from it. */
+export interface WorkTreeStatus {
+  /** The branch HEAD is on, or null when it is detached. */
+  branch: string | null;
+  /** HEAD's commit, or null before the first commit. */
+  head: string | null;
+  entries: StatusEntry[];
+}
+
 /**
- * Parses `git status --porcelain=v1 -z` (NUL-separated, so any path is safe). Renames and copies are followed by
- * their source path in the next field.
+ * Parses `git status --porcelain=v2 --branch -z` (NUL-separated, so any path is safe): the `# branch.oid` and
+ * `# branch.head` headers, then one record per changed path. A rename or copy is followed by its source path in the
+ * next field; `.` (unchanged) in the two letters reads as a space, as in the short format.
  */
-export function parseStatusZ(output: string): StatusEntry[] {
+export function parseStatusV2Z(output: string): WorkTreeStatus {
   const fields = output.split("\0");
-  const entries: StatusEntry[] = [];
+  const status: WorkTreeStatus = { branch: null, head: null, entries: [] };
   for (let i = 0; i < fields.length; i++) {
     const field = fields[i] ?? "";
-    if (field.length < 4) continue;
-    const index = field[0] ?? " ";
-    const worktree = field[1] ?? " ";
-    const path = field.slice(3);
-    const from = index === "R" || index === "C" ? (fields[++i] ?? null) : null;
-    entries.push({ path, from, index, worktree });
+    const kind = field[0];
+    if (kind === "#") {
+      const [, name, value = ""] = field.split(" ");
+      if (name === "branch.oid" && value !== "(initial)") status.head = value;
+      if (name === "branch.head" && value !== "(detached)")
+        status.branch = value;
+      continue;
+    }
+    if (kind === "?" || kind === "!") {
+      status.entries.push({
+        path: field.slice(2),
+        from: null,
+        index: kind,
+        worktree: kind,
+      });
+      continue;
+    }
+    // Fields before the path: `1 XY sub mH mI mW hH hI`, `2` adds the score, `u` has three stages.
+    const before = kind === "1" ? 8 : kind === "2" ? 9 : kind === "u" ? 10 : -1;
+    if (before < 0) continue;
+    const path = afterSpaces(field, before);
+    if (path === null) continue;
+    const letters = field.slice(2, 4).replaceAll(".", " ");
+    status.entries.push({
+      path,
+      from: kind === "2" ? (fields[++i] ?? null) : null,
+      index: letters[0] ?? " ",
+      worktree: letters[1] ?? " ",
+    });
   }
-  return entries;
+  return status;
+}
+
+/** The rest of `field` after its first `count` spaces (a path may hold spaces itself), or null. */
+function afterSpaces(field: string, count: number): string | null {
+  let at = -1;
+  for (let n = 0; n < count; n++) {
+    at = field.indexOf(" ", at + 1);
+    if (at < 0) return null;
+  }
+  return field.slice(at + 1);
 }
 
 /** Changes the archive commits: tracked changes and new files git does not ignore. */

@@ -8,6 +8,7 @@ import {
   StepFailure,
   type StepContext,
 } from "../../../../src/app/archive/archive-steps.ts";
+import { createCostMeter } from "../../../../src/app/archive/step-kit.ts";
 import type { ArchiveJournal } from "../../../../src/core/archive/journal.ts";
 import { defaultConfig } from "../../../../src/core/config/config.ts";
 import type { GitPort } from "../../../../src/core/ports.ts";
@@ -84,10 +85,8 @@ function createClone(github: GitHubFake) {
         summary: `${there?.slice(0, 7) ?? "new"}..${sha.slice(0, 7)}`,
       });
     },
-    currentBranch: notUsed("currentBranch"),
     status: notUsed("status"),
     addAll: notUsed("addAll"),
-    removeFromIndex: notUsed("removeFromIndex"),
     commit: notUsed("commit"),
     remoteUrl: notUsed("remoteUrl"),
     refs: notUsed("refs"),
@@ -96,7 +95,6 @@ function createClone(github: GitHubFake) {
     existsAt: notUsed("existsAt"),
     switchTo: notUsed("switchTo"),
     switchDetached: notUsed("switchDetached"),
-    worktreeOf: notUsed("worktreeOf"),
     pushCommit: notUsed("pushCommit"),
     updateRef: notUsed("updateRef"),
     mergeNoFf: notUsed("mergeNoFf"),
@@ -172,12 +170,13 @@ function world(
       onSleep(github);
       return Promise.resolve();
     },
-    setStateField: unused("setStateField"),
     summarizeState: unused("summarizeState"),
     session: null,
     checkWaitSeconds: config.checkWaitSeconds,
     pollIntervalMs: 10_000,
     rerun: unused("rerun"),
+    meter: createCostMeter(() => 0, clone.git, github),
+    pullRequests: null,
   };
   return { github, clone, ctx, sleeps };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   committableChanges,
-  parseStatusZ,
+  parseStatusV2Z,
 } from "../../../../src/core/archive/git-status.ts";
 import {
   apiUrlFor,
@@ -175,29 +175,58 @@ describe("findSecrets", () => {
   });
 });
 
-describe("parseStatusZ", () => {
-  it("reads modifications, renames, untracked and ignored entries, and keeps the committable ones", () => {
-    const entries = parseStatusZ(
-      " M src/a.ts\0R  plan/archive/x.md\0plan/x.md\0?? new file.ts\0!! dist/x.js\0D  gone.ts\0",
+describe("parseStatusV2Z", () => {
+  const Z = "100644 100644 100644";
+  const H = `${"1".repeat(40)} ${"2".repeat(40)}`;
+  it("reads HEAD's branch and commit, modifications, renames, conflicts, untracked and ignored entries, and keeps the committable ones", () => {
+    const status = parseStatusV2Z(
+      [
+        `# branch.oid ${"a".repeat(40)}`,
+        "# branch.head feat/x",
+        "# branch.ab +? -?",
+        `1 .M N... ${Z} ${H} src/a b.ts`,
+        `2 R. N... ${Z} ${H} R100 plan/archive/x.md`,
+        "plan/x.md",
+        `u UU N... ${Z} 100644 ${H} ${"3".repeat(40)} state.md`,
+        "? new file.ts",
+        "! dist/x.js",
+        `1 D. N... 100644 000000 000000 ${H} gone.ts`,
+        "",
+      ].join("\0"),
     );
-    expect(entries).toEqual([
-      { path: "src/a.ts", from: null, index: " ", worktree: "M" },
+    expect(status.head).toBe("a".repeat(40));
+    expect(status.branch).toBe("feat/x");
+    expect(status.entries).toEqual([
+      { path: "src/a b.ts", from: null, index: " ", worktree: "M" },
       {
         path: "plan/archive/x.md",
         from: "plan/x.md",
         index: "R",
         worktree: " ",
       },
+      { path: "state.md", from: null, index: "U", worktree: "U" },
       { path: "new file.ts", from: null, index: "?", worktree: "?" },
       { path: "dist/x.js", from: null, index: "!", worktree: "!" },
       { path: "gone.ts", from: null, index: "D", worktree: " " },
     ]);
-    expect(committableChanges(entries).map((e) => e.path)).toEqual([
-      "src/a.ts",
+    expect(committableChanges(status.entries).map((e) => e.path)).toEqual([
+      "src/a b.ts",
       "plan/archive/x.md",
+      "state.md",
       "new file.ts",
       "gone.ts",
     ]);
+  });
+
+  it("reads a detached HEAD and a repository before its first commit as null", () => {
+    expect(
+      parseStatusV2Z(
+        `# branch.oid ${"a".repeat(40)}\0# branch.head (detached)\0`,
+      ),
+    ).toEqual({ branch: null, head: "a".repeat(40), entries: [] });
+    expect(
+      parseStatusV2Z("# branch.oid (initial)\0# branch.head main\0"),
+    ).toEqual({ branch: "main", head: null, entries: [] });
   });
 });
 
