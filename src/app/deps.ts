@@ -36,8 +36,6 @@ export function createArchiveDeps(
   root: string,
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): ArchiveDeps {
-  const summarizeState = (text: string) =>
-    summarizeDocument("state", text, "state.md") as StateSummary;
   return {
     git: createGitPort(root),
     createGitHub: (options) => createGitHubPort(options),
@@ -54,7 +52,11 @@ export function createArchiveDeps(
     newId: randomUUID,
     readState: (dir) => {
       try {
-        return summarizeState(readFileSync(join(dir, "state.md"), "utf8"));
+        return summarizeDocument(
+          "state",
+          readFileSync(join(dir, "state.md"), "utf8"),
+          "state.md",
+        ) as StateSummary;
       } catch {
         return null;
       }
@@ -71,7 +73,6 @@ export function createArchiveDeps(
       }
     },
     readRecords: (dir, path) => createRecordSet(readRecords(dir, path)),
-    summarizeState,
     rerun: (playbook) => rerunInChild(root, playbook, env),
   };
 }

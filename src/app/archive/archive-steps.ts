@@ -229,14 +229,15 @@ async function resetState(ctx: StepContext): Promise<StepOutcome> {
   // to commit (the move, or a removal a crash lost). Only this process writes state.md in between.
   const status = await ctx.meter.check("conflicts", () => git.status());
   requireNoConflicts(status.entries);
-  const state = ctx.summarizeState(readFileSync(statePath, "utf8"));
-  const written =
-    state.playbook.active === null &&
-    state.playbook.lastArchived === journal.archivePath;
+  const text = readFileSync(statePath, "utf8");
+  const reset = resetStateText(text, journal.archivePath);
+  const written = reset.alreadyReset;
   if (!written) {
     // Every field in one edit from one parse, so state.md is parsed and written (and flushed) once.
-    const problem = writeStateEdit(root, (text) =>
-      resetStateText(text, journal.archivePath),
+    const problem = writeStateEdit(root, (current) =>
+      current === text
+        ? reset.result
+        : resetStateText(current, journal.archivePath).result,
     );
     if (problem)
       throw new StepFailure(

@@ -77,7 +77,6 @@ export interface ArchiveDeps {
   readState: (root: string) => StateSummary | null;
   readPlaybook: (root: string, path: string) => PlaybookSummary | null;
   readRecords: (root: string, path: string) => RecordSet;
-  summarizeState: (text: string) => StateSummary;
   /** `playbook check --rerun` of one playbook (for `archive.requireRerun`). */
   rerun: StepContext["rerun"];
 }
@@ -179,7 +178,6 @@ export async function runArchive(
     config: deps.config.archive,
     now: deps.now,
     sleep: deps.sleep,
-    summarizeState: deps.summarizeState,
     session: options.session ?? journal.session,
     checkWaitSeconds: Math.min(
       deps.config.archive.checkWaitSeconds,

@@ -8,7 +8,6 @@ import {
 import type { ArchiveJournal } from "../../core/archive/journal.ts";
 import type { PlaybookConfig } from "../../core/config/config.ts";
 import { PlaybookError } from "../../core/errors.ts";
-import type { StateSummary } from "../../core/model/summary.ts";
 import type { GitHubPort, GitPort, PullRequest } from "../../core/ports.ts";
 
 /** Why a step stopped the archive, and the one thing to do before `playbook archive --resume`. */
@@ -31,7 +30,6 @@ export interface StepContext {
   config: PlaybookConfig["archive"];
   now: () => Date;
   sleep: (ms: number) => Promise<void>;
-  summarizeState: (text: string) => StateSummary;
   session: string | null;
   /** Longest wait for pending checks, in seconds. */
   checkWaitSeconds: number;

@@ -6,14 +6,30 @@ import { createSource } from "../parse/source.ts";
 import { stateResetEdits } from "./journal.ts";
 
 /**
- * state.md with the archive's reset applied (`stateResetEdits`), as `setStateField` writes each field, from one
- * parse: the values are replaced from the end of the file backwards, so each edit's offsets from that parse still
- * hold when it is made. A reset that must add a key or a section, or meets a broken yaml block, is written edit by
- * edit by `setStateField`, which parses again each time (it costs a parse of state.md per field).
+ * The archive's reset of state.md (`stateResetEdits`) from one parse: whether it is already done (no playbook
+ * active, `last_archived` this archive's path), and the text with every field reset as `setStateField` writes it.
+ * The values are replaced from the end of the file backwards, so each edit's offsets from that parse still hold when
+ * it is made. A reset that must add a key or a section, or meets a broken yaml block, is written edit by edit by
+ * `setStateField`, which parses again each time (a parse of state.md per field).
  */
-export function resetStateText(text: string, archivePath: string): EditResult {
-  const edits = stateResetEdits(archivePath);
+export function resetStateText(
+  text: string,
+  archivePath: string,
+): { alreadyReset: boolean; result: EditResult } {
   const parsed = parseState(text, "state.md");
+  const { active, lastArchived } = parsed.value.playbook;
+  return {
+    alreadyReset: active === null && lastArchived === archivePath,
+    result: resetFields(text, archivePath, parsed),
+  };
+}
+
+function resetFields(
+  text: string,
+  archivePath: string,
+  parsed: ReturnType<typeof parseState>,
+): EditResult {
+  const edits = stateResetEdits(archivePath);
   const placed = [];
   for (const edit of edits) {
     const section = parsed.value.sections[edit.section];

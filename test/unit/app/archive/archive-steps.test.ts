@@ -170,7 +170,6 @@ function world(
       onSleep(github);
       return Promise.resolve();
     },
-    summarizeState: unused("summarizeState"),
     session: null,
     checkWaitSeconds: config.checkWaitSeconds,
     pollIntervalMs: 10_000,

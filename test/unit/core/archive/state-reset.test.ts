@@ -64,10 +64,20 @@ const documents: [string, string][] = [
 ];
 
 describe("resetStateText", () => {
+  it("says whether the reset is already done: no playbook active, last_archived this archive's", () => {
+    expect(resetStateText(active, ARCHIVED).alreadyReset).toBe(false);
+    const reset = resetStateText(active, ARCHIVED).result;
+    if (!reset.ok) throw new Error(reset.reason);
+    expect(resetStateText(reset.text, ARCHIVED).alreadyReset).toBe(true);
+    expect(
+      resetStateText(reset.text, "plan/archive/other.md").alreadyReset,
+    ).toBe(false);
+  });
+
   it.each(documents)(
     "writes what setStateField writes field by field: %s",
     (_name, text) => {
-      expect(resetStateText(text, ARCHIVED)).toEqual(fieldByField(text));
+      expect(resetStateText(text, ARCHIVED).result).toEqual(fieldByField(text));
     },
   );
 });
