@@ -2,26 +2,10 @@ import { retry } from "@octokit/plugin-retry";
 import { throttling } from "@octokit/plugin-throttling";
 import { Octokit } from "@octokit/rest";
 import Bottleneck from "bottleneck/light.js";
-import { PlaybookError } from "../core/errors.ts";
 import type { GitHubPort, PullRequest } from "../core/ports.ts";
+import { GitHubError } from "./github-error.ts";
 
-/** A GitHub API call that failed, in words that never contain the token. `status` 0: GitHub was not reached. */
-export class GitHubError extends PlaybookError {
-  readonly status: number;
-  constructor(status: number, message: string) {
-    super("E_GITHUB", message, { hint: gitHubHint(status) });
-    this.name = "GitHubError";
-    this.status = status;
-  }
-}
-
-function gitHubHint(status: number): string {
-  if (status === 0)
-    return "Check the network or GITHUB_API_URL, then run the command again.";
-  if (status === 401 || status === 403)
-    return "Check the token in GITHUB_TOKEN or GH_TOKEN (or `gh auth login`), then run the command again.";
-  return "Fix what GitHub says above, then run the command again; `--provider local` merges without GitHub.";
-}
+export { GitHubError } from "./github-error.ts";
 
 export interface GitHubPortOptions {
   token: string;

@@ -3,7 +3,6 @@ import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createGitPort } from "../adapters/git-port.ts";
-import { createGitHubPort } from "../adapters/github-port.ts";
 import { findGitHubToken } from "../adapters/github-token.ts";
 import { takeGrant } from "../adapters/grant-store.ts";
 import { readRecords } from "../adapters/record-store.ts";
@@ -38,7 +37,10 @@ export function createArchiveDeps(
 ): ArchiveDeps {
   return {
     git: createGitPort(root),
-    createGitHub: (options) => createGitHubPort(options),
+    // Octokit loads only when GitHub is used (about 10 ms of a start): not for the local provider, nor for the other
+    // commands wired here.
+    createGitHub: async (options) =>
+      (await import("../adapters/github-port.ts")).createGitHubPort(options),
     findToken: () => findGitHubToken(env),
     env,
     config: readConfig(root).config,

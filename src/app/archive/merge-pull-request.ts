@@ -1,4 +1,4 @@
-import { GitHubError } from "../../adapters/github-port.ts";
+import { GitHubError } from "../../adapters/github-error.ts";
 import type { GitHubPort, PullRequest } from "../../core/ports.ts";
 import { mergeDefaultIntoBranch } from "./merge-keeping-state.ts";
 import {

@@ -6,10 +6,8 @@ import {
 } from "../../adapters/archive-journal-store.ts";
 import type { GitHubPort, GitPort, PullRequest } from "../../core/ports.ts";
 import { readPostLoopLock } from "../../adapters/runtime-files.ts";
-import {
-  GitHubError,
-  type GitHubPortOptions,
-} from "../../adapters/github-port.ts";
+import { GitHubError } from "../../adapters/github-error.ts";
+import type { GitHubPortOptions } from "../../adapters/github-port.ts";
 import { chooseProvider } from "../../core/archive/github-remote.ts";
 import {
   ARCHIVE_STEPS,
@@ -64,7 +62,9 @@ export interface ArchiveOptions {
 
 export interface ArchiveDeps {
   git: GitPort;
-  createGitHub: (options: Omit<GitHubPortOptions, "retries">) => GitHubPort;
+  createGitHub: (
+    options: Omit<GitHubPortOptions, "retries">,
+  ) => GitHubPort | Promise<GitHubPort>;
   findToken: () => string | null;
   env: Readonly<Record<string, string | undefined>>;
   config: PlaybookConfig;
@@ -153,7 +153,7 @@ export async function runArchive(
   if (choice.provider === "local" && choice.note) notes.push(choice.note);
   const github =
     choice.provider === "github" && token !== null
-      ? deps.createGitHub({
+      ? await deps.createGitHub({
           token,
           baseUrl: choice.apiUrl,
           ...choice.repository,
