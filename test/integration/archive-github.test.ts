@@ -422,6 +422,51 @@ describe("the GitHub provider stops cleanly, losing nothing", () => {
     ).toHaveLength(1);
   });
 
+  it("a branch deletion GitHub refuses leaves the work merged and this clone on the merged main, with status partial", async () => {
+    const setupped = await setup();
+    const { repo, server } = setupped;
+    server.failNext(
+      "DELETE /repos/acme/app/git/refs/heads/feat/login-form",
+      403,
+      {
+        message: "Resource not accessible by integration",
+      },
+    );
+    const outcome = await archiveIn(setupped);
+    expect(outcome.status).toBe("partial");
+    const cleanup = outcome.steps.find((s) => s.id === "cleanup");
+    expect(cleanup?.status).toBe("failed");
+    expect(cleanup?.detail).toContain("deleting the branch feat/login-form");
+    // The deletion and the move to main run side by side: the refusal of one does not hold back the other.
+    expect(repo.git("branch", "--show-current").trim()).toBe("main");
+    expect(repo.git("rev-parse", "HEAD").trim()).toBe(
+      bare(repo, "rev-parse", "main"),
+    );
+    expect(
+      JSON.parse(repo.read(".claude/playbook/post-loop.json")),
+    ).toMatchObject({ status: "partial", playbook: ARCHIVED });
+  });
+
+  it("a local main with a commit the remote lacks is never moved: cleanup stops, the work merged, with the command to reconcile", async () => {
+    const setupped = await setup();
+    const { repo } = setupped;
+    const branch = repo.git("branch", "--show-current").trim();
+    repo.git("switch", "--quiet", "main");
+    repo.git("commit", "--quiet", "--allow-empty", "-m", "local only");
+    const local = repo.git("rev-parse", "HEAD").trim();
+    repo.git("switch", "--quiet", branch);
+    const outcome = await archiveIn(setupped);
+    expect(outcome.status).toBe("partial");
+    expect(outcome.steps.find((s) => s.id === "merge")?.status).toBe("done");
+    expect(outcome.steps.find((s) => s.id === "cleanup")).toMatchObject({
+      status: "failed",
+      detail:
+        "main and origin/main have diverged, and playbook never discards commits.",
+    });
+    expect(repo.git("rev-parse", "main").trim()).toBe(local);
+    expect(repo.git("branch", "--show-current").trim()).toBe(branch);
+  });
+
   it("a repository GitHub does not show this token is refused before anything changes", async () => {
     const setupped = await setup();
     const { repo, server } = setupped;

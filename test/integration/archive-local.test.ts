@@ -228,6 +228,11 @@ describe("playbook archive, local provider", () => {
     expect(state).toContain("active: null");
     expect(state).toContain(`last_archived: ${ARCHIVED}`);
     expect(state).not.toContain("<<<<<<<");
+    // The local main was behind the remote's (not the commit merged onto): it is read again and brought forward.
+    expect(repo.git("rev-parse", "main").trim()).toBe(
+      bare(repo, "rev-parse", "main"),
+    );
+    expect(repo.git("branch", "--show-current").trim()).toBe("main");
   });
 
   it("playbook post-loop lifts the lock and points at the next task", () => {
