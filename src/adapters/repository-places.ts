@@ -16,8 +16,12 @@ export function guardedRepositoryPlaces(projectDir: string): string[] {
   const gitDir = findGitDir(projectDir);
   if (gitDir === null) return [];
   const commonDir = readCommonDir(gitDir);
-  const places = [gitDir, commonDir];
   const here = resolveRealPath(projectDir, ".");
+  // The main worktree's own `.git` lies inside the project, where the guards judge it as part of the tree (a
+  // deletion there is the whole repository's, not another session's).
+  const places = [gitDir, commonDir].filter(
+    (place) => !isInside(resolveRealPath(projectDir, place), here),
+  );
   for (const tree of workingTrees(commonDir))
     if (resolveRealPath(tree, ".") !== here)
       places.push(...WRITE_GUARDED_PATHS.map((path) => join(tree, path)));
@@ -29,6 +33,10 @@ export function guardedRepositoryPlaces(projectDir: string): string[] {
       ]),
     ),
   ];
+}
+
+function isInside(path: string, folder: string): boolean {
+  return path === folder || path.startsWith(`${folder}/`);
 }
 
 /** Every working tree of the repository: the main one (unless bare), and each linked one git records. */
