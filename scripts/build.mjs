@@ -2,7 +2,7 @@
 // path of tool calls), dist/hook-session.cjs (session events and the status line), dist/archive.cjs (the archive workflow, loaded by
 // the hook only when an edit finishes a playbook), dist/parser.cjs (the markdown parser, which the hook loads only on a cache miss) and dist/bash.cjs (the
 // shell parser, loaded only for Bash calls), dist/ignore.cjs (the gitignore matcher, loaded only when a changed path may
-// be protected) and dist/tree.cjs (the working tree's fingerprint, for the session events; the tool hook carries it). The sandbox runtime validations run in is a chunk of the CLI, loaded by
+// be protected), dist/levenshtein.cjs (string distance, for "did you mean" in an error message) and dist/tree.cjs (the working tree's fingerprint, for the session events; the tool hook carries it). The sandbox runtime validations run in is a chunk of the CLI, loaded by
 // `playbook verify` and `playbook check --rerun` only, with its seccomp helpers in dist/vendor/.
 import { createHash } from "node:crypto";
 import {
@@ -88,25 +88,53 @@ const lazyTree = {
   },
 };
 
+/**
+ * A package the hooks need only on a rare path, loaded from its own file in dist/ on first use instead of carried on
+ * every call. `shape` is the module's form: "function" (a callable default export with the named members in `names`)
+ * or "exports" (only the named members).
+ */
+function lazyPackage(name, file, shape, names) {
+  const namespace = `lazy-${file}`;
+  const load = `let lib; const load = () => (lib ??= require(require("node:path").join(__dirname, ${JSON.stringify(file)})));`;
+  const members = names
+    .map((member) =>
+      shape === "function"
+        ? ` lazy.${member} = (...args) => load().${member}(...args);`
+        : ` exports.${member} = (...args) => load().${member}(...args);`,
+    )
+    .join("");
+  const contents =
+    shape === "function"
+      ? `${load} const lazy = (...args) => load()(...args);${members} module.exports = lazy;`
+      : `${load}${members}`;
+  return {
+    name: namespace,
+    setup(build) {
+      build.onResolve(
+        { filter: new RegExp(`^${name.replace(/[-/]/g, "\\$&")}$`) },
+        () => ({ path: name, namespace }),
+      );
+      build.onLoad({ filter: /.*/, namespace }, () => ({
+        contents,
+        loader: "js",
+      }));
+    },
+  };
+}
+
 // The gitignore matcher is needed only when a changed path may be protected (protected-match.ts checks the patterns'
 // plain text first): the tool hook loads it from dist/ignore.cjs then, instead of carrying it on every call.
-const lazyIgnore = {
-  name: "lazy-ignore",
-  setup(build) {
-    build.onResolve({ filter: /^ignore$/ }, () => ({
-      path: "ignore",
-      namespace: "lazy-ignore",
-    }));
-    build.onLoad({ filter: /.*/, namespace: "lazy-ignore" }, () => ({
-      contents:
-        'let lib; const load = () => (lib ??= require(require("node:path").join(__dirname, "ignore.cjs")));' +
-        " const ignore = (...args) => load()(...args);" +
-        " ignore.isPathValid = (path) => load().isPathValid(path);" +
-        " module.exports = ignore;",
-      loader: "js",
-    }));
-  },
-};
+const lazyIgnore = lazyPackage("ignore", "ignore.cjs", "function", [
+  "isPathValid",
+]);
+// String distance is for "did you mean" in an error message (a misspelt config key, say): never on a call that
+// passes, so the hooks load it from dist/levenshtein.cjs when they write such a message.
+const lazyLevenshtein = lazyPackage(
+  "fastest-levenshtein",
+  "levenshtein.cjs",
+  "exports",
+  ["distance", "closest"],
+);
 
 // Build beside dist/ and rename each file into place, so a test run reading dist/ never sees it half-written.
 const out = join(root, `.dist-${process.pid}`);
@@ -132,7 +160,18 @@ await Promise.all([
     format: "cjs",
     define: cjsDefine,
     minify: true,
-    plugins: [lazyIgnore],
+    plugins: [lazyIgnore, lazyLevenshtein],
+  }),
+  build({
+    ...common,
+    stdin: {
+      contents: 'module.exports = require("fastest-levenshtein");',
+      resolveDir: root,
+    },
+    outfile: join(out, "levenshtein.cjs"),
+    format: "cjs",
+    define: cjsDefine,
+    minify: true,
   }),
   build({
     ...common,
@@ -168,7 +207,7 @@ await Promise.all([
     format: "cjs",
     define: cjsDefine,
     minify: true,
-    plugins: [lazyTree],
+    plugins: [lazyTree, lazyLevenshtein],
   }),
   build({
     ...common,

@@ -101,6 +101,15 @@ describe("every event answers", () => {
       "state.md says branch `feat/login-form` but git is on `other`",
     );
   });
+
+  it("names a misspelt key of .claude/playbook.json at session start, with the key it meant (from the hook's string-distance bundle)", () => {
+    const repo = createGuardedRepo({
+      files: { ".claude/playbook.json": '{ "archiv": {} }\n' },
+    });
+    const reply = repo.hook("SessionStart", { source: "startup" });
+    expect(reply.context).toContain("Unexpected key `archiv`, expected one of");
+    expect(reply.context).toContain("Did you mean `archive`?");
+  });
 });
 
 describe("PostToolUse", () => {
