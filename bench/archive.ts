@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { writeRecord } from "../src/adapters/record-store.ts";
 import { readWorkingTree } from "../src/adapters/tree-fingerprint.ts";
 import type { PlaybookSummary } from "../src/core/model/summary.ts";
+import { ARCHIVE_STEPS } from "../src/core/archive/journal.ts";
 import { summarizeDocument } from "../src/core/parse/summarize-document.ts";
 import {
   phaseHash,
@@ -354,17 +355,6 @@ export const CHECK_NAMES: Record<string, string> = {
     "journal: written and fsynced after each step that changed something (kill and resume)",
 };
 
-const STEP_ORDER = [
-  "commit",
-  "push",
-  "open-pr",
-  "archive-playbook",
-  "reset-state",
-  "merge",
-  "cleanup",
-  "lock",
-];
-
 function costRow(
   name: string,
   costs: readonly (Cost | undefined)[],
@@ -402,7 +392,7 @@ function breakdown(samples: readonly Sample[]): {
       samples.map((s) => s.costs.plan),
       once,
     ),
-    ...STEP_ORDER.map((id) =>
+    ...ARCHIVE_STEPS.map((id) =>
       costRow(
         id,
         samples.map((s) => s.costs.steps[id]),

@@ -42,17 +42,18 @@ const LOCK_RETRIES = [50, 150, 400, 1000, 2000];
  * every command that prints nothing (`add`, `commit -q`, `mv`, `merge-base --is-ancestor`), which made an archive a
  * second slower. git never prompts (`GIT_TERMINAL_PROMPT=0`): a push that needs credentials fails instead of hanging.
  */
+/** One git process's outcome: `ok` when it exited 0. */
+interface GitRun {
+  ok: boolean;
+  code: unknown;
+  stdout: string;
+  stderr: string;
+}
+
 export function createGitPort(dir: string): GitPort {
   let spawned = 0;
   const safety = agentGitConfig(dir);
-  const exec = async (
-    args: string[],
-  ): Promise<{
-    ok: boolean;
-    code: unknown;
-    stdout: string;
-    stderr: string;
-  }> => {
+  const exec = async (args: string[]): Promise<GitRun> => {
     for (const wait of LOCK_RETRIES) {
       const r = await execOnce(args);
       if (r.ok || !HELD_LOCK.test(r.stderr)) return r;
@@ -60,14 +61,7 @@ export function createGitPort(dir: string): GitPort {
     }
     return execOnce(args);
   };
-  const execOnce = (
-    args: string[],
-  ): Promise<{
-    ok: boolean;
-    code: unknown;
-    stdout: string;
-    stderr: string;
-  }> => {
+  const execOnce = (args: string[]): Promise<GitRun> => {
     spawned++;
     const { execFile } = process.getBuiltinModule("node:child_process");
     return new Promise((resolve) => {

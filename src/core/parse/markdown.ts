@@ -342,30 +342,14 @@ function splitIntoChunks(body: string): Chunk[] {
         // A comment opened mid-line: not an HTML block, but cutting inside it is never needed.
         html = /-->/;
       } else if (HEADING.test(text) && offset > chunkStart) {
-        chunks.push({
-          offset: chunkStart,
-          end: offset,
-          line: chunkLine,
-          list: chunkList,
-        });
-        chunkStart = offset;
-        chunkLine = line;
-        chunkList = false;
+        cut(offset, line, false);
       } else if (
         (lead === DASH || lead === STAR || lead === PLUS) &&
         !previousBlank &&
         offset > chunkStart &&
         BULLET_ITEM.test(text)
       ) {
-        chunks.push({
-          offset: chunkStart,
-          end: offset,
-          line: chunkLine,
-          list: chunkList,
-        });
-        chunkStart = offset;
-        chunkLine = line;
-        chunkList = true;
+        cut(offset, line, true);
       }
     }
     previousBlank = blank;
@@ -379,6 +363,19 @@ function splitIntoChunks(body: string): Chunk[] {
     list: chunkList,
   });
   return chunks;
+
+  /** Ends the current chunk before `at` and starts the next there (a list item's chunk joins its list again). */
+  function cut(at: number, atLine: number, list: boolean): void {
+    chunks.push({
+      offset: chunkStart,
+      end: at,
+      line: chunkLine,
+      list: chunkList,
+    });
+    chunkStart = at;
+    chunkLine = atLine;
+    chunkList = list;
+  }
 }
 
 /** A bullet list item with text on its line, at the start of the line; `-` alone could underline a heading. */
