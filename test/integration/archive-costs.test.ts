@@ -1,4 +1,8 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import {
+  GITHUB_TEST_TOKEN,
+  useGitHubServers,
+} from "../helpers/github-servers.ts";
 import { createGitHubPort } from "../../src/adapters/github-port.ts";
 import { createArchiveDeps } from "../../src/app/deps.ts";
 import {
@@ -6,25 +10,14 @@ import {
   type ArchiveCosts,
 } from "../../src/app/archive/run-archive.ts";
 import { createFinishedRepo } from "../helpers/finished-repo.ts";
-import {
-  startGitHubServer,
-  type GitHubServer,
-} from "../helpers/github-server.ts";
 
 // What an archive reports it cost (the benchmark's breakdown): every git process of the port and every request is
 // counted in the plan or in its step, and the safety checks are counted apart. The counts are exact; times are
 // never asserted.
 
-const TOKEN = "ghp_testtoken0123456789abcdefghijklmnopqr";
+const TOKEN = GITHUB_TEST_TOKEN;
 
-let servers: GitHubServer[] = [];
-afterEach(async () => {
-  for (const server of servers) {
-    expect(server.violations).toEqual([]);
-    await server.close();
-  }
-  servers = [];
-});
+const startServer = useGitHubServers();
 
 const count = (
   costs: ArchiveCosts,
@@ -96,13 +89,7 @@ describe("the costs an archive reports", () => {
         }),
       },
     });
-    const server = await startGitHubServer({
-      bare: repo.remoteDir,
-      owner: "acme",
-      repo: "app",
-      token: TOKEN,
-    });
-    servers.push(server);
+    const server = await startServer(repo.remoteDir);
     const deps = createArchiveDeps(repo.dir, {
       PATH: process.env["PATH"],
       GITHUB_TOKEN: TOKEN,

@@ -1,7 +1,11 @@
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import {
+  GITHUB_TEST_TOKEN,
+  useGitHubServers,
+} from "../helpers/github-servers.ts";
 import { createGitHubPort } from "../../src/adapters/github-port.ts";
 import { createArchiveDeps } from "../../src/app/deps.ts";
 import {
@@ -14,25 +18,15 @@ import {
   pushConflictingStateToMain,
   pushConflictingWorkToMain,
 } from "../helpers/finished-repo.ts";
-import {
-  startGitHubServer,
-  type GitHubServer,
-} from "../helpers/github-server.ts";
+import { type GitHubServer } from "../helpers/github-server.ts";
 import { PLAYBOOK, type GuardedRepo } from "../helpers/guarded-repo.ts";
 import { createTempProject } from "../helpers/temp-project.ts";
 import { runCliAsync } from "../helpers/run-cli.ts";
 
-const TOKEN = "ghp_testtoken0123456789abcdefghijklmnopqr";
+const TOKEN = GITHUB_TEST_TOKEN;
 const ARCHIVED = "plan/archive/playbook-login-form.md";
 
-let servers: GitHubServer[] = [];
-afterEach(async () => {
-  for (const server of servers) {
-    expect(server.violations).toEqual([]);
-    await server.close();
-  }
-  servers = [];
-});
+const startServer = useGitHubServers();
 
 interface Setup {
   repo: GuardedRepo;
@@ -49,13 +43,7 @@ async function setup(archive: Record<string, unknown> = {}): Promise<Setup> {
       }),
     },
   });
-  const server = await startGitHubServer({
-    bare: repo.remoteDir,
-    owner: "acme",
-    repo: "app",
-    token: TOKEN,
-  });
-  servers.push(server);
+  const server = await startServer(repo.remoteDir);
   return {
     repo,
     server,

@@ -1,10 +1,10 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import {
+  GITHUB_TEST_TOKEN,
+  useGitHubServers,
+} from "../helpers/github-servers.ts";
 import { createArchiveDeps } from "../../src/app/deps.ts";
 import { runArchive } from "../../src/app/archive/run-archive.ts";
-import {
-  startGitHubServer,
-  type GitHubServer,
-} from "../helpers/github-server.ts";
 import {
   createParallelWorktrees,
   type ParallelRepo,
@@ -15,21 +15,14 @@ import { runCliAsync, type SpawnResult } from "../helpers/run-cli.ts";
 // Parallel sessions, one per git worktree of one repository, each on its own branch with its own playbook, whose
 // archives run at the same moment into the same default branch (docs/parallel-sessions.md).
 
-const TOKEN = "ghp_testtoken0123456789abcdefghijklmnopqr";
+const TOKEN = GITHUB_TEST_TOKEN;
 const GITHUB_CONFIG = {
   ".claude/playbook.json": `${JSON.stringify({
     archive: { repository: "acme/app", checkWaitSeconds: 0 },
   })}\n`,
 };
 
-let servers: GitHubServer[] = [];
-afterEach(async () => {
-  for (const server of servers) {
-    expect(server.violations).toEqual([]);
-    await server.close();
-  }
-  servers = [];
-});
+const startServer = useGitHubServers();
 
 type Provider = "local" | "github";
 type Archived = SpawnResult & { tree: Worktree };
@@ -58,13 +51,7 @@ function archive(
 async function localGitHub(
   repo: ParallelRepo,
 ): Promise<Record<string, string>> {
-  const server = await startGitHubServer({
-    bare: repo.remoteDir,
-    owner: "acme",
-    repo: "app",
-    token: TOKEN,
-  });
-  servers.push(server);
+  const server = await startServer(repo.remoteDir);
   return { GITHUB_TOKEN: TOKEN, GITHUB_API_URL: server.url };
 }
 
