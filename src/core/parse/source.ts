@@ -51,34 +51,26 @@ export function spanOf(source: Source, start: number, end: number): Span {
   return { start: pointAt(source, start), end: pointAt(source, end) };
 }
 
+/** What the parsers' nodes carry of their place: mdast's position, offsets relative to `body`. */
+interface Positioned {
+  position?:
+    | {
+        start: { offset?: number | undefined };
+        end: { offset?: number | undefined };
+      }
+    | undefined;
+}
+
 /** Converts an mdast position (offsets relative to `body`) into a span over `text`. */
-export function spanFromNode(
-  source: Source,
-  node: {
-    position?:
-      | {
-          start: { offset?: number | undefined };
-          end: { offset?: number | undefined };
-        }
-      | undefined;
-  },
-): Span {
-  const start = (node.position?.start.offset ?? 0) + source.bomLength;
-  const end = (node.position?.end.offset ?? 0) + source.bomLength;
+export function spanFromNode(source: Source, node: Positioned): Span {
+  const { start, end } = offsetsOf(source, node);
   return spanOf(source, start, end);
 }
 
 /** The offsets in `source.text` where an mdast node starts and ends: `spanFromNode` without lines and columns. */
 export function offsetsOf(
   source: Source,
-  node: {
-    position?:
-      | {
-          start: { offset?: number | undefined };
-          end: { offset?: number | undefined };
-        }
-      | undefined;
-  },
+  node: Positioned,
 ): { start: number; end: number } {
   return {
     start: (node.position?.start.offset ?? 0) + source.bomLength,
