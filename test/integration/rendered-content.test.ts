@@ -20,7 +20,7 @@ import { toTemplateContext } from "../../src/render/template-context.ts";
 
 const root = join(import.meta.dirname, "..", "..");
 
-/** Frontmatter keys Claude Code documents (reference/claude-code-contract.md §5–§7). */
+/** Frontmatter keys Claude Code documents for subagents, skills and slash commands, in its own documentation. */
 const AGENT_KEYS = new Set([
   "name",
   "description",

@@ -170,7 +170,7 @@ describe("planSettingsRemoval", () => {
   });
 });
 
-/** The hooks shape of reference/claude-code-contract.md §3.1, for command handlers. */
+/** The hook events Claude Code documents for command handlers, in its hooks reference. */
 const DOCUMENTED_EVENTS = new Set([
   "SessionStart",
   "Setup",
