@@ -231,6 +231,47 @@ describe("work along the Golden Path is allowed", () => {
     );
   });
 
+  it("ticking a proven subtask in a playbook over 1 MB (a tick is not parsed, so its size does not matter); any other edit of it is refused with the size", () => {
+    const notes = `${"<!-- a long design note kept in the playbook -->\n".repeat(24_000)}`;
+    const repo = createGuardedRepo({
+      playbook: `${SAMPLE_PLAYBOOK.replace("reviewed: false", "reviewed: true")}\n${notes}`,
+    });
+    expect(repo.read(PLAYBOOK).length).toBeGreaterThan(1024 * 1024);
+    for (const validation of ["technical", "consistency"] as const)
+      repo.record({
+        kind: "evidence",
+        playbook: PLAYBOOK,
+        target: "p1.1",
+        validation,
+        verdict: "PASS",
+        detail: {},
+      });
+    repo.record({
+      kind: "confirmation",
+      playbook: PLAYBOOK,
+      target: "p1.1",
+      verdict: "PASS",
+      by: "user",
+      detail: {},
+    });
+    expectAllowed(
+      repo.pre("Edit", {
+        file_path: repo.path(PLAYBOOK),
+        old_string: "- [ ] **p1.1**",
+        new_string: "- [x] **p1.1**",
+      }),
+    );
+    const reply = repo.pre("Edit", {
+      file_path: repo.path(PLAYBOOK),
+      old_string: "Who: the web team.",
+      new_string: "Who: the web team and support.",
+    });
+    expect(reply.decision).toBe("deny");
+    expect(reply.reason).toContain(
+      "more than the 1024 KB a playbook document may have",
+    );
+  });
+
   it("evidence that failed or went stale does not count", () => {
     const repo = createGuardedRepo();
     repo.record({

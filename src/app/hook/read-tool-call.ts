@@ -25,7 +25,7 @@ import type { ReadBashCall } from "./read-bash-call.ts";
 import { unknownToolPaths } from "./unknown-tool-paths.ts";
 import { isKnownTool } from "../../core/guards/unknown-tool.ts";
 
-/** A playbook bigger than this is not parsed on the hook path: micromark would take seconds. */
+/** A playbook bigger than this is not parsed on the hook path: micromark would take seconds (a tick is not parsed). */
 const MAX_CHECKED_DOCUMENT = 1024 * 1024;
 
 export interface ToolCallInput {
@@ -169,13 +169,17 @@ function documentChange(
   let after = null;
   let afterProblem: string | null = null;
   if (simulated.kind !== "content") afterProblem = simulated.reason;
-  else if (simulated.text.length > MAX_CHECKED_DOCUMENT)
-    afterProblem = `the new content is ${Math.round(simulated.text.length / 1024)} KB, more than the 1024 KB a playbook document may have`;
-  else
-    after =
-      (kind === "playbook" && before?.kind === "playbook" && beforeText !== null
+  else {
+    // A tick is derived from the cached summary without parsing, so it is checked at any size.
+    const ticked =
+      kind === "playbook" && before?.kind === "playbook" && beforeText !== null
         ? tickedSummary(beforeText, simulated.text, before, hashPhase)
-        : null) ?? input.summarize(kind, simulated.text, path);
+        : null;
+    if (ticked) after = ticked;
+    else if (simulated.text.length > MAX_CHECKED_DOCUMENT)
+      afterProblem = `the new content is ${Math.round(simulated.text.length / 1024)} KB, more than the 1024 KB a playbook document may have`;
+    else after = input.summarize(kind, simulated.text, path);
+  }
   return kind === "state"
     ? {
         kind,
