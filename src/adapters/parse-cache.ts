@@ -8,6 +8,7 @@ import {
 } from "../core/cache/summary.ts";
 import type { DocumentKind, DocumentSummary } from "../core/model/summary.ts";
 import { writeTextAtomic } from "./atomic-write.ts";
+import { parseEntry, serializeEntry } from "./summary-entry-file.ts";
 
 export type Summarize = (
   kind: DocumentKind,
@@ -106,7 +107,7 @@ export function forgetCachedSummaries(projectDir: string): void {
 /**
  * Entries this process already read, by the cache file's own stat: a hook call asks for the active playbook's summary
  * more than once (the workspace view, then the edit's before), and a 1,000-subtask summary is half a megabyte of
- * JSON. Any write of the entry (a rename) or any other change to it changes its stat, and the entry is read again.
+ * JSON (its subtasks are parsed only when asked for: summary-entry-file.ts). Any write of the entry (a rename) or any other change to it changes its stat, and the entry is read again.
  */
 const readThisProcess = new Map<string, { stamp: string; entry: unknown }>();
 
@@ -115,7 +116,7 @@ function readEntry(cacheFile: string): unknown {
   const stamp = `${stats.ino}:${stats.mtimeMs}:${stats.ctimeMs}:${stats.size}`;
   const known = readThisProcess.get(cacheFile);
   if (known?.stamp === stamp) return known.entry;
-  const entry: unknown = JSON.parse(readFileSync(cacheFile, "utf8"));
+  const entry = parseEntry(readFileSync(cacheFile));
   readThisProcess.set(cacheFile, { stamp, entry });
   return entry;
 }
@@ -137,7 +138,7 @@ export function cacheFileOf(
 function writeEntry(cacheFile: string, entry: CacheEntry): void {
   try {
     mkdirSync(dirname(cacheFile), { recursive: true });
-    writeTextAtomic(cacheFile, JSON.stringify(entry), { durable: false });
+    writeTextAtomic(cacheFile, serializeEntry(entry), { durable: false });
   } catch {
     // The cache only saves time: a read-only checkout still gets a correct answer.
   }

@@ -154,8 +154,11 @@ describe("dist/hook.cjs", () => {
     },
   );
 
-  it("is under 100 KB, with the markdown and shell parsers in their own bundles beside it", () => {
-    expect(statSync(HOOK_MAIN).size).toBeLessThan(100 * 1024);
+  it("is under 104 KB, with the markdown and shell parsers in their own bundles beside it", () => {
+    // The tool bundle carries the tree fingerprint (a tick starts hashing while git walks: loading it lazily cost a tick
+    // 2-4 ms) and the parse cache's reader of subtasks on demand (a source Edit beside a 5,000-subtask playbook went
+    // from about 70 ms to 35): docs/decisions.md.
+    expect(statSync(HOOK_MAIN).size).toBeLessThan(104 * 1024);
     expect(statSync(HOOK_SESSION).size).toBeLessThan(100 * 1024);
     // The tool calls never load the session events' code (intent patterns, summaries, the Stop planner).
     expect(readFileSync(HOOK_MAIN, "utf8")).not.toContain("実装");

@@ -7,6 +7,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
+import { parseEntry } from "../../src/adapters/summary-entry-file.ts";
 import { describe, expect, it } from "vitest";
 import {
   createGuardedRepo,
@@ -185,7 +186,8 @@ describe("PreToolUse fails closed", () => {
       });
     expect(edit().decision).toBeNull();
     const cache = ".claude/playbook/cache/plan__playbook-login-form.md.json";
-    const entry = JSON.parse(repo.read(cache)) as {
+    // As the hook reads it, then written back as plain JSON with a shape the guards cannot read.
+    const entry = parseEntry(Buffer.from(repo.read(cache))) as {
       summary: Record<string, unknown>;
     };
     repo.write(

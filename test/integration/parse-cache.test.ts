@@ -1,3 +1,4 @@
+import { parseEntry } from "../../src/adapters/summary-entry-file.ts";
 import {
   existsSync,
   mkdirSync,
@@ -46,8 +47,11 @@ function project() {
   });
 }
 
+/** An entry as the hook reads it (its subtasks parsed on first use), and plain JSON to a reader that wants all. */
 function readEntry(p: ReturnType<typeof project>, rel: string): CacheEntry {
-  return JSON.parse(p.read(rel)) as CacheEntry;
+  const text = p.read(rel);
+  expect(JSON.parse(text)).toBeTypeOf("object");
+  return parseEntry(Buffer.from(text)) as CacheEntry;
 }
 
 describe("readSummaryCached", () => {
