@@ -35,6 +35,34 @@ function lockedRepo(): GuardedRepo {
   return repo;
 }
 
+/** Records passing evidence for p1.1's automated validations and the user's confirmation, then ticks its box. */
+function proveAndTickP11(repo: GuardedRepo): void {
+  for (const validation of ["technical", "consistency"] as const)
+    repo.record({
+      kind: "evidence",
+      playbook: PLAYBOOK,
+      target: "p1.1",
+      validation,
+      verdict: "PASS",
+      detail: {},
+    });
+  repo.record({
+    kind: "confirmation",
+    playbook: PLAYBOOK,
+    target: "p1.1",
+    verdict: "PASS",
+    by: "user",
+    detail: {},
+  });
+  expectAllowed(
+    repo.pre("Edit", {
+      file_path: repo.path(PLAYBOOK),
+      old_string: "- [ ] **p1.1**",
+      new_string: "- [x] **p1.1**",
+    }),
+  );
+}
+
 describe("the deadlock corpus stays allowed", () => {
   let repo: GuardedRepo;
   beforeAll(() => {
@@ -205,30 +233,7 @@ describe("work along the Golden Path is allowed", () => {
 
   it("ticking a subtask whose validations are backed by current records", () => {
     const repo = createGuardedRepo();
-    for (const validation of ["technical", "consistency"] as const)
-      repo.record({
-        kind: "evidence",
-        playbook: PLAYBOOK,
-        target: "p1.1",
-        validation,
-        verdict: "PASS",
-        detail: {},
-      });
-    repo.record({
-      kind: "confirmation",
-      playbook: PLAYBOOK,
-      target: "p1.1",
-      verdict: "PASS",
-      by: "user",
-      detail: {},
-    });
-    expectAllowed(
-      repo.pre("Edit", {
-        file_path: repo.path(PLAYBOOK),
-        old_string: "- [ ] **p1.1**",
-        new_string: "- [x] **p1.1**",
-      }),
-    );
+    proveAndTickP11(repo);
   });
 
   it("ticking a proven subtask in a playbook over 1 MB (a tick is not parsed, so its size does not matter); any other edit of it is refused with the size", () => {
@@ -237,30 +242,7 @@ describe("work along the Golden Path is allowed", () => {
       playbook: `${SAMPLE_PLAYBOOK.replace("reviewed: false", "reviewed: true")}\n${notes}`,
     });
     expect(repo.read(PLAYBOOK).length).toBeGreaterThan(1024 * 1024);
-    for (const validation of ["technical", "consistency"] as const)
-      repo.record({
-        kind: "evidence",
-        playbook: PLAYBOOK,
-        target: "p1.1",
-        validation,
-        verdict: "PASS",
-        detail: {},
-      });
-    repo.record({
-      kind: "confirmation",
-      playbook: PLAYBOOK,
-      target: "p1.1",
-      verdict: "PASS",
-      by: "user",
-      detail: {},
-    });
-    expectAllowed(
-      repo.pre("Edit", {
-        file_path: repo.path(PLAYBOOK),
-        old_string: "- [ ] **p1.1**",
-        new_string: "- [x] **p1.1**",
-      }),
-    );
+    proveAndTickP11(repo);
     const reply = repo.pre("Edit", {
       file_path: repo.path(PLAYBOOK),
       old_string: "Who: the web team.",
