@@ -344,6 +344,8 @@ export const CHECK_NAMES: Record<string, string> = {
   readiness:
     "readiness: lint, every box, verdicts, review, evidence against the tree's fingerprint",
   secrets: "secrets: the files to commit scanned by name and content",
+  "branch-secrets":
+    "secrets in what a push publishes: the lines each of the branch's commits adds (`git log -p`)",
   conflicts: "conflicts: none committed with state.md (`git status`)",
   "clean-tree":
     "clean tree before the merge's switch: no uncommitted change overwritten (`git status`)",

@@ -1,3 +1,4 @@
+import { additionsOfPatch } from "../core/archive/patch-additions.ts";
 import { realpathSync } from "node:fs";
 import { PlaybookError } from "../core/errors.ts";
 import type { GitPort, RefSnapshot } from "../core/ports.ts";
@@ -237,6 +238,27 @@ export function createGitPort(dir: string): GitPort {
       await run(["mv", "--", from, to]);
     },
     existsAt: (ref, path) => quiet(["cat-file", "-e", `${ref}:${path}`]),
+    async additionsSince(base) {
+      const r = await exec([
+        "-c",
+        "core.quotePath=false",
+        "log",
+        "-p",
+        "--no-color",
+        "--no-ext-diff",
+        "--no-textconv",
+        "--no-renames",
+        "--format=",
+        "-U0",
+        `${base}..HEAD`,
+        "--",
+      ]);
+      if (!r.ok) {
+        if (/unknown revision|bad revision/i.test(r.stderr)) return null;
+        throw failure(["log", "-p", `${base}..HEAD`], r);
+      }
+      return additionsOfPatch(r.stdout);
+    },
     isAncestor: (ancestor, of) =>
       quiet(["merge-base", "--is-ancestor", ancestor, of]),
     async switchTo(branch) {

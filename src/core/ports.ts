@@ -1,3 +1,4 @@
+import type { FileAddition } from "./archive/patch-additions.ts";
 import type { WorkTreeStatus } from "./archive/git-status.ts";
 
 // The ports: everything the use cases ask of git and GitHub, declared here and implemented in src/adapters
@@ -65,6 +66,11 @@ export interface GitPort {
   abortMerge(): Promise<void>;
   /** `origin/HEAD`'s branch, else `main` or `master` when it exists. */
   localDefaultBranch(remote: string): Promise<string | null>;
+  /**
+   * What the commits after `base` up to HEAD add, file by file (the secret scan of what a push publishes); null when
+   * `base` does not exist.
+   */
+  additionsSince(base: string): Promise<FileAddition[] | null>;
 }
 
 /** A pull request as the archive sees it. */

@@ -42,7 +42,7 @@ const checks = (costs: ArchiveCosts) =>
   );
 
 describe("the costs an archive reports", () => {
-  it("local provider: 24 git processes, each check's share, and a journal write per step that changed something", async () => {
+  it("local provider: 25 git processes, each check's share, and a journal write per step that changed something", async () => {
     const repo = createFinishedRepo();
     const outcome = await runArchive(
       repo.dir,
@@ -56,7 +56,8 @@ describe("the costs an archive reports", () => {
       plan: 2,
       // status, add, commit
       commit: 3,
-      push: 1,
+      // log -p of the branch's commits (the secret scan), push
+      push: 2,
       "open-pr": 0,
       "archive-playbook": 1,
       // status, add, commit, push
@@ -67,12 +68,13 @@ describe("the costs an archive reports", () => {
       cleanup: 4,
       lock: 0,
     });
-    expect(costs.total.gitProcesses).toBe(24);
-    expect(outcome.gitProcesses).toBe(24);
+    expect(costs.total.gitProcesses).toBe(25);
+    expect(outcome.gitProcesses).toBe(25);
     expect(costs.total.requests).toBe(0);
     expect(checks(costs)).toEqual({
       readiness: { gitProcesses: 0, requests: 0, runs: 1 },
       secrets: { gitProcesses: 0, requests: 0, runs: 1 },
+      "branch-secrets": { gitProcesses: 1, requests: 0, runs: 1 },
       conflicts: { gitProcesses: 1, requests: 0, runs: 1 },
       "clean-tree": { gitProcesses: 1, requests: 0, runs: 1 },
       fetch: { gitProcesses: 1, requests: 0, runs: 1 },
@@ -81,7 +83,7 @@ describe("the costs an archive reports", () => {
     });
   });
 
-  it("GitHub provider: 8 requests, the pull request read before merging, and 17 git processes", async () => {
+  it("GitHub provider: 8 requests, the pull request read before merging, and 18 git processes", async () => {
     const repo = createFinishedRepo({
       files: {
         ".claude/playbook.json": JSON.stringify({
@@ -129,7 +131,8 @@ describe("the costs an archive reports", () => {
     expect(count(costs, "gitProcesses")).toEqual({
       plan: 1,
       commit: 3,
-      push: 1,
+      // log -p of the branch's commits (the secret scan), push
+      push: 2,
       "open-pr": 0,
       "archive-playbook": 1,
       "reset-state": 4,

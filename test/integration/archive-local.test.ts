@@ -177,6 +177,37 @@ describe("playbook archive, local provider", () => {
     expect(readFileSync(repo.path(".env.local"), "utf8")).toBe("API_KEY=abc\n");
   });
 
+  it("pushes nothing when an earlier commit of the branch added a secret, even one a later commit removed", () => {
+    const token = "ghp_" + "b".repeat(36);
+    const repo = createFinishedRepo({}, {}, (r) => {
+      r.write(".env", "API_KEY=abc\n");
+      r.write("src/config.ts", `export const key = '${token}';\n`);
+      r.git("add", ".env", "src/config.ts");
+      r.git("commit", "-q", "-m", "config");
+      r.git("rm", "-q", ".env");
+      r.write("src/config.ts", "export const key = process.env.KEY;\n");
+      r.git("add", "src/config.ts");
+      r.git("commit", "-q", "-m", "no secrets left");
+    });
+    const main = bare(repo, "rev-parse", "main");
+    const result = archive(repo);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toContain("✗ push");
+    expect(result.stdout).toContain(".env (an environment file)");
+    expect(result.stdout).toContain(
+      "src/config.ts (it contains a GitHub token)",
+    );
+    expect(result.stdout).toContain("git rebase -i origin/main");
+    expect(bare(repo, "branch", "--list", "feat/login-form")).toBe("");
+    expect(bare(repo, "rev-parse", "main")).toBe(main);
+    expect(
+      execFileSync("git", ["log", "--all", "-p"], {
+        cwd: repo.remoteDir,
+        encoding: "utf8",
+      }),
+    ).not.toContain(token);
+  });
+
   it("a merge that conflicts in the work stops with main merged into the branch and only the work's conflicts left, and the next step ends merged", () => {
     const repo = createFinishedRepo();
     pushConflictingWorkToMain(repo);

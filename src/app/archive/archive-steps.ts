@@ -152,6 +152,7 @@ async function commitWork(ctx: StepContext): Promise<StepOutcome> {
 }
 
 async function pushBranch(ctx: StepContext): Promise<StepOutcome> {
+  await refusePublishedSecrets(ctx);
   // `archive.requireRerun`: nothing leaves this clone (and nothing is merged) unless the validations, run again in
   // the sandbox on the committed work, agree with the evidence.
   if (ctx.config.requireRerun) {
@@ -163,6 +164,35 @@ async function pushBranch(ctx: StepContext): Promise<StepOutcome> {
       );
   }
   return pushRef(ctx, ctx.journal.branch);
+}
+
+/**
+ * The commit step scans what it commits; a push also publishes the commits made before the archive. Each file they
+ * create or change is scanned by name and by the lines they add, since the default branch as this clone last saw it
+ * on the remote (else as it is here), so a secret added and removed again is found as well.
+ */
+async function refusePublishedSecrets(ctx: StepContext): Promise<void> {
+  if (ctx.remote === null) return;
+  const { defaultBranch } = ctx.journal;
+  const secrets = await ctx.meter.check("branch-secrets", async () => {
+    for (const base of [
+      `refs/remotes/${ctx.remote}/${defaultBranch}`,
+      `refs/heads/${defaultBranch}`,
+    ]) {
+      const added = await ctx.git.additionsSince(base);
+      if (added !== null)
+        return {
+          base: base.replace(/^refs\/(?:remotes|heads)\//, ""),
+          found: findSecrets(added),
+        };
+    }
+    return null;
+  });
+  if (!secrets || secrets.found.length === 0) return;
+  throw new StepFailure(
+    `commits on \`${ctx.journal.branch}\` since \`${secrets.base}\` add what looks like secrets: ${secrets.found.map((s) => `${s.path} (${s.reason})`).join(", ")}; nothing was pushed.`,
+    `take them out of the branch's history (\`git rebase -i ${secrets.base}\`, then edit or drop those commits), ${RESUME}.`,
+  );
 }
 
 async function openPullRequest(ctx: StepContext): Promise<StepOutcome> {

@@ -60,6 +60,7 @@ export interface Cost {
 export const SAFETY_CHECKS = [
   "readiness",
   "secrets",
+  "branch-secrets",
   "conflicts",
   "clean-tree",
   "fetch",

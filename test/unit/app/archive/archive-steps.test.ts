@@ -101,6 +101,8 @@ function createClone(github: GitHubFake) {
     mergeFfOnly: notUsed("mergeFfOnly"),
     abortMerge: notUsed("abortMerge"),
     localDefaultBranch: notUsed("localDefaultBranch"),
+    // The fake's commits are names only: they add no file, so nothing for the secret scan before a push.
+    additionsSince: () => Promise.resolve([]),
   };
   return {
     git,
