@@ -1,5 +1,5 @@
-import { statSync } from "node:fs";
-import { resolve } from "node:path";
+import { existsSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { PlaybookError } from "../core/errors.ts";
 
 export const sharedArgs = {
@@ -15,9 +15,17 @@ export const sharedArgs = {
   },
 } as const;
 
-/** The project directory: `--cwd` resolved against the current directory, which must name an existing directory. */
-export function projectRoot(args: { cwd?: string | undefined }): string {
-  if (args.cwd === undefined) return process.cwd();
+/**
+ * The project directory: `--cwd` resolved against the current directory, which must name an existing directory; else
+ * the nearest folder up from the current one that holds `.claude/playbook.json` (then `state.md`), so a command
+ * works from any subfolder; else the current directory. `here` keeps the current directory (init, uninstall).
+ */
+export function projectRoot(
+  args: { cwd?: string | undefined },
+  options: { here?: boolean } = {},
+): string {
+  if (args.cwd === undefined)
+    return options.here ? process.cwd() : findProjectRoot(process.cwd());
   const root = resolve(args.cwd);
   const hint =
     "Pass the project's directory to --cwd, or leave --cwd out to use the current directory.";
@@ -37,4 +45,15 @@ export function projectRoot(args: { cwd?: string | undefined }): string {
   if (!isDirectory)
     throw new PlaybookError("E_USAGE", `Not a directory: ${root}`, { hint });
   return root;
+}
+
+/** The nearest folder from `start` up that holds `.claude/playbook.json`, else `state.md`, else `start`. */
+export function findProjectRoot(start: string): string {
+  for (const marker of [join(".claude", "playbook.json"), "state.md"]) {
+    for (let dir = resolve(start); ; dir = dirname(dir)) {
+      if (existsSync(join(dir, marker))) return dir;
+      if (dirname(dir) === dir) break;
+    }
+  }
+  return start;
 }

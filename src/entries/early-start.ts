@@ -30,11 +30,13 @@ export function becomeHookProcess(): void {
   dropAgentWritablePath(process.env["CLAUDE_PROJECT_DIR"] || process.cwd());
 }
 
-/** The project a hook call is about: Claude Code's `CLAUDE_PROJECT_DIR` (an empty one is none), else the event's cwd. */
-export function hookProjectDir(json: unknown): string {
-  const envDir = process.env["CLAUDE_PROJECT_DIR"] || undefined;
-  const cwd = (json as { cwd?: unknown } | null)?.cwd;
-  return envDir ?? (typeof cwd === "string" ? cwd : process.cwd());
+/**
+ * The project a hook call is about: Claude Code's `CLAUDE_PROJECT_DIR` (an empty one is none), else the folder the
+ * hook was started in. Never the event's `cwd`: that is wherever the agent's shell went, a copy of the project with
+ * its own git configuration and settings, say (docs/trust-boundary.md).
+ */
+export function hookProjectDir(): string {
+  return process.env["CLAUDE_PROJECT_DIR"] || process.cwd();
 }
 
 /**
@@ -64,6 +66,6 @@ export async function startToolCall(): Promise<EarlyStart> {
   return {
     input,
     json,
-    listing: claims ? startTreeListing(hookProjectDir(json)) : null,
+    listing: claims ? startTreeListing(hookProjectDir()) : null,
   };
 }

@@ -125,8 +125,8 @@ async function answerEvent(
     });
     return;
   }
-  // Worked out once for the call: Claude Code's CLAUDE_PROJECT_DIR, else the event's cwd.
-  const projectDir = hookProjectDir(json);
+  // Worked out once for the call: Claude Code's CLAUDE_PROJECT_DIR (never the event's cwd).
+  const projectDir = hookProjectDir();
   const checkTime =
     event === "PreToolUse"
       ? startDeadline(

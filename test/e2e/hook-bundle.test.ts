@@ -411,7 +411,7 @@ describe("dist/hook.cjs stdin bounds", () => {
         "-c",
         `printf '%s' '${event}' | "${process.execPath}" "${HOOK_BUNDLE}" PreToolUse`,
       ],
-      { env: childEnv(), encoding: "utf8" },
+      { env: childEnv({ CLAUDE_PROJECT_DIR: p.dir }), encoding: "utf8" },
     );
     expect(piped).toMatchObject({ status: 0, stdout: "", stderr: "" });
     expect(readdirSync(p.path(CACHE)).sort()).toEqual(CACHE_FILES);

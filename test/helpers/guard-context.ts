@@ -132,6 +132,7 @@ export function guardContext(
     agentType: null,
     sessionId: "s",
     projectDir: ROOT,
+    cwd: ROOT,
     security: "strict",
     state: stateOf(SAMPLE_STATE),
     stateProblem: null,

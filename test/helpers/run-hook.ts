@@ -22,12 +22,22 @@ export function runHook(
   options: RunHookOptions = {},
 ): SpawnResult {
   const input = typeof payload === "string" ? payload : JSON.stringify(payload);
+  // Claude Code starts every hook with CLAUDE_PROJECT_DIR set to the project the session began in; the hook never
+  // takes the project from the event's cwd. A test that leaves it out gets the event's cwd, as a session there would.
+  const cwd = (payload as { cwd?: unknown } | null)?.cwd;
+  const env =
+    options.env && "CLAUDE_PROJECT_DIR" in options.env
+      ? options.env
+      : {
+          ...options.env,
+          ...(typeof cwd === "string" ? { CLAUDE_PROJECT_DIR: cwd } : {}),
+        };
   const result = spawnSync(
     process.execPath,
     [options.bundle ?? HOOK_BUNDLE, event],
     {
       cwd: options.cwd ?? tmpdir(),
-      env: childEnv(options.env),
+      env: childEnv(env),
       input,
       encoding: "utf8",
       timeout: 20_000,

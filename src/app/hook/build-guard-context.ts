@@ -100,6 +100,7 @@ export function buildGuardContext(input: ContextInput): GuardContext {
     agentType: subagentType(payload),
     sessionId: payload.session_id ?? null,
     projectDir,
+    cwd,
     security: readConfig(projectDir).config.security,
     state,
     stateProblem: describeStateProblem(projectDir, state),

@@ -87,7 +87,7 @@ export const initCommand = defineCommand({
     const lang = pick(args.lang, LANGUAGES, "--lang");
     const ci = pick(args.ci, CI_PROVIDERS, "--ci");
     const dir =
-      args.dir === undefined ? projectRoot(args) : resolve(String(args.dir));
+      args.dir === undefined ? projectRoot(args, { here: true }) : resolve(String(args.dir));
     const interactive = !args.yes && !args.json && canAsk();
     const c = createColors();
     const out = (text: string) => process.stdout.write(`${text}\n`);

@@ -27,7 +27,7 @@ export const uninstallCommand = defineCommand({
     },
   },
   async run({ args }) {
-    const dir = projectRoot(args);
+    const dir = projectRoot(args, { here: true });
     const dryRun = args["dry-run"];
     const c = createColors();
     const out = (text: string) => process.stdout.write(`${text}\n`);

@@ -7,6 +7,7 @@ import {
 import { isWholeFolderGlob, shellGlob } from "../paths/shell-glob.ts";
 import { baseName, gitArgs, hasFlag, playbookArgs } from "./command-words.ts";
 import { ALLOW, block, context, isAgent } from "./facts.ts";
+import { parseTrustedArgs } from "./trusted-args.ts";
 import type {
   Effect,
   FileChange,
@@ -126,6 +127,10 @@ function checkPlaybookCommands(
         return block(
           `Blocked: \`playbook ${sub}${verb && sub !== "verify" ? ` ${verb}` : ""}\` writes proof, so playbook runs it itself, outside your shell, and it has to be a command of its own. Next: run \`${cmd.text}\` alone, with its arguments spelled out (no \`cd ... &&\`, pipes, redirects or variables).`,
         );
+      if (alone.kind === "refused")
+        return block(
+          `Blocked: \`${cmd.text}\`: ${alone.reason}. playbook runs this command itself, outside your shell, at the project's root, and accepts only its own arguments. Next: run it as \`playbook ${sub}${verb && sub !== "verify" ? ` ${verb}` : ""} ...\` with those arguments (from any folder of the project).`,
+        );
       effects.push(alone);
     }
     if (sub === "init" || sub === "uninstall")
@@ -164,7 +169,7 @@ function trustedCommand(
   commands: readonly SimpleCommand[],
   cmd: SimpleCommand,
   args: readonly string[],
-): Effect | null {
+): Effect | { kind: "refused"; reason: string } | null {
   const raw = ctx.toolInput["command"];
   const whole = typeof raw === "string" ? raw.trim() : "";
   if (
@@ -176,7 +181,13 @@ function trustedCommand(
     whole !== cmd.text.trim()
   )
     return null;
-  return { kind: "trusted-command", args: [...args] };
+  const parsed = parseTrustedArgs(args, {
+    projectDir: ctx.projectDir,
+    cwd: ctx.cwd,
+  });
+  return parsed.ok
+    ? { kind: "trusted-command", args: parsed.args }
+    : { kind: "refused", reason: parsed.reason };
 }
 
 function grant(

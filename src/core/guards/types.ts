@@ -80,7 +80,10 @@ export interface GuardContext {
   /** The subagent making the call (`reviewer`, `critic`, `plugin:critic`), or null for the main agent. */
   agentType: string | null;
   sessionId: string | null;
+  /** The project the hook was started for (Claude Code's `CLAUDE_PROJECT_DIR`): every trusted job runs here. */
   projectDir: string;
+  /** Where the agent's shell is (the payload's `cwd`): only relative paths in its command are read from it. */
+  cwd: string;
   security: SecurityMode;
   state: StateSummary | null;
   /** Why `state.md` cannot be trusted (missing, unreadable, or its first error with file and line), else null. */

@@ -155,13 +155,12 @@ function runTrustedCommands(
   const run = effects.find((e) => e.kind === "trusted-command");
   if (!run) return undefined;
   const now = deps.now();
+  // At the project the hook was started for, never where the agent's shell is: a copy of the project under
+  // `scratch/` has its own git configuration and settings (docs/trust-boundary.md).
   const { display } = startTrustedJob({
     projectDir: ctx.projectDir,
     distDir: deps.distDir,
-    cwd:
-      typeof payload.cwd === "string" && payload.cwd !== ""
-        ? payload.cwd
-        : ctx.projectDir,
+    cwd: ctx.projectDir,
     id: payload.tool_use_id ?? `job-${now.getTime().toString(36)}`,
     args: run.args,
     now,
