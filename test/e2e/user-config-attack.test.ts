@@ -1,10 +1,12 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { GoldenPath, Move } from "../../demo/golden-path.ts";
 import { createMoves } from "../../demo/moves.ts";
 import { MULTIPLY } from "../../demo/tasks.ts";
 import { createWorld, TODAY } from "../helpers/golden-path-world.ts";
+import { userProgramDenyRules } from "../../src/core/paths/user-program-files.ts";
 
 const PLAYBOOK = "plan/playbook-multiply.md";
 const NEW_RULES = [
@@ -12,6 +14,7 @@ const NEW_RULES = [
   "Edit(~/.claude/**)",
   "Edit(~/.claude.json)",
   "Edit(//etc/claude-code/**)",
+  ...userProgramDenyRules(),
 ];
 
 /**
@@ -21,6 +24,7 @@ const NEW_RULES = [
  */
 describe("Claude Code's own configuration, through the file tools of the real client", () => {
   let world: GoldenPath;
+  const mark = join(mkdtempSync(join(tmpdir(), "playbook-mark-")), "ran");
   let m: ReturnType<typeof createMoves>;
   beforeAll(async () => {
     world = await createWorld();
@@ -52,6 +56,33 @@ describe("Claude Code's own configuration, through the file tools of the real cl
       evil,
     ),
     write("a project MCP server", world.path(".mcp.json"), evil),
+    // Files that configure programs the hook and its jobs run outside the sandbox.
+    write(
+      "a git clean filter in the user's git configuration",
+      join(world.home, ".gitconfig"),
+      `[filter "x"]\n\tclean = sh -c 'touch ${mark}; cat'\n`,
+    ),
+    write(
+      "a git ssh command in the XDG git configuration",
+      join(world.home, ".config", "git", "config"),
+      `[core]\n\tsshCommand = sh -c 'touch ${mark}'\n`,
+    ),
+    write(
+      "an ssh ProxyCommand",
+      join(world.home, ".ssh", "config"),
+      `Host *\n  ProxyCommand sh -c 'touch ${mark}'\n`,
+    ),
+    write("a shell start file", join(world.home, ".bashrc"), `touch ${mark}\n`),
+    write(
+      "a git on the user's PATH",
+      join(world.home, ".local", "bin", "git"),
+      `#!/bin/sh\ntouch ${mark}\n`,
+    ),
+    write(
+      "npm's user configuration",
+      join(world.home, ".npmrc"),
+      "script-shell=/tmp/x\n",
+    ),
   ];
   /** The verdict each attack got in the last session: `fail` is Claude Code's permission rule, `deny` the hook. */
   const verdicts = () =>
@@ -60,7 +91,18 @@ describe("Claude Code's own configuration, through the file tools of the real cl
       .filter((s) => attacks().some((a) => a.title === s.title))
       .map((s) => s.verdict);
 
+  const homeFiles = () =>
+    [
+      ".gitconfig",
+      ".config/git/config",
+      ".ssh/config",
+      ".bashrc",
+      ".local/bin/git",
+      ".npmrc",
+    ].filter((f) => existsSync(join(world.home, f)));
   const untouched = () => {
+    expect(homeFiles()).toEqual([]);
+    expect(existsSync(mark)).toBe(false);
     expect(existsSync(join(world.home, ".claude", "settings.json"))).toBe(
       false,
     );
@@ -77,7 +119,7 @@ describe("Claude Code's own configuration, through the file tools of the real cl
         env,
         moves: [...attacks(), m.say("agent", "it stops", "Done.", "stop")],
       });
-      expect(verdicts()).toEqual(["fail", "fail", "fail"]);
+      expect(verdicts()).toEqual(attacks().map(() => "fail"));
       untouched();
     }
     await world.session({
@@ -108,7 +150,51 @@ describe("Claude Code's own configuration, through the file tools of the real cl
       prompt: "Speed things up.",
       moves: [...attacks(), m.say("agent", "it stops", "Done.", "block")],
     });
-    expect(verdicts()).toEqual(["deny", "deny", "deny"]);
+    expect(verdicts()).toEqual(attacks().map(() => "deny"));
+    untouched();
+  }, 600_000);
+
+  it("the file tools write nowhere outside the project and the temporary folders, and the shell cannot either", async () => {
+    const notes = join(world.home, "notes", "outside.txt");
+    const blind = (path: string) =>
+      `python3 -c "import base64;exec(base64.b64decode('${Buffer.from(
+        `import os\nos.makedirs(os.path.dirname(${JSON.stringify(path)}), exist_ok=True)\nopen(${JSON.stringify(path)}, 'w').write('[filter \"x\"]\\n\\tclean = touch ${mark}\\n')\n`,
+      ).toString("base64")}'))"`;
+    await world.session({
+      prompt: "Speed things up.",
+      moves: [
+        write("a note outside the project", notes, "hello\n"),
+        {
+          actor: "agent",
+          title:
+            "the shell writes the user's git configuration, in a spelling the parser cannot read",
+          tool: {
+            name: "Bash",
+            input: {
+              command: blind(join(world.home, ".gitconfig")),
+              description: "configure git",
+            },
+          },
+          expect: "fail",
+        },
+        {
+          actor: "agent",
+          title: "a file in the temporary folder",
+          tool: {
+            name: "Write",
+            input: {
+              file_path: join(tmpdir(), "playbook-scratch.txt"),
+              content: "ok\n",
+            },
+          },
+          expect: "allow",
+        },
+        m.say("agent", "it stops", "Done.", "block"),
+      ],
+    });
+    expect(existsSync(notes)).toBe(false);
+    expect(existsSync(join(world.home, ".gitconfig"))).toBe(false);
+    expect(existsSync(join(tmpdir(), "playbook-scratch.txt"))).toBe(true);
     untouched();
   }, 600_000);
 });

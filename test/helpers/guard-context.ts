@@ -1,3 +1,4 @@
+import { withPlaybookCalls } from "../../src/core/guards/trusted-args.ts";
 import { toAbsolute } from "../../src/core/paths/repo-path.ts";
 import { analyzeBash } from "../../src/core/bash/analyze-bash.ts";
 import type {
@@ -88,8 +89,12 @@ export function playbookEdit(before: string | null, after: string): FileChange {
 /** Bash changes as the runtime resolves them for a command run at the repository root. */
 export function bashChanges(
   command: string,
+  cwd: string = ROOT,
 ): Pick<GuardContext, "bash" | "changes" | "toolInput" | "toolName"> {
-  const bash = analyzeBash(command);
+  const bash = withPlaybookCalls(analyzeBash(command), {
+    projectDir: ROOT,
+    cwd,
+  });
   const changes = bash.writes.map((w): FileChange => {
     const absolute = w.path.startsWith("/")
       ? w.path

@@ -33,6 +33,7 @@ import { currentTreeFingerprint } from "../workspace/current-tree.ts";
 import type { ReadBashCall } from "./read-bash-call.ts";
 import type { ToolCall, ToolCallInput } from "./read-tool-call.ts";
 import { claudeConfigPaths } from "../../core/paths/claude-config.ts";
+import { readSandboxAllowWrite } from "../../adapters/sandbox-allow-write.ts";
 import { readConfig } from "../workspace/read-config.ts";
 import { readWorkspaceSummary } from "../workspace/read-workspace-summary.ts";
 
@@ -133,6 +134,7 @@ export function buildGuardContext(input: ContextInput): GuardContext {
       ? {
           claudeConfigPaths: resolvedClaudeConfigPaths(homeDir),
           repositoryPlaces: guardedRepositoryPlaces(projectDir),
+          sandboxAllowWrite: readSandboxAllowWrite(projectDir, homeDir),
         }
       : { claudeConfigPaths: [] }),
     bash,
@@ -253,6 +255,7 @@ function mktempFolder(): string {
 function tempDirs(): string[] {
   const dirs = new Set(["/tmp", "/var/tmp"]);
   for (const dir of [
+    "/tmp",
     process.env["TMPDIR"],
     process.env["TEMP"],
     process.env["TMP"],

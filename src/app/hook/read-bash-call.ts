@@ -3,6 +3,7 @@ import type { BashAnalysis } from "../../core/bash/types.ts";
 import type { FileChange } from "../../core/guards/types.ts";
 import type { CheckTime } from "../../core/time/deadline.ts";
 import { collectBashChanges } from "./collect-bash-changes.ts";
+import { withPlaybookCalls } from "../../core/guards/trusted-args.ts";
 import { withScriptFiles } from "./read-script-files.ts";
 
 export interface BashCallInput {
@@ -36,5 +37,8 @@ export function readBashCall(
     { cwd: input.cwd, homeDir: input.homeDir, analyzeBash: analyze },
     analyzeBash(command, checkTime, { knownVariables: true }),
   );
-  return { bash, changes: collectBashChanges({ ...input, checkTime }, bash) };
+  return {
+    bash: withPlaybookCalls(bash, input),
+    changes: collectBashChanges({ ...input, checkTime }, bash),
+  };
 }

@@ -1,3 +1,4 @@
+import type { TrustedArgs } from "../guards/trusted-args.ts";
 /** One simple command found anywhere in a Bash command line (after `;`, `&&`, pipes, `$(...)`, `bash -c`, ...). */
 export interface SimpleCommand {
   /** The words after env prefixes, unquoted; a word with an expansion the parser cannot resolve keeps its source text. */
@@ -75,4 +76,10 @@ export interface BashAnalysis {
   scriptFiles: ScriptFile[];
   /** Set when the line could not be parsed: callers treat the call as unknown, never as harmless. */
   error: string | null;
+  /**
+   * For each of `commands` that runs the playbook CLI: its arguments checked against the command's grammar
+   * (core/guards/trusted-args.ts), read where the call is known (the project, the shell's folder). Absent when the
+   * analysis was made without them: then no proof command is run for the agent.
+   */
+  playbookCalls?: ReadonlyMap<SimpleCommand, TrustedArgs>;
 }

@@ -7,7 +7,6 @@ import {
 import { isWholeFolderGlob, shellGlob } from "../paths/shell-glob.ts";
 import { baseName, gitArgs, hasFlag, playbookArgs } from "./command-words.ts";
 import { ALLOW, block, context, isAgent } from "./facts.ts";
-import { parseTrustedArgs } from "./trusted-args.ts";
 import type {
   Effect,
   FileChange,
@@ -181,10 +180,10 @@ function trustedCommand(
     whole !== cmd.text.trim()
   )
     return null;
-  const parsed = parseTrustedArgs(args, {
-    projectDir: ctx.projectDir,
-    cwd: ctx.cwd,
-  });
+  const parsed = ctx.bash?.playbookCalls?.get(cmd) ?? {
+    ok: false,
+    reason: "its arguments could not be checked",
+  };
   return parsed.ok
     ? { kind: "trusted-command", args: parsed.args }
     : { kind: "refused", reason: parsed.reason };

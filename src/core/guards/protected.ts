@@ -24,6 +24,13 @@ export const protectedGuard: Guard = {
       ctx.changes.map((c) => c.absolute),
     );
     if (outside) return block(outside);
+    const away = ctx.changes.find(
+      (c) =>
+        c.tool !== "Bash" &&
+        c.path === null &&
+        !isShellWritable(ctx, c.absolute),
+    );
+    if (away) return block(outsideWritableReason(away.absolute));
     const warnings: string[] = [];
     for (const change of ctx.changes) {
       if (change.path === null) continue;
@@ -53,6 +60,28 @@ export const protectedGuard: Guard = {
     return warnings.length > 0 ? context(warnings.join("\n")) : ALLOW;
   },
 };
+
+/**
+ * Claude Code's file tools are not sandboxed: in every mode they write only where the agent's shell may, the project,
+ * the temporary folders and the sandbox's own `allowWrite` folders. Elsewhere lie the user's git, ssh, shell and npm
+ * configuration and the folders on `PATH`, which programs outside the sandbox read (docs/trust-boundary.md).
+ */
+function isShellWritable(ctx: GuardContext, absolute: string): boolean {
+  const within = (dir: string) =>
+    absolute === dir || absolute.startsWith(`${dir.replace(/\/$/, "")}/`);
+  if ((ctx.sandboxAllowWrite ?? []).some(within)) return true;
+  // The user's folder is never a temporary one, even where it lies inside one (a throwaway HOME under /tmp).
+  const home = ctx.homeDir;
+  return ctx.tempDirs.some(
+    (dir) =>
+      within(dir) &&
+      (home === null || !within(home) || dir.startsWith(`${home}/`)),
+  );
+}
+
+function outsideWritableReason(path: string): string {
+  return `Blocked: \`${path}\` is outside the project and the temporary folders, where the file tools may not write (the agent's shell cannot either): files there configure programs that run outside the sandbox (git, ssh, the shell, npm). Next: keep the change inside the project, or ask the user to make it themselves.`;
+}
 
 /** Every mode: whoever writes Claude Code's own configuration can switch the hooks and the sandbox off. */
 function claudeConfigReason(path: string): string {

@@ -1,4 +1,6 @@
 import { posix } from "node:path";
+import type { BashAnalysis } from "../bash/types.ts";
+import { playbookArgs } from "./command-words.ts";
 
 /**
  * The grammar of each playbook command the hook runs for the agent outside its sandbox (docs/trust-boundary.md, "One
@@ -156,4 +158,17 @@ function usageOf(command: string, grammar: Grammar): string {
     ...Object.entries(grammar.values).map(([n, k]) => `${n} <${k}>`),
   ].map((o) => `[${o}]`);
   return `\`playbook ${[command, ...words, ...options].join(" ")}\``;
+}
+
+/** `bash` with each playbook CLI call's arguments checked against its grammar (`playbookCalls`). */
+export function withPlaybookCalls(
+  bash: BashAnalysis,
+  where: { projectDir: string; cwd: string },
+): BashAnalysis {
+  const calls = new Map<BashAnalysis["commands"][number], TrustedArgs>();
+  for (const cmd of bash.commands) {
+    const args = playbookArgs(cmd.argv);
+    if (args) calls.set(cmd, parseTrustedArgs(args, where));
+  }
+  return { ...bash, playbookCalls: calls };
 }

@@ -126,6 +126,11 @@ export interface GuardContext {
    * (adapters/repository-places.ts), absolute and resolved. Read only when a change reaches outside the project.
    */
   repositoryPlaces?: readonly string[];
+  /**
+   * Folders outside the project that Claude Code's sandbox lets the agent's shell write (its settings'
+   * `sandbox.filesystem.allowWrite`), absolute and resolved. Read only when a change reaches outside the project.
+   */
+  sandboxAllowWrite?: readonly string[];
   bash: BashAnalysis | null;
   /** Repository paths Read in this session (init guard); null when the session is unknown. */
   reads: readonly string[] | null;

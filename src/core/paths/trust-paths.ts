@@ -1,4 +1,5 @@
 import { claudeConfigDenyRules } from "./claude-config.ts";
+import { userProgramDenyRules } from "./user-program-files.ts";
 
 /** Where init writes the hook loader, which every hook handler runs. */
 export const HOOK_LOADER = ".claude/hooks/playbook.cjs";
@@ -66,7 +67,7 @@ export function fileToolDenyRules(): string[] {
   for (const { path, folder } of TRUST_PATHS)
     rules.push(folder ? `Edit(/${path}/**)` : `Edit(/${path})`);
   for (const path of SETTINGS_FILES) rules.push(`Edit(/${path})`);
-  return [...rules, ...claudeConfigDenyRules()];
+  return [...rules, ...claudeConfigDenyRules(), ...userProgramDenyRules()];
 }
 
 /** Whether a repository-relative path is a trust path or lies inside one. */

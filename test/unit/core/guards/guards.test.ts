@@ -178,9 +178,65 @@ table(protectedGuard, [
     "`/etc/claude-code/managed-settings.json` is Claude Code's own configuration",
   ],
   [
-    "a file beside them that is not theirs (~/.claude-notes.txt)",
+    "a file beside them that is not theirs (~/.claude-notes.txt): outside the project and the temporary folders",
     () => ({ changes: [outside("/home/u/.claude-notes.txt")] }),
+    "block",
+    "outside the project and the temporary folders",
+  ],
+  [
+    "the user's git configuration (~/.gitconfig)",
+    () => ({ security: "developer", changes: [outside("/home/u/.gitconfig")] }),
+    "block",
+    "`/home/u/.gitconfig` is outside the project",
+  ],
+  [
+    "a folder on PATH (~/.local/bin/git), with the Edit tool",
+    () => ({
+      security: "admin",
+      changes: [outside("/home/u/.local/bin/git", "Edit")],
+    }),
+    "block",
+    "programs that run outside the sandbox",
+  ],
+  [
+    "a file in a temporary folder",
+    () => ({ changes: [outside("/tmp/notes.txt")] }),
     "allow",
+  ],
+  [
+    "the user's folder, where it lies inside a temporary folder",
+    () => ({
+      homeDir: "/tmp/home",
+      changes: [outside("/tmp/home/.gitconfig")],
+    }),
+    "block",
+    "outside the project and the temporary folders",
+  ],
+  [
+    "a temporary folder inside the user's folder",
+    () => ({
+      homeDir: "/home/u",
+      tempDirs: ["/tmp", "/home/u/tmp"],
+      changes: [outside("/home/u/tmp/x.txt")],
+    }),
+    "allow",
+  ],
+  [
+    "a folder the sandbox lets the shell write (sandbox.filesystem.allowWrite)",
+    () => ({
+      sandboxAllowWrite: ["/srv/shared"],
+      changes: [outside("/srv/shared/out.txt")],
+    }),
+    "allow",
+  ],
+  [
+    "a folder whose name starts like an allowed one",
+    () => ({
+      sandboxAllowWrite: ["/srv/shared"],
+      changes: [outside("/srv/shared-other/out.txt")],
+    }),
+    "block",
+    "outside the project",
   ],
   [
     "an MCP tool naming the user's settings",

@@ -125,16 +125,25 @@ describe("bash-check runs proof commands only with their own arguments", () => {
   });
 
   it("from a subfolder, runs `playbook verify p1.1` at the project's root", () => {
-    const ctx = guardContext(bashChanges("npx --no playbook verify p1.1"));
-    const result = bashCheckGuard.check({
-      ...ctx,
-      cwd: `${ctx.projectDir}/src`,
-    });
+    const ctx = guardContext(
+      bashChanges(
+        "npx --no playbook verify p1.1 --playbook ../plan/playbook-x.md",
+        "/repo/src",
+      ),
+    );
+    const result = bashCheckGuard.check({ ...ctx, cwd: "/repo/src" });
     expect(result.decision.kind).toBe("allow");
     expect(result.effects).toEqual([
       {
         kind: "trusted-command",
-        args: ["verify", "p1.1", "--cwd", ctx.projectDir],
+        args: [
+          "verify",
+          "p1.1",
+          "--playbook",
+          "plan/playbook-x.md",
+          "--cwd",
+          ctx.projectDir,
+        ],
       },
     ]);
   });
