@@ -158,7 +158,7 @@ describe("Claude Code's own configuration, through the file tools of the real cl
     const notes = join(world.home, "notes", "outside.txt");
     const blind = (path: string) =>
       `python3 -c "import base64;exec(base64.b64decode('${Buffer.from(
-        `import os\nos.makedirs(os.path.dirname(${JSON.stringify(path)}), exist_ok=True)\nopen(${JSON.stringify(path)}, 'w').write('[filter \"x\"]\\n\\tclean = touch ${mark}\\n')\n`,
+        `import os\nos.makedirs(os.path.dirname(${JSON.stringify(path)}), exist_ok=True)\nopen(${JSON.stringify(path)}, 'w').write('[filter "x"]\\n\\tclean = touch ${mark}\\n')\n`,
       ).toString("base64")}'))"`;
     await world.session({
       prompt: "Speed things up.",

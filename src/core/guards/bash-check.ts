@@ -121,7 +121,7 @@ function checkPlaybookCommands(
     if (!args) continue;
     const [sub, verb] = args;
     if (writesTrustState(sub, verb)) {
-      const alone = trustedCommand(ctx, commands, cmd, args);
+      const alone = trustedCommand(ctx, commands, cmd);
       if (!alone)
         return block(
           `Blocked: \`playbook ${sub}${verb && sub !== "verify" ? ` ${verb}` : ""}\` writes proof, so playbook runs it itself, outside your shell, and it has to be a command of its own. Next: run \`${cmd.text}\` alone, with its arguments spelled out (no \`cd ... &&\`, pipes, redirects or variables).`,
@@ -167,7 +167,6 @@ function trustedCommand(
   ctx: GuardContext,
   commands: readonly SimpleCommand[],
   cmd: SimpleCommand,
-  args: readonly string[],
 ): Effect | { kind: "refused"; reason: string } | null {
   const raw = ctx.toolInput["command"];
   const whole = typeof raw === "string" ? raw.trim() : "";
