@@ -8,6 +8,11 @@ import {
 } from "../core/cache/summary.ts";
 import type { DocumentKind, DocumentSummary } from "../core/model/summary.ts";
 import { writeTextAtomic } from "./atomic-write.ts";
+import { readBounded } from "./read-bounded.ts";
+import {
+  maxDocumentBytes,
+  oversizeMessage,
+} from "../core/paths/input-limits.ts";
 import { parseEntry, serializeEntry } from "./summary-entry-file.ts";
 
 export type Summarize = (
@@ -57,9 +62,35 @@ export function readSummaryCached(
   } catch {
     // A missing or corrupt entry is simply rebuilt.
   }
-  const summary = summarize(kind, readFileSync(file, "utf8"), relPath);
+  const limit = maxDocumentBytes(kind);
+  const read = readBounded(file, limit);
+  const summary = read.truncated
+    ? oversizedSummary(summarize(kind, "", relPath), relPath, read.size, limit)
+    : summarize(kind, read.text, relPath);
   writeEntry(cacheFile, { ...key, version: PARSER_VERSION, summary });
   return { status: "miss", summary };
+}
+
+/** A document too large to read: an empty one whose only diagnostic says so (a broken document). */
+function oversizedSummary(
+  empty: DocumentSummary,
+  relPath: string,
+  size: number,
+  limit: number,
+): DocumentSummary {
+  return {
+    ...empty,
+    diagnostics: [
+      {
+        code: "document-too-large",
+        severity: "error",
+        message: oversizeMessage(relPath, size, limit),
+        file: relPath,
+        line: 1,
+        column: 1,
+      },
+    ],
+  };
 }
 
 /**

@@ -1,4 +1,9 @@
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
+import { readBounded } from "./read-bounded.ts";
+import {
+  MAX_GIT_POINTER_BYTES,
+  MAX_PACKED_REFS_BYTES,
+} from "../core/paths/input-limits.ts";
 import { isAbsolute, join } from "node:path";
 
 export interface GitHead {
@@ -26,7 +31,8 @@ export function readGitHead(projectDir: string): GitHead {
     ? /^ref: refs\/remotes\/origin\/(.+)$/m.exec(originHead)?.[1]?.trim()
     : undefined;
   if (remoteDefault) return { branch, defaultBranch: remoteDefault };
-  const packed = readText(join(commonDir, "packed-refs")) ?? "";
+  const packed =
+    readText(join(commonDir, "packed-refs"), MAX_PACKED_REFS_BYTES) ?? "";
   const exists = (name: string) =>
     isFile(join(commonDir, "refs", "heads", name)) ||
     packed.includes(` refs/heads/${name}\n`) ||
@@ -41,7 +47,9 @@ export function findGitDir(projectDir: string): string | null {
   try {
     const stats = statSync(dotGit);
     if (stats.isDirectory()) return dotGit;
-    const pointer = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, "utf8"));
+    const pointer = /^gitdir:\s*(.+)$/m.exec(
+      readBounded(dotGit, MAX_GIT_POINTER_BYTES).text,
+    );
     const target = pointer?.[1]?.trim();
     if (!target) return null;
     return isAbsolute(target) ? target : join(projectDir, target);
@@ -57,9 +65,14 @@ export function readCommonDir(gitDir: string): string {
   return isAbsolute(common) ? common : join(gitDir, common);
 }
 
-export function readText(path: string): string | null {
+/** A git file the agent's shell can write (HEAD, packed-refs): null when missing, unreadable or larger than `max`. */
+export function readText(
+  path: string,
+  max = MAX_GIT_POINTER_BYTES,
+): string | null {
   try {
-    return readFileSync(path, "utf8");
+    const read = readBounded(path, max);
+    return read.truncated ? null : read.text;
   } catch {
     return null;
   }

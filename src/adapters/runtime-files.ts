@@ -125,3 +125,32 @@ export function readUnfinishedArchive(
     return null;
   }
 }
+
+/**
+ * Set by SessionStart when `.claude/settings.json` runs playbook's PreToolUse hook without `"onFailure": "block"`
+ * (a hook that crashes or times out would let the call through): holds the reason; absent when the settings are
+ * sound. Removed by the next SessionStart that finds them sound, or by `playbook init`.
+ */
+export const FAIL_OPEN_FILE = join(RUNTIME_DIR, "settings-fail-open");
+
+/** Why the settings let a failed hook through, or null. */
+export function readFailOpen(projectDir: string): string | null {
+  try {
+    return (
+      readFileSync(join(projectDir, FAIL_OPEN_FILE), "utf8").trim() || null
+    );
+  } catch {
+    return null;
+  }
+}
+
+/** Records (or, with null, clears) why the settings let a failed hook through. */
+export function writeFailOpen(projectDir: string, reason: string | null): void {
+  const file = join(projectDir, FAIL_OPEN_FILE);
+  if (reason === null) {
+    rmSync(file, { force: true });
+    return;
+  }
+  mkdirSync(dirname(file), { recursive: true });
+  writeTextAtomic(file, `${reason}\n`);
+}

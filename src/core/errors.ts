@@ -14,7 +14,8 @@ export type ErrorCode =
   | "E_GIT"
   | "E_GITHUB"
   | "E_TEMPLATE"
-  | "E_ARCHIVE";
+  | "E_ARCHIVE"
+  | "E_TOO_LARGE";
 
 /** An operational failure the user can act on: one line of message plus a hint that says what to do next. */
 export class PlaybookError extends Error {

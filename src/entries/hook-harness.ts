@@ -1,4 +1,3 @@
-import { writeSync } from "node:fs";
 import { isHookEvent, type HookEvent } from "../core/guards/events.ts";
 import { readConfig } from "../app/workspace/read-config.ts";
 import type { HookDeps, HookRun } from "../app/hook/hook-run.ts";
@@ -21,6 +20,11 @@ import { checkBudget, startDeadline } from "./deadline.ts";
 import { failedPreToolUse } from "../hooks/failed-reply.ts";
 import { isOutOfTime, NO_DEADLINE } from "../core/time/deadline.ts";
 import { KILL_SWITCH } from "../core/guards/facts.ts";
+import { setProcessDeadline } from "../adapters/process-deadline.ts";
+import { armWatchdog, writeReply } from "./watchdog.ts";
+
+/** The watchdog answers this long after the budget: Claude Code waits 10 s, and the reply must reach it first. */
+const WATCHDOG_AFTER_BUDGET_MS = 2000;
 
 declare const __dirname: string;
 
@@ -31,7 +35,7 @@ function reply(event: HookEvent, answer: HookAnswer): void {
   const text = toHookReply(event, answer).stdout;
   replied = true;
   // Synchronous, so the reply is out even when the process must then end with a signal.
-  if (text !== "") writeSync(1, text);
+  writeReply(text);
 }
 
 /** What answers one event: the tool bundle's guards, or the session bundle's lifecycle. */
@@ -58,7 +62,7 @@ export async function runHookMain(
     await answerEvent(argv, runner, early);
   } catch (error) {
     if (replied) return;
-    if (argv[0] === "PreToolUse") writeSync(1, failedPreToolUse(error));
+    if (argv[0] === "PreToolUse") writeReply(failedPreToolUse(error));
     else throw error;
   } finally {
     // A listing the call turned out not to need: git stops rather than run on after the reply.
@@ -127,13 +131,20 @@ async function answerEvent(
   }
   // Worked out once for the call: Claude Code's CLAUDE_PROJECT_DIR (never the event's cwd).
   const projectDir = hookProjectDir();
+  const budgetMs = checkBudget(process.env["PLAYBOOK_CHECK_BUDGET_MS"]);
   const checkTime =
-    event === "PreToolUse"
-      ? startDeadline(
-          checkBudget(process.env["PLAYBOOK_CHECK_BUDGET_MS"]),
-          clock,
-        )
-      : NO_DEADLINE;
+    event === "PreToolUse" ? startDeadline(budgetMs, clock) : NO_DEADLINE;
+  if (event === "PreToolUse")
+    setProcessDeadline(budgetMs, () =>
+      armWatchdog(
+        watchdogAt(budgetMs),
+        toHookReply(event, {
+          block: `Blocked: playbook could not finish checking this call within ${watchdogAt(budgetMs) / 1000} s, and refuses it rather than let it through unchecked: a document it had to read (${[...new Set(parsedDocuments())].map((d) => `\`${d}\``).join(", ") || "state.md or the playbook"}) took the time. Next: make the same call again (what was read is kept); if it is refused again, run \`playbook doctor\` and shrink the document it names. ${KILL_SWITCH}`,
+          context: [],
+          notice: null,
+        }).stdout,
+      ),
+    );
   let run;
   try {
     run = await runner(event, json, projectDir, {
@@ -173,6 +184,16 @@ async function answerEvent(
   reply(event, run.answer);
   if (run.projectDir && readConfig(run.projectDir).config.logging.enabled)
     logHookRun(run, event, clock() - started, new Date());
+}
+
+/**
+ * When the watchdog answers, from the start of the process: a while after the budget, well before Claude Code's 10 s.
+ * `PLAYBOOK_WATCHDOG_MS` moves it earlier (for tests: a parse then outlasts it), never later.
+ */
+function watchdogAt(budgetMs: number): number {
+  const wanted = Number(process.env["PLAYBOOK_WATCHDOG_MS"]);
+  const at = budgetMs + WATCHDOG_AFTER_BUDGET_MS;
+  return Number.isFinite(wanted) && wanted > 0 ? Math.min(wanted, at) : at;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { requireWithCodeCache } from "./code-cache.ts";
+import { beforeSlowStep } from "../adapters/process-deadline.ts";
 import type { Summarize } from "../adapters/parse-cache.ts";
 import type { HookArchiveResult } from "../app/hook/hook-run.ts";
 import type { SetStateField } from "../app/workspace/write-state-field.ts";
@@ -31,8 +32,10 @@ export function loadParser(): ParserBundle {
 export function summarizeLazily(projectDir: string): Summarize {
   let summarize: Summarize | undefined;
   return (kind, text, file) => {
-    summarize ??= loadParser().summarizeWithConfig(projectDir);
     parsed.push(file);
+    // A parse cannot be interrupted from within: the watchdog answers if it outlasts the call's time.
+    beforeSlowStep();
+    summarize ??= loadParser().summarizeWithConfig(projectDir);
     return summarize(kind, text, file);
   };
 }

@@ -217,3 +217,91 @@ describe("PreToolUse fails closed", () => {
     expect(result.stderr).toContain("nothing was checked");
   });
 });
+
+describe("PreToolUse fails closed by construction", () => {
+  /** A playbook of one huge paragraph: one chunk, which the parser reads in one uninterrupted step of seconds. */
+  const slowPlaybook = (repo: GuardedRepo) =>
+    `${repo.read("plan/playbook-login-form.md")}\n${"word *emph* `code` [link](x) ".repeat(60_000)}\n`;
+
+  it("while a parse holds the main thread past the watchdog's time, the watchdog refuses the call with a reason, and the target stays", () => {
+    const repo = createGuardedRepo();
+    repo.write("plan/playbook-login-form.md", slowPlaybook(repo));
+    const before = repo.read("src/app.ts");
+    const result = runHook(
+      "PreToolUse",
+      {
+        session_id: "session-1",
+        transcript_path: "/dev/null",
+        cwd: repo.dir,
+        hook_event_name: "PreToolUse",
+        tool_name: "Write",
+        tool_input: { file_path: repo.path("src/app.ts"), content: "x\n" },
+      },
+      {
+        cwd: repo.dir,
+        env: { CLAUDE_PROJECT_DIR: repo.dir, PLAYBOOK_WATCHDOG_MS: "300" },
+      },
+    );
+    // One reply, the watchdog's, and then the process was ended: the parse never finished.
+    const reply = readHookReply(result.stdout);
+    expect(reply.decision).toBe("deny");
+    expect(reply.reason).toContain("could not finish checking this call");
+    expect(reply.reason).toContain("plan/playbook-login-form.md");
+    expect(result.status).toBeNull();
+    expect(repo.read("src/app.ts")).toBe(before);
+  });
+
+  it("when the hook answers first, the watchdog stays silent and the process ends normally", () => {
+    const repo = createGuardedRepo();
+    const result = runHook(
+      "PreToolUse",
+      {
+        session_id: "session-1",
+        transcript_path: "/dev/null",
+        cwd: repo.dir,
+        hook_event_name: "PreToolUse",
+        tool_name: "Bash",
+        tool_input: { command: "git status" },
+      },
+      { cwd: repo.dir, env: { CLAUDE_PROJECT_DIR: repo.dir } },
+    );
+    // The cold cache made it parse, so the watchdog was armed; the hook's own reply is the only one.
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe("");
+  });
+
+  it.each([
+    ["state.md", 20 * 1024 * 1024],
+    ["plan/playbook-login-form.md", 3 * 1024 * 1024],
+  ])(
+    "a %s grown past its limit by a parser-blind script is a broken document: refused at once, and the repair path stays open",
+    (file, size) => {
+      const repo = createGuardedRepo();
+      repo.bash("git status");
+      // What a sandboxed script can do, in a spelling the shell parser cannot read.
+      const code = Buffer.from(
+        `open(${JSON.stringify(repo.path(file))}, "a").write("x" * ${size})\n`,
+      ).toString("base64");
+      execFileSync(
+        "python3",
+        ["-c", `import base64;exec(base64.b64decode('${code}'))`],
+        { cwd: repo.dir },
+      );
+      const before = repo.read("src/app.ts");
+      const reply = repo.pre("Edit", {
+        file_path: repo.path("src/app.ts"),
+        old_string: "export const app = 1;",
+        new_string: "export const app = 2;",
+      });
+      expectDenied(reply, file, "more than the");
+      runUnlessDenied(repo, reply, "sed -i 's/1/2/' src/app.ts");
+      expect(repo.read("src/app.ts")).toBe(before);
+      // The repair: the Write tool replaces the document whole.
+      const repair = repo.pre("Write", {
+        file_path: repo.path(file),
+        content: repo.read(file).slice(0, 200),
+      });
+      expect(repair.reason).not.toContain("more than the");
+    },
+  );
+});

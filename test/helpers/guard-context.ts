@@ -138,6 +138,7 @@ export function guardContext(
     sessionId: "s",
     projectDir: ROOT,
     cwd: ROOT,
+    failOpen: null,
     security: "strict",
     state: stateOf(SAMPLE_STATE),
     stateProblem: null,

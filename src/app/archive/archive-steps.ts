@@ -1,4 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
+import { readDocumentText } from "../../adapters/read-document.ts";
+import { readBounded } from "../../adapters/read-bounded.ts";
+import { existsSync, mkdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import {
   readPostLoopLock,
@@ -259,7 +261,7 @@ async function resetState(ctx: StepContext): Promise<StepOutcome> {
   // to commit (the move, or a removal a crash lost). Only this process writes state.md in between.
   const status = await ctx.meter.check("conflicts", () => git.status());
   requireNoConflicts(status.entries);
-  const text = readFileSync(statePath, "utf8");
+  const text = readDocumentText(statePath, "state", "state.md");
   const reset = resetStateText(text, journal.archivePath);
   const written = reset.alreadyReset;
   if (!written) {
@@ -335,7 +337,7 @@ function nameOf(journal: ArchiveJournal): string {
 function readSmall(path: string): string | null {
   try {
     if (!statSync(path).isFile()) return null;
-    const text = readFileSync(path, "utf8").slice(0, 1024 * 1024);
+    const text = readBounded(path, 1024 * 1024).text;
     return text.includes("\0") ? null : text;
   } catch {
     return null;

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readDocumentText } from "../../adapters/read-document.ts";
 import { join } from "node:path";
 import { writeTextAtomic } from "../../adapters/atomic-write.ts";
 import { isConflict } from "../../core/archive/git-status.ts";
@@ -61,7 +61,7 @@ async function resolveState(
 ): Promise<boolean> {
   const path = join(ctx.root, "state.md");
   const resolved = resolveStateConflicts(
-    readFileSync(path, "utf8"),
+    readDocumentText(path, "state", "state.md"),
     archiveSide,
   );
   if (resolved === null) return false;

@@ -6,6 +6,7 @@ import { readGitHead } from "../../adapters/read-git-head.ts";
 import { guardedRepositoryPlaces } from "../../adapters/repository-places.ts";
 import { readRecords } from "../../adapters/record-store.ts";
 import {
+  readFailOpen,
   readPostLoopLock,
   readUnfinishedArchive,
 } from "../../adapters/runtime-files.ts";
@@ -138,6 +139,7 @@ export function buildGuardContext(input: ContextInput): GuardContext {
         }
       : { claudeConfigPaths: [] }),
     bash,
+    failOpen: readFailOpen(projectDir),
     reads: payload.session_id
       ? readSessionReads(projectDir, payload.session_id)
       : null,

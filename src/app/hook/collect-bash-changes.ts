@@ -1,4 +1,6 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
+import { readBounded } from "../../adapters/read-bounded.ts";
+import { MAX_PATCH_BYTES } from "../../core/paths/input-limits.ts";
 import { join } from "node:path";
 import { resolveRealPath } from "../../adapters/resolve-real-path.ts";
 import type { BashAnalysis, SimpleCommand } from "../../core/bash/types.ts";
@@ -206,7 +208,7 @@ function patchedFiles(cmd: SimpleCommand, cwd: string): string[] {
   for (const patch of gitApplyPatches(cmd.argv)) {
     let text: string;
     try {
-      text = readFileSync(join(cwd, patch), "utf8").slice(0, 1024 * 1024);
+      text = readBounded(join(cwd, patch), MAX_PATCH_BYTES).text;
     } catch {
       // An unreadable patch could change anything: count it as a change somewhere in the repository.
       files.push("$PATCHED");

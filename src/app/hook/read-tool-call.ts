@@ -1,4 +1,8 @@
-import { readFileSync } from "node:fs";
+import { readBounded } from "../../adapters/read-bounded.ts";
+import {
+  maxDocumentBytes,
+  oversizeMessage,
+} from "../../core/paths/input-limits.ts";
 import { join } from "node:path";
 import {
   readSummaryCached,
@@ -154,9 +158,13 @@ function documentChange(
   tool: string,
 ): DocumentChange {
   const kind = isStatePath(path) ? "state" : "playbook";
-  let beforeText: string | null;
+  let beforeText: string | null = null;
+  let oversize: string | null = null;
   try {
-    beforeText = readFileSync(join(input.projectDir, path), "utf8");
+    const limit = maxDocumentBytes(kind);
+    const read = readBounded(join(input.projectDir, path), limit);
+    if (read.truncated) oversize = oversizeMessage(path, read.size, limit);
+    else beforeText = read.text;
   } catch {
     beforeText = null;
   }
@@ -168,7 +176,9 @@ function documentChange(
   const simulated = simulateToolEdit(tool, input.toolInput, beforeText);
   let after = null;
   let afterProblem: string | null = null;
-  if (simulated.kind !== "content") afterProblem = simulated.reason;
+  // Too large to read: only a Write, which replaces it whole, can repair it.
+  if (oversize !== null && tool !== "Write") afterProblem = oversize;
+  else if (simulated.kind !== "content") afterProblem = simulated.reason;
   else {
     // A tick is derived from the cached summary without parsing, so it is checked at any size.
     const ticked =

@@ -1,6 +1,11 @@
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, join, relative, resolve, sep } from "node:path";
 import { lintCached } from "../../adapters/lint-cache.ts";
+import { readBounded } from "../../adapters/read-bounded.ts";
+import {
+  maxDocumentBytes,
+  oversizeMessage,
+} from "../../core/paths/input-limits.ts";
 import { resolveInside, type Resolved } from "../../adapters/resolve-inside.ts";
 import {
   diagnosticAt,
@@ -171,7 +176,13 @@ function readTarget(
         `Unexpected ${file} that is a directory, expected a markdown file. Check the path.`,
       );
     }
-    return { ok: true, text: readFileSync(path, "utf8") };
+    const limit = maxDocumentBytes(
+      basename(file) === "state.md" ? "state" : "playbook",
+    );
+    const read = readBounded(path, limit);
+    return read.truncated
+      ? fail("document-too-large", oversizeMessage(file, read.size, limit))
+      : { ok: true, text: read.text };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "an error";
     return fail(

@@ -11,6 +11,7 @@ import {
 } from "../../core/scaffold/claude-code-version.ts";
 import {
   HOOK_EVENTS,
+  findFailOpenEvents,
   isPlaybookHandler,
 } from "../../core/scaffold/hook-settings.ts";
 import { MANIFEST_FILE, parseManifest } from "../../core/scaffold/manifest.ts";
@@ -393,6 +394,15 @@ function checkHooks(root: string, deps: DoctorDeps, findings: Finding[]): void {
       "warn",
       `wired more than once: ${doubled.join(", ")}`,
       "Run `playbook init`: it keeps one handler per event.",
+    );
+  const failOpen = findFailOpenEvents(settings, [
+    join(deps.packageRoot, "dist", "hook.cjs"),
+  ]);
+  if (failOpen.length > 0)
+    push(
+      "error",
+      `${failOpen.join(", ")} runs without \`"onFailure": "block"\`: a hook that crashes or times out lets the tool call through unchecked`,
+      "Run `playbook init` to upgrade the settings (your own entries are kept).",
     );
   const resolved = [...paths].map((p) =>
     p.replace(/^\$\{CLAUDE_PROJECT_DIR\}/, root),

@@ -32,6 +32,7 @@ import { toIsoTime } from "../../core/time/iso-time.ts";
 import { createRenderer } from "../../render/render-template.ts";
 import { toTemplateContext } from "../../render/template-context.ts";
 import { applySteps } from "./apply-steps.ts";
+import { writeFailOpen } from "../../adapters/runtime-files.ts";
 
 export interface InitOptions extends InitChoices {
   toolstack: Toolstack | null;
@@ -92,6 +93,8 @@ export async function runInit(
   }
   if (!(await deps.confirm(plan))) return { plan, applied: "none" };
   applySteps(dir, plan.steps);
+  // The settings are init's now: the tool hook may stop refusing changes for settings that failed open.
+  writeFailOpen(dir, null);
   return { plan, applied: "all" };
 }
 

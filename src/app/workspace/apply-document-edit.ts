@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { basename } from "node:path";
+import { readDocumentText } from "../../adapters/read-document.ts";
 import { writeTextAtomic } from "../../adapters/atomic-write.ts";
 import type { EditResult } from "../../core/edit/text-edit.ts";
 import { PlaybookError } from "../../core/errors.ts";
@@ -37,8 +38,13 @@ export function applyDocumentEdit(
 
 function readDocument(path: string): string {
   try {
-    return readFileSync(path, "utf8");
+    return readDocumentText(
+      path,
+      basename(path) === "state.md" ? "state" : "playbook",
+      path,
+    );
   } catch (cause) {
+    if (cause instanceof PlaybookError) throw cause;
     throw new PlaybookError(
       "E_NOT_FOUND",
       `${path} does not exist or cannot be read.`,

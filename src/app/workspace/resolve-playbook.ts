@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readDocumentText } from "../../adapters/read-document.ts";
+import { existsSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { resolveInside } from "../../adapters/resolve-inside.ts";
 import { summarizePlaybook } from "../../core/cache/summary.ts";
@@ -55,7 +56,7 @@ export function resolvePlaybook(
         );
   let text: string;
   try {
-    text = readFileSync(inside.path, "utf8");
+    text = readDocumentText(inside.path, "playbook", path);
   } catch (cause) {
     throw new PlaybookError("E_NOT_FOUND", `${path} cannot be read.`, {
       hint: "Check that it is a regular file you can read.",
@@ -89,7 +90,10 @@ function activePlaybook(root: string): string {
     throw new PlaybookError("E_NOT_FOUND", `No state.md in ${root}.`, {
       hint: "Run the command in the project root (or pass --cwd), or name the playbook with --playbook plan/playbook-<name>.md.",
     });
-  const parsed = parseState(readFileSync(statePath, "utf8"), "state.md");
+  const parsed = parseState(
+    readDocumentText(statePath, "state", "state.md"),
+    "state.md",
+  );
   const active = parsed.value.playbook.active;
   if (active === null) {
     const error = parsed.diagnostics.find((d) => d.severity === "error");

@@ -11,6 +11,10 @@ export const initGuard: Guard = {
   number: 12,
   events: ["PreToolUse"],
   check(ctx) {
+    if (ctx.failOpen !== null && !READ_ONLY_TOOLS.has(ctx.toolName ?? ""))
+      return block(
+        `Blocked: ${ctx.failOpen} Next: ask the user to run \`npx --no playbook init\` in their terminal, then start a new session.`,
+      );
     if (ctx.reads === null) return ALLOW;
     const required = requiredReads(ctx);
     const unread = required.filter((path) => !ctx.reads?.includes(path));
@@ -31,6 +35,9 @@ export const initGuard: Guard = {
     ) satisfies GuardResult;
   },
 };
+
+/** Tools that change nothing: still allowed while the settings would let a failed hook through. */
+const READ_ONLY_TOOLS = new Set(["Read", "Grep", "Glob", "LS", "TodoWrite"]);
 
 function requiredReads(ctx: GuardContext): string[] {
   const required: string[] = [];

@@ -132,6 +132,11 @@ export interface GuardContext {
    */
   sandboxAllowWrite?: readonly string[];
   bash: BashAnalysis | null;
+  /**
+   * Why `.claude/settings.json` would let a failed PreToolUse hook through (no `"onFailure": "block"`), as the last
+   * SessionStart found it; null when sound. The init guard then refuses every call that could change something.
+   */
+  failOpen: string | null;
   /** Repository paths Read in this session (init guard); null when the session is unknown. */
   reads: readonly string[] | null;
   claudeMdExists: boolean;

@@ -1,8 +1,17 @@
-/** The events playbook answers, and how long Claude Code may wait for each (seconds, never milliseconds). */
-export const HOOK_EVENTS: readonly { event: string; timeout: number }[] = [
+/**
+ * The events playbook answers, and how long Claude Code may wait for each (seconds, never milliseconds). A tool call
+ * runs only once PreToolUse answered: `onFailure: "block"` makes a hook that crashes, times out or prints nothing
+ * usable block the call instead of letting it through (Claude Code 2.1.295 and later; it ignores the key on events
+ * that cannot block).
+ */
+export const HOOK_EVENTS: readonly {
+  event: string;
+  timeout: number;
+  onFailure?: "block";
+}[] = [
   { event: "SessionStart", timeout: 10 },
   { event: "UserPromptSubmit", timeout: 10 },
-  { event: "PreToolUse", timeout: 10 },
+  { event: "PreToolUse", timeout: 10, onFailure: "block" },
   // An edit that finishes the playbook runs the archive (push, pull request, up to 60 s of checks, merge).
   { event: "PostToolUse", timeout: 180 },
   { event: "PostToolUseFailure", timeout: 10 },
@@ -18,6 +27,7 @@ export interface HookHandler {
   command: "node";
   args: [string, string];
   timeout: number;
+  onFailure?: "block";
 }
 
 export function hookHandler(
@@ -25,7 +35,46 @@ export function hookHandler(
   event: string,
   timeout: number,
 ): HookHandler {
-  return { type: "command", command: "node", args: [hookPath, event], timeout };
+  const onFailure = HOOK_EVENTS.find((e) => e.event === event)?.onFailure;
+  return {
+    type: "command",
+    command: "node",
+    args: [hookPath, event],
+    timeout,
+    ...(onFailure ? { onFailure } : {}),
+  };
+}
+
+/**
+ * The events whose playbook handler in `settings` (parsed `.claude/settings.json`) lets a failed hook through: it
+ * lacks the `onFailure` that `HOOK_EVENTS` gives it. Events with no playbook handler are not listed here.
+ */
+export function findFailOpenEvents(
+  settings: unknown,
+  knownPaths: readonly string[],
+): string[] {
+  const hooks = (settings as { hooks?: unknown } | null)?.hooks;
+  if (typeof hooks !== "object" || hooks === null) return [];
+  const events: string[] = [];
+  for (const { event, onFailure } of HOOK_EVENTS) {
+    if (!onFailure) continue;
+    const groups = (hooks as Record<string, unknown>)[event];
+    if (!Array.isArray(groups)) continue;
+    const handlers = groups.flatMap((g) =>
+      Array.isArray((g as { hooks?: unknown } | null)?.hooks)
+        ? (g as { hooks: unknown[] }).hooks
+        : [],
+    );
+    if (
+      handlers.some(
+        (h) =>
+          isPlaybookHandler(h, knownPaths) &&
+          (h as { onFailure?: unknown }).onFailure !== onFailure,
+      )
+    )
+      events.push(event);
+  }
+  return events;
 }
 
 /** The status line runs through a shell (it has no exec form), so the path is quoted. */

@@ -1,9 +1,11 @@
-import { copyFileSync, existsSync, mkdirSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { findFailOpenEvents } from "../../../core/scaffold/hook-settings.ts";
 import { join } from "node:path";
 import { isFileOnBranch } from "../../../adapters/git-facts.ts";
 import {
   clearPostLoopLock,
   RUNTIME_DIR,
+  writeFailOpen,
 } from "../../../adapters/runtime-files.ts";
 import {
   pruneSessionFiles,
@@ -106,6 +108,11 @@ export function runSessionStart(
     notices.push(weaker);
     problems.push(weaker);
   }
+  const failOpen = checkFailOpen(ctx.projectDir);
+  if (failOpen) {
+    notices.push(failOpen);
+    problems.push(failOpen);
+  }
   return {
     block: null,
     context: deps.config.context.sessionStart
@@ -127,6 +134,33 @@ function describeWeakerBoundary(mode: SecurityMode): string | null {
       ? "only HARD_BLOCK files and the records rules are enforced"
       : "BLOCK-level protected files are open to the agent";
   return `security is ${mode}: ${what}.${missing.length > 0 ? ` The sandbox cannot run here (missing: ${missing.join(", ")}), so nothing stops the agent's shell from writing the records.` : ""} The user can set "security": "strict" in .claude/playbook.json.`;
+}
+
+/**
+ * Settings that run playbook's PreToolUse hook without `"onFailure": "block"` let a call through when the hook crashes
+ * or times out, which an agent can provoke. Until `playbook init` upgrades them, the tool hook refuses every call that
+ * changes something (docs/trust-boundary.md); the marker is how it knows.
+ */
+function checkFailOpen(projectDir: string): string | null {
+  let settings: unknown;
+  try {
+    settings = JSON.parse(
+      readFileSync(join(projectDir, ".claude", "settings.json"), "utf8"),
+    );
+  } catch {
+    settings = null;
+  }
+  const events = findFailOpenEvents(settings, []);
+  const reason =
+    events.length === 0
+      ? null
+      : `.claude/settings.json runs playbook's ${events.join(", ")} hook without "onFailure": "block", so a hook that crashes or times out would let a tool call through unchecked; playbook refuses every change until the user runs \`npx --no playbook init\` to upgrade the settings.`;
+  try {
+    writeFailOpen(projectDir, reason);
+  } catch {
+    // A read-only checkout: the notice still says it.
+  }
+  return reason;
 }
 
 function rememberStart(

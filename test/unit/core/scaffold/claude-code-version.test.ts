@@ -16,6 +16,6 @@ describe("parseClaudeCodeVersion", () => {
   });
 
   it("reads the minimum itself", () => {
-    expect(parseClaudeCodeVersion(MINIMUM_CLAUDE_CODE)).toEqual([2, 1, 139]);
+    expect(parseClaudeCodeVersion(MINIMUM_CLAUDE_CODE)).toEqual([2, 1, 295]);
   });
 });

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { HOOK_EVENTS } from "../../../../src/core/scaffold/hook-settings.ts";
+import {
+  findFailOpenEvents,
+  HOOK_EVENTS,
+} from "../../../../src/core/scaffold/hook-settings.ts";
 import {
   planSettingsMerge,
   planSettingsRemoval,
@@ -32,6 +35,37 @@ const USER_SETTINGS = `{
 `;
 
 describe("planSettingsMerge", () => {
+  it("upgrades a PreToolUse handler of an earlier init to block when the hook fails, and reports the old one as failing open", () => {
+    const old = JSON.stringify({
+      hooks: {
+        PreToolUse: [
+          {
+            hooks: [
+              {
+                type: "command",
+                command: "node",
+                args: [HOOK, "PreToolUse"],
+                timeout: 10,
+              },
+            ],
+          },
+        ],
+      },
+    });
+    expect(findFailOpenEvents(JSON.parse(old), [HOOK])).toEqual(["PreToolUse"]);
+    const { text } = merged(old);
+    expect(handlersOf(text, "PreToolUse")).toEqual([
+      {
+        type: "command",
+        command: "node",
+        args: [HOOK, "PreToolUse"],
+        timeout: 10,
+        onFailure: "block",
+      },
+    ]);
+    expect(findFailOpenEvents(JSON.parse(text), [HOOK])).toEqual([]);
+  });
+
   it("wires every event once, in exec form with a timeout in seconds, and sets the status line", () => {
     const { text, changed } = merged(null);
     expect(changed).toBe(true);
@@ -46,6 +80,7 @@ describe("planSettingsMerge", () => {
         command: "node",
         args: [HOOK, "PreToolUse"],
         timeout: 10,
+        onFailure: "block",
       },
     ]);
     expect(json.statusLine.command).toBe(
@@ -215,6 +250,7 @@ const HANDLER_KEYS = new Set([
   "timeout",
   "statusMessage",
   "once",
+  "onFailure",
 ]);
 
 function schemaProblems(settings: unknown): string[] {
