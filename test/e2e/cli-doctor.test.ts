@@ -211,6 +211,28 @@ describe("playbook doctor", () => {
     );
   });
 
+  it("fails when the PreToolUse hook would let a call through on a crash or a timeout (no onFailure block)", () => {
+    const p = installed();
+    expect(
+      doctor(p).findings.some((f) => f.message.includes("onFailure")),
+    ).toBe(false);
+    const settings = JSON.parse(p.read(".claude/settings.json")) as {
+      hooks: Record<string, { hooks: Record<string, unknown>[] }[]>;
+    };
+    for (const group of settings.hooks["PreToolUse"] ?? [])
+      for (const handler of group.hooks) delete handler["onFailure"];
+    p.write(".claude/settings.json", JSON.stringify(settings, null, 2));
+    const { findings, status } = doctor(p);
+    expect(status).toBe(1);
+    expect(findings).toContainEqual({
+      level: "error",
+      area: "hooks",
+      message:
+        'PreToolUse runs without `"onFailure": "block"`: a hook that crashes or times out lets the tool call through unchecked',
+      fix: "Run `playbook init` to upgrade the settings (your own entries are kept).",
+    });
+  });
+
   it("fails on .claude/playbook.json with a misspelt key or a pattern that is no regular expression, naming the fix", () => {
     const p = installed();
     p.write(

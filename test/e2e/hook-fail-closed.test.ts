@@ -305,3 +305,56 @@ describe("PreToolUse fails closed by construction", () => {
     },
   );
 });
+
+describe("settings that would let a failed hook through", () => {
+  const oldSettings = (hooks: Record<string, unknown>) =>
+    JSON.stringify({
+      hooks: {
+        PreToolUse: [
+          {
+            hooks: [
+              {
+                type: "command",
+                command: "node",
+                args: [
+                  "${CLAUDE_PROJECT_DIR}/.claude/hooks/playbook.cjs",
+                  "PreToolUse",
+                ],
+                timeout: 10,
+                ...hooks,
+              },
+            ],
+          },
+        ],
+      },
+    });
+
+  it("are named at session start, every change is refused until they are upgraded, and reading still works", () => {
+    const repo = createGuardedRepo();
+    repo.write(".claude/settings.json", oldSettings({}));
+    const start = repo.hook("SessionStart", { source: "startup" });
+    expect(start.raw).toContain('without \\"onFailure\\": \\"block\\"');
+    const before = repo.read("src/app.ts");
+    const write = repo.pre("Write", {
+      file_path: repo.path("src/app.ts"),
+      content: "x\n",
+    });
+    expectDenied(write, "onFailure", "npx --no playbook init");
+    runUnlessDenied(
+      repo,
+      repo.bash("echo y > src/app.ts"),
+      "echo y > src/app.ts",
+    );
+    expect(repo.read("src/app.ts")).toBe(before);
+    expect(
+      repo.pre("Read", { file_path: repo.path("src/app.ts") }).decision,
+    ).not.toBe("deny");
+    // Upgraded (as `playbook init` writes them), the next session start clears it.
+    repo.write(".claude/settings.json", oldSettings({ onFailure: "block" }));
+    repo.hook("SessionStart", { source: "startup" });
+    expect(
+      repo.pre("Write", { file_path: repo.path("src/app.ts"), content: "x\n" })
+        .reason,
+    ).not.toContain("onFailure");
+  });
+});
