@@ -105,6 +105,10 @@ function rerunInChild(
         "--json",
         "--playbook",
         playbook,
+        // What is about to be pushed, checked out clean: an ignored or uncommitted file the code needs is not there.
+        "--at",
+        "HEAD",
+        "--record",
         "--cwd",
         root,
       ],

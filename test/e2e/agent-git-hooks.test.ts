@@ -90,9 +90,7 @@ describe("git hooks the agent can write never run outside its sandbox", () => {
     const { repo, marks } = repoWithAgentHooks();
     repo.write(PLAYBOOK, FINISHED_PLAYBOOK);
 
-    const shown = runByPlaybook(
-      repo.bash("npx --no playbook archive --provider local"),
-    );
+    const shown = runByPlaybook(repo.bash("npx --no playbook archive"));
 
     expect(shown.status, shown.output).toBe(0);
     expect(

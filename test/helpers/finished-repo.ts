@@ -32,7 +32,21 @@ export function createFinishedRepo(
   /** Runs after the work is written and before the evidence (file modes, git config). */
   prepare: (repo: GuardedRepo) => void = () => {},
 ): GuardedRepo {
-  const repo = createGuardedRepo({ playbook: FINISHED_PLAYBOOK, ...options });
+  // The archive's mechanics are tested here, with evidence written by hand: its final gate, which runs every
+  // validation again in a clean checkout (on by default), has tests of its own (archive-rerun, the Golden Path).
+  const given = JSON.parse(
+    options.files?.[".claude/playbook.json"] ??
+      JSON.stringify(options.security ? { security: options.security } : {}),
+  ) as { archive?: Record<string, unknown> };
+  const config = `${JSON.stringify({
+    ...given,
+    archive: { requireRerun: false, ...given.archive },
+  })}\n`;
+  const repo = createGuardedRepo({
+    playbook: FINISHED_PLAYBOOK,
+    ...options,
+    files: { ...options.files, ".claude/playbook.json": config },
+  });
   // Written before the evidence, which proves the code as it is then.
   repo.write("src/login-form.tsx", "export const LoginForm = () => null;\n");
   for (const [path, text] of Object.entries(work)) repo.write(path, text);

@@ -98,6 +98,8 @@ export function createParallelWorktrees(
     "state.md": IDLE_STATE,
     "src/app.ts": "export const app = 1;\n",
     ".gitignore": ".claude/playbook/\n",
+    // The archive's mechanics are tested here, with evidence written by hand: its final gate has tests of its own.
+    ".claude/playbook.json": `${JSON.stringify({ archive: { requireRerun: false } })}\n`,
     ...files,
   });
   const holder = createTempProject();

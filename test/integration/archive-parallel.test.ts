@@ -18,7 +18,12 @@ import { runCliAsync, type SpawnResult } from "../helpers/run-cli.ts";
 const TOKEN = GITHUB_TEST_TOKEN;
 const GITHUB_CONFIG = {
   ".claude/playbook.json": `${JSON.stringify({
-    archive: { repository: "acme/app", checkWaitSeconds: 0 },
+    archive: {
+      repository: "acme/app",
+      checkWaitSeconds: 0,
+      // Evidence written by hand: the final proof has tests of its own.
+      requireRerun: false,
+    },
   })}\n`,
 };
 

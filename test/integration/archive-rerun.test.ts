@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
   createFinishedRepo,
@@ -7,8 +8,21 @@ import {
 import type { GuardedRepo } from "../helpers/guarded-repo.ts";
 import { runCli } from "../helpers/run-cli.ts";
 
+/** The tree p1.1's consistency evidence proves. */
+function evidenceTree(repo: GuardedRepo): unknown {
+  const file = repo.path(
+    ".claude/playbook/records/plan__playbook-login-form.md/evidence.p1.1.consistency.json",
+  );
+  return (
+    JSON.parse(readFileSync(file, "utf8")) as { detail: { tree?: unknown } }
+  ).detail.tree;
+}
+
 /** The finished sample playbook with commands that run here: `consistency` of p1.1 as given. */
-function finishedWith(consistency: string): GuardedRepo {
+function finishedWith(
+  consistency: string,
+  work: Record<string, string> = {},
+): GuardedRepo {
   const playbook = FINISHED_PLAYBOOK.replaceAll(
     /(automated|hybrid) - npx (vitest|tsc|playwright)[^"'\n+]*/g,
     "$1 - test -f src/login-form.tsx ",
@@ -16,15 +30,18 @@ function finishedWith(consistency: string): GuardedRepo {
     "consistency: 'automated - test -f src/login-form.tsx '",
     `consistency: '${consistency}'`,
   );
-  return createFinishedRepo({
-    playbook,
-    files: {
-      ".claude/playbook.json": `${JSON.stringify({
-        security: sandboxed ? "strict" : "trusted",
-        archive: { requireRerun: true },
-      })}\n`,
+  return createFinishedRepo(
+    {
+      playbook,
+      files: {
+        ".claude/playbook.json": `${JSON.stringify({
+          security: sandboxed ? "strict" : "trusted",
+          archive: { requireRerun: true },
+        })}\n`,
+      },
     },
-  });
+    work,
+  );
 }
 
 const sandboxed =
@@ -57,8 +74,8 @@ const remoteBranches = (repo: GuardedRepo) =>
     encoding: "utf8",
   });
 
-describe("archive.requireRerun", () => {
-  it("stops before pushing when a validation run again disagrees with its evidence, with the next step", () => {
+describe("the archive's final proof (archive.requireRerun, on by default)", () => {
+  it("stops before pushing when a validation run again fails, naming it and the next step", () => {
     // The evidence says PASS; the command fails when run again.
     const repo = finishedWith("automated - test -f missing.txt");
 
@@ -66,12 +83,38 @@ describe("archive.requireRerun", () => {
 
     expect(result.status).not.toBe(0);
     const out = result.stdout + result.stderr;
-    expect(out).toContain(
-      "`playbook check --rerun` disagrees with the evidence",
-    );
+    expect(out).toContain("the final proof failed");
     expect(out).toContain("p1.1 consistency");
-    expect(out).toContain("npx --no playbook verify <id>");
+    expect(out).toContain("playbook archive --resume");
     expect(remoteBranches(repo)).not.toContain("feat/login-form");
+  });
+
+  it("an ignored file the code needs does not count: the clean checkout lacks it, so nothing is pushed", () => {
+    // The agent ignores src/impl/, proves code that reads from it, then breaks nothing it commits.
+    const repo = finishedWith("automated - test -f src/impl/engine.txt", {
+      ".gitignore": ".claude/playbook/\nsrc/impl/\n",
+      "src/impl/engine.txt": "the real work, never committed\n",
+    });
+
+    const result = archive(repo);
+
+    expect(result.status).not.toBe(0);
+    expect(result.stdout + result.stderr).toContain("p1.1 consistency");
+    expect(remoteBranches(repo)).not.toContain("feat/login-form");
+    expect(repo.git("log", "main", "--oneline")).not.toContain("archive");
+  });
+
+  it("evidence of an earlier tree is proven again and replaced, not a chore: the archive merges", () => {
+    const repo = finishedWith("automated - test -f src/login-form.tsx");
+    // A later edit (the README for the next phase) makes every earlier evidence stale.
+    repo.write("README.md", "# Login form\n");
+    const staleTree = evidenceTree(repo);
+
+    const result = archive(repo);
+
+    expect(result.status, result.stdout + result.stderr).toBe(0);
+    expect(repo.git("log", "main", "--oneline")).toContain("archive");
+    expect(evidenceTree(repo)).not.toBe(staleTree);
   });
 
   it("archives and merges when every validation run again agrees", () => {

@@ -66,7 +66,7 @@ describe("the Claude Code plugin layout", () => {
     ]);
   });
 
-  it("wires every event once to the bundle through ${CLAUDE_PLUGIN_ROOT}, in exec form with seconds", () => {
+  it("wires every event once to the bundle through ${CLAUDE_PLUGIN_ROOT}, in exec form with seconds, PreToolUse failing closed", () => {
     const hooks = read("hooks/hooks.json")["hooks"] as Record<
       string,
       { hooks: Record<string, unknown>[] }[]
@@ -80,6 +80,8 @@ describe("the Claude Code plugin layout", () => {
           command: "node",
           args: ["${CLAUDE_PLUGIN_ROOT}/dist/hook.cjs", event],
           timeout: HOOK_EVENTS.find((e) => e.event === event)?.timeout,
+          // A PreToolUse hook that crashes or times out blocks the call.
+          ...(event === "PreToolUse" ? { onFailure: "block" } : {}),
         },
       ]);
     }

@@ -161,11 +161,26 @@ async function pushBranch(ctx: StepContext): Promise<StepOutcome> {
     const rerun = await ctx.rerun(ctx.journal.playbook);
     if (!rerun.ok)
       throw new StepFailure(
-        `\`playbook check --rerun\` disagrees with the evidence (${rerun.detail}); nothing was pushed.`,
-        `fix what it names, run \`npx --no playbook verify <id>\` for those subtasks and commit, ${RESUME}.`,
+        `the final proof failed (each validation runs again in a clean checkout of the commit, without ignored or uncommitted files): ${rerun.detail}; nothing was pushed.`,
+        `fix what it names (a file the code needs may be ignored by git or not committed), then ${RESUME.replace(/^then /, "")}.`,
       );
+    await commitRefreshedProof(ctx);
   }
   return pushRef(ctx, ctx.journal.branch);
+}
+
+/**
+ * The final proof wrote fresh evidence of the commit. Where the project keeps its records in git, they are committed
+ * with the work, so the branch carries the proof of exactly what it holds.
+ */
+async function commitRefreshedProof(ctx: StepContext): Promise<void> {
+  const status = await ctx.git.status();
+  const proof = status.entries
+    .map((e) => e.path)
+    .filter((path) => path.startsWith(".claude/playbook/records/"));
+  if (proof.length === 0) return;
+  await ctx.git.addAll(proof);
+  await ctx.git.commit(`chore(${nameOf(ctx.journal)}): record the final proof`);
 }
 
 /**

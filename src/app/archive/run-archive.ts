@@ -392,7 +392,11 @@ async function planJournal(
           .localDefaultBranch(deps.config.archive.remote)
           .then((name) => name ?? "main"),
   );
-  const fingerprint = currentTreeFingerprintSoon(root);
+  // With the final proof on, each validation runs again on the commit before anything is pushed: evidence of an
+  // earlier tree is what it replaces, so only the records' presence and verdicts are asked for here.
+  const fingerprint = deps.config.archive.requireRerun
+    ? { result: Promise.resolve(undefined), cancel: () => {} }
+    : currentTreeFingerprintSoon(root);
   try {
     const state = deps.readState(root);
     const active = state?.playbook.active ?? null;

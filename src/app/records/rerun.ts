@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { readRecords } from "../../adapters/record-store.ts";
+import { readRecords, writeRecord } from "../../adapters/record-store.ts";
 import { summarizePlaybook } from "../../core/cache/summary.ts";
 import { PlaybookError } from "../../core/errors.ts";
 import {
@@ -14,12 +14,25 @@ import { createRecordSet } from "../../core/records/record-set.ts";
 import { commandOf } from "../../core/records/validation-command.ts";
 import { isolate, readTreeOrThrow, type VerifyDeps } from "./verify.ts";
 import { runLint } from "../lint/lint.ts";
+import { makeCleanCheckout, type CleanCheckout } from "./clean-checkout.ts";
+import { readDocumentText } from "../../adapters/read-document.ts";
 
 export interface RerunOptions {
   /** `--playbook`: these playbooks only. */
   playbooks?: readonly string[] | undefined;
   /** `--base <ref>`: the playbooks added or changed since the merge base with `ref` (a pull request's). */
   base?: string | undefined;
+  /**
+   * `--at <rev>`: run the validations in a clean checkout of `rev` (the archive's final gate: what it is about to push),
+   * not in the working tree, so files git ignores and uncommitted files cannot make them pass.
+   */
+  at?: string | undefined;
+  /**
+   * With `at`, the archive's final gate: the validations prove the commit now, so evidence of an earlier tree does not
+   * count against it, and each validation that passes gets fresh evidence of the commit's tree. Fails only where a
+   * validation fails, has no evidence, or its evidence judged another version of the subtask.
+   */
+  record?: boolean | undefined;
   timeoutMs: number;
 }
 
@@ -58,13 +71,33 @@ export async function runRerun(
   options: RerunOptions,
   deps: VerifyDeps,
 ): Promise<RerunReport> {
+  const checkout = options.at ? makeCleanCheckout(root, options.at) : null;
+  try {
+    return await rerunIn(checkout?.dir ?? root, root, options, deps, checkout);
+  } finally {
+    checkout?.remove();
+  }
+}
+
+/** The rerun with the commands run (and the tree read) in `runRoot`, the records read from the project at `root`. */
+async function rerunIn(
+  runRoot: string,
+  root: string,
+  options: RerunOptions,
+  deps: VerifyDeps,
+  checkout: CleanCheckout | null,
+): Promise<RerunReport> {
+  const commit = checkout?.commit ?? null;
   const playbooks = choosePlaybooks(root, options);
   const planned: (Omit<RerunRow, "rerun" | "exitCode" | "problem"> & {
     stale: string | null;
     proved: Parameters<typeof treeMismatch>[0] | null;
+    filedAs: string;
+    hash: string | null;
   })[] = [];
+  const gate = options.at !== undefined && options.record === true;
   for (const path of playbooks) {
-    const text = readFileSync(join(root, path), "utf8");
+    const text = readDocumentText(join(runRoot, path), "playbook", path);
     const parsed = parsePlaybook(text, path);
     const summary = summarizePlaybook(parsed.value, []);
     const filedAs = recordPathOf(path);
@@ -99,16 +132,19 @@ export async function runRerun(
                 ? "the evidence is of an older version of the subtask"
                 : null,
             proved: evidence,
+            filedAs,
+            hash: summary.hashes.subtasks[subtask.id] ?? null,
           });
         }
       }
   }
-  const isolation = await isolate(root, planned.length > 0, deps);
+  const isolation = await isolate(runRoot, planned.length > 0, deps);
   const rows: RerunRow[] = [];
   let tree: string | null;
   try {
-    tree = readTreeOrThrow(root, deps).fingerprint;
-    for (const { stale, proved, ...row } of planned) {
+    tree = readTreeOrThrow(runRoot, deps).fingerprint;
+    checkout?.linkDependencies();
+    for (const { stale, proved, filedAs, hash, ...row } of planned) {
       const run =
         row.command === ""
           ? null
@@ -116,12 +152,13 @@ export async function runRerun(
               isolation.sandboxed
                 ? await isolation.wrap(row.command)
                 : row.command,
-              { cwd: root, timeoutMs: options.timeoutMs },
+              { cwd: runRoot, timeoutMs: options.timeoutMs },
             );
       if (isolation.sandboxed) isolation.cleanup();
       const rerun =
         run && run.exitCode === 0 && !run.timedOut ? "PASS" : "FAIL";
-      const code = proved ? treeMismatch(proved, tree) : null;
+      // The final gate proves the commit itself: evidence of an earlier tree is what it replaces.
+      const code = proved && !gate ? treeMismatch(proved, tree) : null;
       const problem =
         row.evidence === null
           ? "no evidence"
@@ -136,6 +173,29 @@ export async function runRerun(
                     ? "the validation fails"
                     : null));
       rows.push({ ...row, rerun, exitCode: run?.exitCode ?? null, problem });
+      if (gate && problem === null && run !== null && hash !== null)
+        writeRecord(root, {
+          kind: "evidence",
+          playbook: filedAs,
+          target: row.subtask,
+          validation: row.validation,
+          contentHash: hash,
+          verdict: "PASS",
+          by: "playbook-reprove",
+          at: deps.now().toISOString(),
+          detail: {
+            command: row.command,
+            exitCode: run.exitCode,
+            signal: run.signal,
+            timedOut: run.timedOut,
+            durationMs: run.durationMs,
+            outputDigest: run.outputDigest,
+            outputTail: run.outputTail,
+            sandboxed: isolation.sandboxed,
+            tree,
+            commit,
+          },
+        });
     }
   } finally {
     if (isolation.sandboxed) await isolation.close();

@@ -45,6 +45,17 @@ export const checkCommand = defineCommand({
       description: `With --rerun: seconds each command may run (default: ${DEFAULT_TIMEOUT_SECONDS})`,
       valueHint: "seconds",
     },
+    at: {
+      type: "string",
+      description:
+        "With --rerun: run the validations in a clean checkout of this commit, where ignored and uncommitted files are not (e.g. HEAD)",
+      valueHint: "rev",
+    },
+    record: {
+      type: "boolean",
+      description:
+        "With --rerun --at: the archive's final gate; evidence of an earlier tree does not count against the commit, and each validation that passes gets fresh evidence",
+    },
   },
   async run({ args }) {
     const format =
@@ -64,6 +75,8 @@ export const checkCommand = defineCommand({
           {
             playbooks: args.playbook === undefined ? undefined : [args.playbook],
             base: args.base,
+            at: args.at,
+            record: args.record,
             timeoutMs: parseTimeout(args.timeout) * 1000,
           },
           createVerifyDeps(),

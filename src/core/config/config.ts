@@ -182,8 +182,8 @@ export const CONFIG_SECTIONS = {
       null,
     ),
     requireRerun: flag(
-      false,
-      "Stop before pushing unless `playbook check --rerun` passes",
+      true,
+      "Stop before pushing unless every validation, run again in a clean checkout of the commit to push, agrees with its evidence",
     ),
   }),
   verify: v.object({
