@@ -5,6 +5,7 @@ import {
   verifyTargets,
   type VerifyReport,
 } from "../../app/records/verify.ts";
+import { assertRuntimeWritable } from "../../app/records/runtime-writable.ts";
 import { PlaybookError } from "../../core/errors.ts";
 import { createColors, type Colors } from "../print/colors.ts";
 import { toTerminalText } from "../print/terminal-text.ts";
@@ -41,6 +42,7 @@ export const verifyCommand = defineCommand({
     const id = requireSubtask(args.subtask, args._, "verify");
     const timeout = parseTimeout(args.timeout);
     const root = projectRoot(args);
+    assertRuntimeWritable(root, `playbook verify ${id}`);
     const reports: (VerifyReport & { ok: boolean; next: string[] })[] = [];
     for (const subtask of verifyTargets(root, id, args.playbook)) {
       const report = await runVerify(
