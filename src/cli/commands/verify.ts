@@ -104,11 +104,21 @@ export function parseTimeout(raw: string | undefined): number {
 function nextSteps(report: VerifyReport): string[] {
   const id = report.subtask;
   const steps: string[] = [];
-  const failed = report.results.filter((r) => r.verdict === "FAIL");
+  const failed = report.results.filter(
+    (r) => r.verdict === "FAIL" && r.refusal === null,
+  );
   if (failed.length > 0)
     steps.push(
       `Fix what ${failed.map((r) => r.validation).join(", ")} reported, then run \`playbook verify ${id}\` again.`,
     );
+  for (const { validation, refusal } of report.results) {
+    if (refusal === null) continue;
+    steps.push(
+      refusal.key === null
+        ? `The sandbox refused ${validation} ${refusal.what}, not the code: ${refusal.why ?? "no setting allows it"}. Change the validation so that it does not need it, then run \`playbook verify ${id}\` again.`
+        : `The sandbox refused ${validation} ${refusal.what}, not the code: if the validation needs it, the user adds it to \`${refusal.key}\` in .claude/playbook.json (the agent cannot change that file), then runs \`playbook verify ${id}\` again.`,
+    );
+  }
   if (report.unspecified.length > 0)
     steps.push(
       `${report.unspecified.join(", ")} ${report.unspecified.length === 1 ? "has" : "have"} no kind (automated, manual or hybrid): say in the playbook how ${report.unspecified.length === 1 ? "it is" : "they are"} proven.`,
@@ -161,6 +171,12 @@ function formatVerify(unsafe: VerifyReport, c: Colors): string[] {
     if (result.verdict === "FAIL")
       for (const line of run.outputTail.slice(-10))
         lines.push(c.dim(`    ${line}`));
+    if (result.refusal !== null)
+      lines.push(
+        c.yellow(
+          `    refused by the sandbox: ${result.refusal.what}${result.refusal.key ? ` (\`${result.refusal.key}\` in .claude/playbook.json allows it)` : ""}`,
+        ),
+      );
   }
   lines.push("", ...nextSteps(report).map((step) => `Next: ${step}`));
   return lines;
