@@ -61,9 +61,11 @@ export function collectBashChanges(
     (listed ??= existingGuarded(input.projectDir, checkTime));
   const changes: FileChange[] = [];
   const root = input.projectDir.replace(/\/$/, "");
-  let named: ((file: string) => boolean) | undefined;
+  let lineNamed: ((file: string) => boolean) | undefined;
   const namedByLine = (file: string) =>
-    (named ??= lineNames(bash.commands.map((c) => c.text).join("\n")))(file);
+    (lineNamed ??= lineNames(bash.commands.map((c) => c.text).join("\n")))(
+      file,
+    );
   const add = (raw: string, op: FileChange["op"], command: string) => {
     checkTime();
     const named = findNameFilter(bash.commands, command);
