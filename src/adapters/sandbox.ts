@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, realpathSync } from "node:fs";
+import { existsSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
-import { isAbsolute, join, relative, resolve } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { WRITE_GUARDED_PATHS } from "../core/paths/trust-paths.ts";
+import type { SandboxReach } from "../core/records/sandbox-refusal.ts";
 import { withAgentPath } from "./trusted-path-env.ts";
 
 /** What a validation command may touch besides the project (`verify` in `.claude/playbook.json`). */
@@ -22,8 +23,11 @@ export type Sandbox =
       wrap: (command: string) => Promise<string>;
       /** After each wrapped command: removes the mount points srt made for paths that did not exist. */
       cleanup: () => void;
+      /** What the sandbox refused the last wrapped command that it saw itself: connections to hosts not allowed. */
+      refusals: () => string[];
       close: () => Promise<void>;
       warnings: string[];
+      reach: SandboxReach;
     }
   | { ok: false; why: string; next: string };
 
@@ -100,45 +104,152 @@ export async function startSandbox(policy: SandboxPolicy): Promise<Sandbox> {
     return { ok: false, why: deps.errors.join("; "), next: install };
   const home = homedir();
   const root = realOrSelf(policy.root);
-  // srt points TMPDIR inside the sandbox at CLAUDE_CODE_TMPDIR, else at /tmp/claude, which may not exist: make it
-  // the OS temp folder, so tools that write temporary files (test runners, compilers) work as they do outside.
-  const sandboxTemp =
-    process.env["CLAUDE_CODE_TMPDIR"] ||
-    process.env["CLAUDE_TMPDIR"] ||
-    tmpdir();
-  process.env["CLAUDE_CODE_TMPDIR"] = sandboxTemp;
-  mkdirSync(sandboxTemp, { recursive: true });
-  const temp = [
-    ...new Set([tmpdir(), realOrSelf(tmpdir()), realOrSelf(sandboxTemp)]),
-  ];
+  // A temp folder of the run's own: tools open unix sockets in TMPDIR (tsx, test runners' workers), and the host's
+  // temp folder, where other programs keep theirs (tmux, ssh agents, Claude Code), stays out of reach.
+  const hostTemp = realOrSelf(tmpdir());
+  const tempDir = mkdtempSync(join(hostTemp, "playbook-verify-"));
+  // srt points TMPDIR inside the sandbox at CLAUDE_CODE_TMPDIR.
+  process.env["CLAUDE_CODE_TMPDIR"] = tempDir;
+  // srt keeps its own files in this process's temp folder: the sockets of its network bridge, which every command
+  // must reach, and what it mounts from. On Linux the host's temp folder is hidden (unixSocketPolicy), so they go to
+  // a folder of their own that commands may read but not write.
+  const ownTmpdir = process.env["TMPDIR"];
+  const internal =
+    process.platform === "linux"
+      ? mkdtempSync(join(hostTemp, "playbook-srt-"))
+      : null;
+  if (internal !== null) process.env["TMPDIR"] = internal;
+  const removeFolders = () => {
+    if (internal !== null) {
+      if (ownTmpdir === undefined) delete process.env["TMPDIR"];
+      else process.env["TMPDIR"] = ownTmpdir;
+      rmSync(internal, { recursive: true, force: true });
+    }
+    rmSync(tempDir, { recursive: true, force: true });
+  };
   const extra = policy.allowWrite.map((p) =>
     resolve(root, expandHome(p, home)),
   );
+  const writable = [root, tempDir, ...cacheFolders(home), ...extra].filter(
+    (p) => p === root || p === tempDir || existsSync(p) || extra.includes(p),
+  );
+  const guarded = protectedPaths(root, policy.packageRoot);
+  const sockets = unixSocketPolicy(home, tempDir, writable, internal);
+  let last = "";
+  let count = 0;
   try {
     await SandboxManager.initialize({
       network: {
         allowedDomains: [...policy.allowedDomains],
         deniedDomains: [],
+        ...sockets.network,
       },
       filesystem: {
-        denyRead: [],
-        allowWrite: [root, ...temp, ...cacheFolders(home), ...extra].filter(
-          (p) => p === root || existsSync(p) || extra.includes(p),
-        ),
-        denyWrite: protectedPaths(root, policy.packageRoot),
+        denyRead: sockets.denyRead,
+        ...(sockets.allowRead.length > 0
+          ? { allowRead: sockets.allowRead }
+          : {}),
+        allowWrite: writable,
+        denyWrite: guarded,
       },
     });
   } catch (error) {
     await SandboxManager.reset().catch(() => undefined);
+    removeFolders();
     return { ok: false, why: errorText(error), next: install };
   }
   return {
     ok: true,
-    wrap: (command) => SandboxManager.wrapWithSandbox(withAgentPath(command)),
+    wrap: (command) => {
+      last = `playbook-verify-${process.pid}-${++count}`;
+      return SandboxManager.wrapWithSandbox(
+        withAgentPath(command),
+        undefined,
+        undefined,
+        undefined,
+        { commandId: last, commandText: command },
+      );
+    },
     cleanup: () => SandboxManager.cleanupAfterCommand(),
-    close: () => SandboxManager.reset(),
+    refusals: () =>
+      SandboxManager.getSandboxViolationStore()
+        .getViolationsForCommand(last)
+        .map((v) => v.line),
+    close: async () => {
+      await SandboxManager.reset();
+      removeFolders();
+    },
     warnings: deps.warnings,
+    reach: {
+      root,
+      tempDir,
+      writable,
+      guarded,
+      allowedDomains: [...policy.allowedDomains],
+      refusesWritesWith: process.platform === "darwin" ? "EPERM" : "EROFS",
+    },
   };
+}
+
+/**
+ * How validations may use unix sockets. On macOS the sandbox lets them bind and connect under their temp folder only.
+ * On Linux it can only allow all of them or none (seccomp cannot read a socket's path), so it allows all and hides
+ * the folders where other programs keep theirs: the host's temp folders, /run (docker, dbus, systemd, the user's
+ * session), and the home folder's ssh, gpg and docker folders. What a validation may write stays visible, and
+ * `readable` (srt's own folder, with its network bridge's sockets) is seen read-only.
+ */
+export function unixSocketPolicy(
+  home: string,
+  tempDir: string,
+  writable: readonly string[],
+  readable: string | null,
+  platform: NodeJS.Platform = process.platform,
+  env: NodeJS.ProcessEnv = process.env,
+): {
+  network: { allowAllUnixSockets?: true; allowUnixSockets?: string[] };
+  denyRead: string[];
+  allowRead: string[];
+} {
+  if (platform !== "linux")
+    return {
+      network: { allowUnixSockets: [tempDir] },
+      denyRead: [],
+      allowRead: [],
+    };
+  const agentSocket = env["SSH_AUTH_SOCK"];
+  const hidden = [
+    "/tmp",
+    "/var/tmp",
+    realOrSelf(tmpdir()),
+    "/run",
+    "/var/run",
+    env["XDG_RUNTIME_DIR"],
+    env["CLAUDE_CODE_TMPDIR"] === tempDir
+      ? undefined
+      : env["CLAUDE_CODE_TMPDIR"],
+    env["CLAUDE_TMPDIR"],
+    join(home, ".ssh"),
+    join(home, ".gnupg"),
+    join(home, ".docker"),
+    agentSocket ? dirname(agentSocket) : undefined,
+  ].filter(
+    (p): p is string =>
+      typeof p === "string" &&
+      isAbsolute(p) &&
+      p !== "/" &&
+      p !== home &&
+      existsSync(p) &&
+      !writable.some((w) => w === p || isInside(p, w)),
+  );
+  return {
+    network: { allowAllUnixSockets: true },
+    denyRead: [...new Set(hidden)],
+    allowRead: [...writable, ...(readable === null ? [] : [readable])],
+  };
+}
+
+function isInside(path: string, folder: string): boolean {
+  return folder === "/" || path.startsWith(`${folder}/`);
 }
 
 function errorText(error: unknown): string {

@@ -7,6 +7,7 @@ import {
 } from "citty";
 import { didYouMean } from "../core/text/did-you-mean.ts";
 import { PlaybookError } from "../core/errors.ts";
+import { toTrustWriteFailure } from "../core/records/trust-write-failure.ts";
 import { findMissingValue } from "./missing-value.ts";
 import { createColors, stripColors } from "./print/colors.ts";
 import {
@@ -189,6 +190,12 @@ function ownMissingArgs(command: CommandDef): CommandDef {
   return { ...command, args };
 }
 
+/** The command as the user typed it, without its options: `playbook verify p1.1`. */
+function commandText(argv: readonly string[]): string {
+  const end = argv.findIndex((arg) => arg.startsWith("-"));
+  return ["playbook", ...(end === -1 ? argv : argv.slice(0, end))].join(" ");
+}
+
 /** Whether the arguments ask for JSON, so that a failure is reported as JSON on stdout too. */
 function wantsJson(argv: readonly string[]): boolean {
   const end = argv.indexOf("--");
@@ -204,7 +211,9 @@ function wantsJson(argv: readonly string[]): boolean {
 
 const argv = process.argv.slice(2);
 run(argv).catch((error: unknown) => {
-  const failure = toCliFailure(error);
+  const failure = toCliFailure(
+    toTrustWriteFailure(error, commandText(argv)) ?? error,
+  );
   process.stderr.write(formatFailure(failure, createColors(process.stderr)));
   if (wantsJson(argv)) process.stdout.write(formatFailureJson(failure));
   process.exitCode = failure.exitCode;

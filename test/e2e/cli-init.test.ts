@@ -218,6 +218,43 @@ describe("playbook init", () => {
     );
   });
 
+  it("keeps Claude Code's sandbox mount points out of `git add -A` through a block of .git/info/exclude that upgrade refreshes and uninstall takes out", () => {
+    const p = project({ ".mcp.json": '{ "mcpServers": {} }\n' });
+    const exclude = () => p.read(".git/info/exclude");
+    const before = exclude();
+    expect(cli(p, "init", "--yes").status).toBe(0);
+    const block = exclude().slice(before.length);
+    expect(block).toContain("/.bash_profile\n");
+    expect(block).toContain("/.vscode\n!/.vscode/\n");
+    // A real file of one of the names is the user's: git keeps seeing it.
+    expect(block).not.toContain("/.mcp.json");
+    // While a sandboxed command runs, a process outside sees its mount points as empty files.
+    for (const name of [".bash_profile", ".zshrc", ".claude/launch.json"])
+      p.write(name, "");
+    execFileSync("git", ["add", "-A"], { cwd: p.dir });
+    const staged = execFileSync("git", ["diff", "--cached", "--name-only"], {
+      cwd: p.dir,
+      encoding: "utf8",
+    });
+    expect(staged).toContain(".mcp.json");
+    expect(staged).toContain(".claude/settings.json");
+    expect(staged).not.toMatch(/\.bash_profile|\.zshrc|launch\.json/);
+    // A real folder made later is no mount point: `git add -A` takes it.
+    p.write(".vscode/settings.json", "{}\n");
+    execFileSync("git", ["add", "-A"], { cwd: p.dir });
+    expect(
+      execFileSync("git", ["ls-files", ".vscode"], {
+        cwd: p.dir,
+        encoding: "utf8",
+      }),
+    ).toBe(".vscode/settings.json\n");
+    expect(cli(p, "init", "--yes").status).toBe(0);
+    expect(exclude()).not.toContain("/.vscode");
+    expect(exclude()).toContain("/.bash_profile\n");
+    expect(cli(p, "uninstall", "--yes").status).toBe(0);
+    expect(exclude()).toBe(before);
+  });
+
   it("uninstall leaves the repository as it was before init, except the user's own playbook", () => {
     const p = project({
       ".claude/settings.json": USER_SETTINGS,

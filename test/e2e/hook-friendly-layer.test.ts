@@ -67,6 +67,41 @@ describe("the shell check does not refuse legitimate work", () => {
       "xargs -0 -I{} fed by find -print0",
       "find /tmp/foo -print0 | xargs -0 -I{} rm {}",
     ],
+    // Everyday work found refused through the real client: temp folders by every spelling, bulk edits by run-time names.
+    ["rm -rf in $TMPDIR", 'rm -rf "$TMPDIR/calc-build"'],
+    ["rm -rf in ${TMPDIR}", "rm -rf ${TMPDIR}/calc-build"],
+    ["rm -rf in ${TMPDIR:-/tmp}", 'rm -rf "${TMPDIR:-/tmp}/calc-build"'],
+    ["rm -rf in /tmp", "rm -rf /tmp/calc-build"],
+    [
+      "rm -rf of a fresh mktemp folder spelled in place",
+      'rm -rf "$(mktemp -d)"',
+    ],
+    ["a copy into a fresh mktemp folder", 'cp -r src "$(mktemp -d)/"'],
+    ["cd into $TMPDIR", 'cd "$TMPDIR" && rm -rf calc-build'],
+    [
+      "sed -i over xargs fed by find",
+      'find src -name "*.ts" | xargs sed -i "s/a/b/"',
+    ],
+    [
+      "sed -i over a loop on git ls-files",
+      'for f in $(git ls-files src); do sed -i "s/a/b/" "$f"; done',
+    ],
+    ["sed -i over a glob", 'sed -i "s/a/b/" src/*.ts'],
+    ["perl -pi over git ls-files", 'perl -pi -e "s/a/b/" $(git ls-files src)'],
+    [
+      "perl -pi over xargs -0",
+      'git ls-files -z | xargs -0 perl -pi -e "s/a/b/"',
+    ],
+    ["sed -i over grep -l", 'grep -rl app . | xargs sed -i "s/app/App/g"'],
+    ["xargs fed by git", "git ls-files | xargs rm -f"],
+    [
+      "xargs fed by find without -0",
+      'find /tmp/foo -name "*.tmp" | xargs rm -f',
+    ],
+    [
+      "xargs -0 rm fed by find at the root",
+      'find . -name "*.orig" -print0 | xargs -0 rm -f',
+    ],
   ])("%s", (_name, command) => {
     const reply = repo.bash(command);
     expect(reply.reason).toBe("");
@@ -149,12 +184,6 @@ describe("variables the line sets reach the guarded files they name", () => {
       "a loop variable reassigned in the body",
       "for f in a b; do f=state.md; echo x > $f; done",
     ],
-    ["xargs fed by git", "git ls-files | xargs rm -f"],
-    // xargs splits at blanks: a file `/tmp/foo/x state.md .tmp` would name ./state.md.
-    [
-      "xargs fed by find without -0",
-      'find /tmp/foo -name "*.tmp" | xargs rm -f',
-    ],
     [
       "xargs -0 fed by find in plan/",
       "find plan -print0 | xargs -0 rm -f",
@@ -181,7 +210,7 @@ describe("variables the line sets reach the guarded files they name", () => {
     ["a binding that may not run", 'false && d=/tmp/x; rm -rf "$d"'],
     ["a use before the binding", 'rm -rf "$d"; d=/tmp/x'],
     ["two bindings", "d=/tmp/x; d=$OTHER; rm -rf $d"],
-    ["a value split at a blank", 'd="a state.md"; rm $d'],
+    ["a value split at a blank", 'd="a state.md"; rm $d', "state.md"],
     ["a prefix assignment", "d=/tmp/x rm -rf $d"],
     ["eval", "d=/tmp/x; eval 'd=.'; rm -rf $d"],
     ["source", "d=/tmp/x; source ./env.sh; rm -rf $d"],
@@ -195,6 +224,26 @@ describe("variables the line sets reach the guarded files they name", () => {
     ["a function", "d=/tmp/x; f() { d=.; }; f; rm -rf $d"],
     ["arithmetic", "d=/tmp/x; (( d = 0 )); rm -rf $d"],
     ["an assigning expansion", "d=/tmp/x; : ${e:=.}; rm -rf $d"],
+    // A name known only at run time counts for the guarded files of the folder it starts in below the root, and from
+    // the root for state.md and the playbooks the line names.
+    [
+      "a run-time name in plan/",
+      'sed -i "s/x/y/" plan/$(ls plan | head -1)',
+      "plan/playbook-login-form.md",
+    ],
+    [
+      "a run-time name among files the line names in plan/",
+      'sed -i "s/- \\[ \\]/- [x]/" $(ls plan/*.md)',
+      "plan/playbook-login-form.md",
+    ],
+    [
+      "a run-time name from .claude",
+      'cd .claude && rm -f "$x"',
+      ".claude/settings",
+    ],
+    ["a run-time name in .git", 'rm -f ".git/$ref"', ".git"],
+    ["TMPDIR set in the line", 'TMPDIR=.; rm -rf "$TMPDIR"'],
+    ["TMPDIR exported in the line", 'export TMPDIR=$PWD; rm -rf "$TMPDIR"/*'],
   ])("%s", (_name, command, mention?: string) => {
     expectDenied(repo.bash(command), ...(mention ? [mention] : []));
   });

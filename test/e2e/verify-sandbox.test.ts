@@ -1,12 +1,6 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import {
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-} from "node:fs";
+import { existsSync, mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -19,6 +13,16 @@ import {
 } from "../helpers/temp-project.ts";
 
 const PLAYBOOK = "plan/playbook-sandbox.md";
+/** tsx's CLI, which listens on a unix socket in TMPDIR while it runs tests. */
+const TSX = join(
+  import.meta.dirname,
+  "..",
+  "..",
+  "node_modules",
+  "tsx",
+  "dist",
+  "cli.mjs",
+);
 
 /** A playbook whose subtask p1.1 has the three given automated validation commands. */
 function playbookWith(commands: [string, string, string]): string {
@@ -171,29 +175,92 @@ describe.runIf(canSandbox)("playbook verify runs validations sandboxed", () => {
     expect(p.read(".git/config")).toBe(gitConfig);
   });
 
-  it("a validation may write build output in the project and files in the OS temp folder", () => {
+  it("a validation may write build output in the project and files in a temp folder of its own, which the host's never sees", () => {
     const temp = join(
       tmpdir(),
       `playbook-legit-${randomBytes(6).toString("hex")}`,
     );
     const p = project([
       "mkdir -p build && echo built > build/out.txt",
-      `echo scratch > ${temp}`,
-      "node -e \"require('fs').writeFileSync(require('os').tmpdir() + '/x', 'y')\"",
+      // The host's temp folder is hidden: this lands in the sandbox's own /tmp and is gone when it ends.
+      `echo scratch > ${temp} && test "$(cat ${temp})" = scratch`,
+      "node -e \"require('fs').writeFileSync(require('os').tmpdir() + '/x', 'y')\" && test -f \"$TMPDIR/x\"",
+    ]);
+    const result = verify(p);
+
+    expect(result.stderr).toBe("");
+    expect(result.status, result.stdout).toBe(0);
+    expect(p.read("build/out.txt")).toBe("built\n");
+    expect(existsSync(temp)).toBe(false);
+    const evidence = readRecords(p.dir, PLAYBOOK);
+    expect(evidence.every((r) => r.verdict === "PASS")).toBe(true);
+    expect(evidence.every((r) => r.detail["sandboxed"] === true)).toBe(true);
+  });
+
+  it("a validation may listen on a unix socket in its temp folder, and reaches none of the host's", async () => {
+    const host = join(
+      tmpdir(),
+      `playbook-host-${randomBytes(6).toString("hex")}.sock`,
+    );
+    const server = spawn(process.execPath, [
+      "-e",
+      `require("net").createServer((s) => s.end("host\\n")).listen(${JSON.stringify(host)}, () => console.log("up"))`,
     ]);
     try {
+      await new Promise<void>((resolve, reject) => {
+        server.stdout.once("data", () => resolve());
+        server.once("exit", () => reject(new Error("the host's server ended")));
+      });
+      const connect = `python3 -c "import socket; s=socket.socket(socket.AF_UNIX); s.connect('${host}'); print(s.recv(9).decode().strip())"`;
+      // Outside the sandbox the host's socket answers: the refusal below is the sandbox's.
+      expect(execFileSync("sh", ["-c", connect], { encoding: "utf8" })).toBe(
+        "host\n",
+      );
+      const p = project([
+        "python3 -c \"import socket,os; s=socket.socket(socket.AF_UNIX); s.bind(os.environ['TMPDIR']+'/v.sock'); s.listen(1)\"",
+        `node ${JSON.stringify(TSX)} --test t/ok.test.ts`,
+        `${connect} > reached.txt; true`,
+      ]);
+      p.write(
+        "t/ok.test.ts",
+        'import { test } from "node:test";\ntest("ok", () => {});\n',
+      );
       const result = verify(p);
 
       expect(result.stderr).toBe("");
       expect(result.status, result.stdout).toBe(0);
-      expect(p.read("build/out.txt")).toBe("built\n");
-      expect(readFileSync(temp, "utf8")).toBe("scratch\n");
-      const evidence = readRecords(p.dir, PLAYBOOK);
-      expect(evidence.every((r) => r.verdict === "PASS")).toBe(true);
-      expect(evidence.every((r) => r.detail["sandboxed"] === true)).toBe(true);
+      expect(p.read("reached.txt")).toBe("");
     } finally {
-      rmSync(temp, { force: true });
+      server.kill();
+      rmSync(host, { force: true });
     }
+  });
+
+  it("a failure the sandbox caused says what it refused and which setting allows it, instead of blaming the code", () => {
+    const outside = `/var/lib/playbook-refused-${randomBytes(6).toString("hex")}`;
+    const p = project([
+      `mkdir -p ${outside}`,
+      // Through the sandbox's proxy, which refuses the host and says so itself.
+      "python3 -c \"import urllib.request; urllib.request.urlopen('https://registry.npmjs.org/', timeout=20)\"",
+      "echo x > .claude/playbook/records/forged.json",
+    ]);
+    const result = runCli(["verify", "p1.1", "--cwd", p.dir]);
+
+    expect(result.status).toBe(1);
+    expect(existsSync(outside)).toBe(false);
+    expect(result.stdout).toContain(
+      `refused by the sandbox: a write to ${outside} (\`verify.allowWrite\` in .claude/playbook.json allows it)`,
+    );
+    expect(result.stdout).toContain(
+      `Next: The sandbox refused technical a write to ${outside}, not the code: if the validation needs it, the user adds it to \`verify.allowWrite\` in .claude/playbook.json`,
+    );
+    expect(result.stdout).toContain(
+      "Next: The sandbox refused consistency a connection to registry.npmjs.org, not the code: if the validation needs it, the user adds it to `verify.allowedDomains`",
+    );
+    expect(result.stdout).toContain(
+      "Next: The sandbox refused completeness a write to .claude/playbook/records/forged.json, not the code: the trust paths, Claude Code's settings and .git stay read-only for every validation.",
+    );
+    expect(result.stdout).not.toContain("Fix what");
   });
 
   it("the evidence names the tree before the run, and says which files the validations changed", () => {

@@ -73,6 +73,7 @@ export function buildGuardContext(input: ContextInput): GuardContext {
   // Only the shell analysis reads it (`d=$(mktemp -d)`): no realpath on the other tools' calls.
   const tmpDir =
     toolName === "Bash" ? toForwardSlashes(realOrSelf(mktempFolder())) : null;
+  const security = readConfig(projectDir).config.security;
   const call =
     event === "PreToolUse" &&
     toolName !== null &&
@@ -83,6 +84,8 @@ export function buildGuardContext(input: ContextInput): GuardContext {
           cwd,
           homeDir,
           tmpDir,
+          shellTempDirs:
+            toolName === "Bash" ? shellTempFolders(security !== "strict") : [],
           toolName,
           toolInput,
           summarize,
@@ -103,7 +106,7 @@ export function buildGuardContext(input: ContextInput): GuardContext {
     sessionId: payload.session_id ?? null,
     projectDir,
     cwd,
-    security: readConfig(projectDir).config.security,
+    security,
     state,
     stateProblem: describeStateProblem(projectDir, state),
     active: workspace.active,
@@ -254,6 +257,27 @@ function mktempFolder(): string {
   return process.env["TMPDIR"] || "/tmp";
 }
 
+/**
+ * The values `$TMPDIR` may have in the agent's shell ("" for unset). Claude Code's sandbox gives it
+ * CLAUDE_CODE_TMPDIR, else CLAUDE_TMPDIR (which Claude Code sets for its hooks and shell), else /tmp/claude; a shell
+ * outside the sandbox keeps the TMPDIR Claude Code itself got, which the hook inherits. Strict mode runs no shell
+ * outside the sandbox (Claude Code refuses to start without it). A value the shell would split or glob is left out.
+ */
+function shellTempFolders(unsandboxedToo: boolean): string[] {
+  const env = process.env;
+  const values = [
+    env["CLAUDE_CODE_TMPDIR"] || env["CLAUDE_TMPDIR"] || "/tmp/claude",
+    ...(unsandboxedToo ? [env["TMPDIR"] ?? ""] : []),
+  ].map((dir) =>
+    dir === ""
+      ? ""
+      : toForwardSlashes(realOrSelf(dir)).replace(/(?<=.)\/+$/, ""),
+  );
+  return values.every((v) => v === "" || /^\/[^\s*?[\]$`\\'"]*$/.test(v))
+    ? [...new Set(values)]
+    : [];
+}
+
 function tempDirs(): string[] {
   const dirs = new Set(["/tmp", "/var/tmp"]);
   for (const dir of [
@@ -261,6 +285,8 @@ function tempDirs(): string[] {
     process.env["TMPDIR"],
     process.env["TEMP"],
     process.env["TMP"],
+    process.env["CLAUDE_CODE_TMPDIR"],
+    process.env["CLAUDE_TMPDIR"],
   ])
     if (dir) dirs.add(toForwardSlashes(realOrSelf(dir)).replace(/\/$/, ""));
   return [...dirs];

@@ -62,6 +62,12 @@ export function collectBashChanges(
   const guardedFiles = () =>
     (listed ??= existingGuarded(input.projectDir, checkTime));
   const changes: FileChange[] = [];
+  const root = input.projectDir.replace(/\/$/, "");
+  let lineNamed: ((file: string) => boolean) | undefined;
+  const namedByLine = (file: string) =>
+    (lineNamed ??= lineNames(bash.commands.map((c) => c.text).join("\n")))(
+      file,
+    );
   const add = (raw: string, op: FileChange["op"], command: string) => {
     checkTime();
     const named = findNameFilter(bash.commands, command);
@@ -98,8 +104,19 @@ export function collectBashChanges(
       );
       if (VARIABLE.test(word)) {
         changes.push(folder);
-        // `$F` is known only at run time: it could be any guarded file below the folder it starts in.
-        within(folder.absolute, true);
+        // `$F` is known only at run time: it could be any guarded file below the folder it starts in. Below the
+        // root that folder says where the line aims (`plan/$f`, `.claude/$x`). From the root it could be any file
+        // at all: the sandbox keeps the trust paths, Claude Code's settings and git's config and hooks read-only,
+        // and a tick written there is checked against the records later, so only state.md and the playbooks the
+        // line itself names count (`f=state.md; ... $f` spelled so that the parser cannot follow it).
+        if (!isAtOrAbove(folder.absolute, root) || raw === UNREAD_PATCH)
+          within(folder.absolute, true);
+        else
+          for (const file of guardedFiles())
+            if (isStateOrPlaybook(root, file) && namedByLine(file)) {
+              checkTime();
+              changes.push(change(input, "/", file, raw, op, command, true));
+            }
         continue;
       }
       const glob = toAbsolute(cwd, word);
@@ -137,6 +154,22 @@ export function collectBashChanges(
       c.absolute !== "/dev/null" &&
       !(c.op === "inline-code" && c.path !== null && isTrustPath(c.path)),
   );
+}
+
+function isAtOrAbove(folder: string, root: string): boolean {
+  return folder === root || folder === "/" || root.startsWith(`${folder}/`);
+}
+
+function isStateOrPlaybook(root: string, file: string): boolean {
+  return file === `${root}/state.md` || file.startsWith(`${root}/plan/`);
+}
+
+/** Whether the line names `file` (state.md or a playbook): by its file name, or `plan` as a path of its own. */
+function lineNames(text: string): (file: string) => boolean {
+  const plan = /(?:^|[\s'"=(:])(?:\.\/)?plan(?:\/|[\s'")]|$)/.test(text);
+  return (file) =>
+    (plan && !file.endsWith("/state.md")) ||
+    text.includes(file.slice(file.lastIndexOf("/") + 1));
 }
 
 function change(
@@ -202,6 +235,9 @@ function existingGuarded(projectDir: string, checkTime: CheckTime): string[] {
   return found;
 }
 
+/** What an unreadable patch changes: anything, so every guarded file counts. */
+const UNREAD_PATCH = "$PATCHED";
+
 /** The files a `git apply PATCH` would change: read from each patch it applies (`patchTargets`). */
 function patchedFiles(cmd: SimpleCommand, cwd: string): string[] {
   const files: string[] = [];
@@ -211,7 +247,7 @@ function patchedFiles(cmd: SimpleCommand, cwd: string): string[] {
       text = readBounded(join(cwd, patch), MAX_PATCH_BYTES).text;
     } catch {
       // An unreadable patch could change anything: count it as a change somewhere in the repository.
-      files.push("$PATCHED");
+      files.push(UNREAD_PATCH);
       continue;
     }
     files.push(...patchTargets(text));

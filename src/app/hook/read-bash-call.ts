@@ -12,6 +12,8 @@ export interface BashCallInput {
   homeDir: string | null;
   /** The temp folder `mktemp` makes new names in. */
   tmpDir: string | null;
+  /** The values `$TMPDIR` may have in the agent's shell ("" for unset); none when unknown. */
+  shellTempDirs: readonly string[];
 }
 
 export interface BashCall {
@@ -35,7 +37,11 @@ export function readBashCall(
   // Variables are filled in for the line itself only: a script it runs may run where other bindings hold.
   const bash = withScriptFiles(
     { cwd: input.cwd, homeDir: input.homeDir, analyzeBash: analyze },
-    analyzeBash(command, checkTime, { knownVariables: true }),
+    analyzeBash(command, checkTime, {
+      knownVariables: true,
+      inherited:
+        input.shellTempDirs.length > 0 ? { TMPDIR: input.shellTempDirs } : {},
+    }),
   );
   return {
     bash: withPlaybookCalls(bash, input),

@@ -38,6 +38,8 @@ export interface ToolCallInput {
   homeDir: string | null;
   /** The temp folder `mktemp` makes new names in. */
   tmpDir: string | null;
+  /** The values `$TMPDIR` may have in the agent's shell ("" for unset); none when unknown. */
+  shellTempDirs: readonly string[];
   toolName: string;
   toolInput: Record<string, unknown>;
   summarize: Summarize;

@@ -16,6 +16,12 @@ import { commandOf } from "../../core/records/validation-command.ts";
 import type { TreeReading } from "../../adapters/tree-fingerprint.ts";
 import type { SecurityMode } from "../../core/model/state.ts";
 import { changedPaths } from "../../core/records/tree-fingerprint.ts";
+import {
+  findSandboxRefusal,
+  REFUSAL_LINE,
+  type SandboxReach,
+  type SandboxRefusal,
+} from "../../core/records/sandbox-refusal.ts";
 import { writeValidationResults } from "./record-validation-results.ts";
 import { findPhaseOrThrow, findSubtaskOrThrow } from "./record-targets.ts";
 import { resolvePlaybook } from "../workspace/resolve-playbook.ts";
@@ -33,6 +39,8 @@ export interface CommandRun {
   outputTail: string[];
   /** Why the command could not start, else null. */
   error: string | null;
+  /** Lines of its whole output that may show the sandbox refusing something (a read-only path, a name not found). */
+  flagged?: string[];
 }
 
 export type RunCommand = (
@@ -46,8 +54,11 @@ export type Isolation =
       sandboxed: true;
       wrap: (command: string) => Promise<string>;
       cleanup: () => void;
+      /** What the sandbox itself saw it refuse the last wrapped command (connections to hosts not allowed). */
+      refusals: () => string[];
       close: () => Promise<void>;
       warnings: string[];
+      reach: SandboxReach;
     }
   | { sandboxed: false; why: string; next: string };
 
@@ -75,6 +86,8 @@ export interface VerifyResult {
   command: string;
   verdict: ValidationResult;
   run: CommandRun;
+  /** For a failed command: what the sandbox refused it, and the setting that allows it, when that shows. */
+  refusal: SandboxRefusal | null;
 }
 
 export interface VerifyReport {
@@ -103,6 +116,7 @@ export interface VerifyReport {
 const TAIL_LINES = 20;
 const TAIL_BYTES = 64 * 1024;
 const KILL_GRACE_MS = 2_000;
+const MAX_FLAGGED = 20;
 
 /**
  * `playbook verify <subtask>` (docs/guards.md): runs the command of each automated and hybrid validation with the system
@@ -162,9 +176,17 @@ export async function runVerify(
         isolation.sandboxed ? await isolation.wrap(command) : command,
         { cwd: root, timeoutMs: options.timeoutMs },
       );
-      if (isolation.sandboxed) isolation.cleanup();
       const verdict: ValidationResult =
         run.exitCode === 0 && !run.timedOut ? "PASS" : "FAIL";
+      const refusal =
+        verdict === "FAIL" && isolation.sandboxed
+          ? findSandboxRefusal({
+              lines: run.flagged ?? [],
+              violations: isolation.refusals(),
+              reach: isolation.reach,
+            })
+          : null;
+      if (isolation.sandboxed) isolation.cleanup();
       writeRecord(root, {
         kind: "evidence",
         playbook: resolved.path,
@@ -187,7 +209,7 @@ export async function runVerify(
           tree: before.fingerprint,
         },
       });
-      results.push({ validation: name, kind, command, verdict, run });
+      results.push({ validation: name, kind, command, verdict, run, refusal });
     }
     after = planned.length > 0 ? readTreeOrThrow(root, deps) : before;
   } finally {
@@ -300,6 +322,13 @@ export function runShellCommand(
     const started = performance.now();
     const digest = createHash("sha256");
     let tail = Buffer.alloc(0);
+    const flagged: string[] = [];
+    // Per stream, so that a line of stdout and one of stderr are never read as one.
+    const partial = { out: "", err: "" };
+    const flag = (line: string) => {
+      if (flagged.length < MAX_FLAGGED && REFUSAL_LINE.test(line))
+        flagged.push(line.length > 500 ? `${line.slice(0, 497)}...` : line);
+    };
     let timedOut = false;
     let exited = false;
     let settled = false;
@@ -311,14 +340,19 @@ export function runShellCommand(
       detached: ownGroup,
       windowsHide: true,
     });
-    const collect = (chunk: Buffer) => {
+    const collect = (stream: "out" | "err") => (chunk: Buffer) => {
       digest.update(chunk);
+      if (flagged.length < MAX_FLAGGED) {
+        const lines = (partial[stream] + chunk.toString("utf8")).split(/\r?\n/);
+        partial[stream] = (lines.pop() ?? "").slice(-4096);
+        lines.forEach(flag);
+      }
       tail = Buffer.concat([tail, chunk]);
       if (tail.length > TAIL_BYTES)
         tail = tail.subarray(tail.length - TAIL_BYTES);
     };
-    child.stdout.on("data", collect);
-    child.stderr.on("data", collect);
+    child.stdout.on("data", collect("out"));
+    child.stderr.on("data", collect("err"));
     const kill = (signal: NodeJS.Signals) => {
       try {
         if (ownGroup && child.pid !== undefined)
@@ -341,6 +375,8 @@ export function runShellCommand(
     ) => {
       if (settled) return;
       settled = true;
+      flag(partial.out);
+      flag(partial.err);
       clearTimeout(timer);
       clearTimeout(forceKill);
       resolvePromise({
@@ -351,6 +387,7 @@ export function runShellCommand(
         outputDigest: `sha256:${digest.digest("hex")}`,
         outputTail: lastLines(tail.toString("utf8"), TAIL_LINES),
         error,
+        flagged,
       });
     };
     child.on("exit", () => {

@@ -2,6 +2,8 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { removeClaudeBlock } from "../../core/scaffold/claude-md-block.ts";
 import { removeGitignoreLines } from "../../core/scaffold/gitignore-lines.ts";
+import { removeExcludeBlock } from "../../core/scaffold/git-exclude-block.ts";
+import { readGitExcludeFile } from "../../adapters/git-exclude-file.ts";
 import {
   MANIFEST_FILE,
   parseManifest,
@@ -165,6 +167,19 @@ export function planUninstall(
       );
     return removed.text;
   });
+  const exclude = readGitExcludeFile(dir);
+  if (exclude?.text != null) {
+    const after = removeExcludeBlock(exclude.text);
+    if (after !== exclude.text)
+      steps.push({
+        path: exclude.path,
+        action: "restore",
+        detail:
+          "playbook's block of sandbox mount points taken out; the rest kept",
+        writes: [{ path: exclude.path, text: after }],
+        removes: [],
+      });
+  }
   steps.push({
     path: MANIFEST_FILE,
     action: "remove",

@@ -26,8 +26,13 @@ import {
   planInit,
   priorManifest,
   type InitChoices,
+  type InitFacts,
   type InitPlan,
 } from "../../core/scaffold/plan-init.ts";
+import {
+  readGitExcludeFile,
+  readMissingMountPoints,
+} from "../../adapters/git-exclude-file.ts";
 import { toIsoTime } from "../../core/time/iso-time.ts";
 import { createRenderer } from "../../render/render-template.ts";
 import { toTemplateContext } from "../../render/template-context.ts";
@@ -139,7 +144,14 @@ export async function prepareInit(
       : "https://unpkg.com/playbook-kit/schema/playbook.schema.json",
     packageVersion: deps.packageVersion,
     now: toIsoTime(deps.now()),
+    gitExclude: gitExcludeFacts(dir),
   });
+}
+
+/** The repository's exclude file and the sandbox's mount-point names that are no real file in `dir`. */
+function gitExcludeFacts(dir: string): InitFacts["gitExclude"] {
+  const file = readGitExcludeFile(dir);
+  return file ? { ...file, missing: [...readMissingMountPoints(dir)] } : null;
 }
 
 async function decideAnswers(

@@ -1,4 +1,5 @@
 import { defineCommand } from "citty";
+import { assertRuntimeWritable } from "../../app/records/runtime-writable.ts";
 import { createArchiveDeps } from "../../app/deps.ts";
 import { runArchive, type StepReport } from "../../app/archive/run-archive.ts";
 import { PlaybookError } from "../../core/errors.ts";
@@ -47,6 +48,8 @@ export const archiveCommand = defineCommand({
         { hint: "Run `playbook archive --help`." },
       );
     const root = projectRoot(args);
+    if (!args["dry-run"])
+      assertRuntimeWritable(root, "playbook archive", ".claude/playbook");
     const c = createColors();
     const print = (text: string) => {
       if (!args.json) process.stdout.write(`${text}\n`);

@@ -1,4 +1,5 @@
 import { defineCommand } from "citty";
+import { assertRuntimeWritable } from "../../app/records/runtime-writable.ts";
 import { askLine as ask } from "../prompt.ts";
 import { createConfirmDeps } from "../../app/deps.ts";
 import { runConfirm } from "../../app/records/confirm.ts";
@@ -30,6 +31,7 @@ export const confirmCommand = defineCommand({
   async run({ args }) {
     const subtask = requireSubtask(args.subtask, args._, "confirm");
     const root = projectRoot(args);
+    assertRuntimeWritable(root, `playbook confirm ${subtask}`);
     const report = await runConfirm(
       root,
       { subtask, playbook: args.playbook },

@@ -1,4 +1,5 @@
 import { defineCommand } from "citty";
+import { assertRuntimeWritable } from "../../app/records/runtime-writable.ts";
 import { createRecordDeps } from "../../app/deps.ts";
 import { runCrit } from "../../app/records/crit.ts";
 import { PlaybookError } from "../../core/errors.ts";
@@ -74,6 +75,7 @@ export const critCommand = defineCommand({
         { hint: 'Quote the evidence: --evidence "ran npm test, 12 passed".' },
       );
     const root = projectRoot(args);
+    assertRuntimeWritable(root, `playbook crit record ${phase} ${verdict}`);
     const { playbook, record } = runCrit(
       root,
       { phase, verdict, evidence: args.evidence, playbook: args.playbook },

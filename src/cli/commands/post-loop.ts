@@ -1,5 +1,6 @@
 import { defineCommand } from "citty";
 import { runPostLoop } from "../../app/loop/post-loop.ts";
+import { assertRuntimeWritable } from "../../app/records/runtime-writable.ts";
 import { toTerminalText } from "../print/terminal-text.ts";
 import { projectRoot, sharedArgs } from "../shared-args.ts";
 
@@ -11,7 +12,9 @@ export const postLoopCommand = defineCommand({
   },
   args: { ...sharedArgs },
   run({ args }) {
-    const result = runPostLoop(projectRoot(args), new Date());
+    const root = projectRoot(args);
+    assertRuntimeWritable(root, "playbook post-loop", ".claude/playbook");
+    const result = runPostLoop(root, new Date());
     process.stdout.write(
       args.json
         ? `${JSON.stringify(result, null, 2)}\n`

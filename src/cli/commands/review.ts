@@ -1,4 +1,5 @@
 import { defineCommand } from "citty";
+import { assertRuntimeWritable } from "../../app/records/runtime-writable.ts";
 import { createRecordDeps } from "../../app/deps.ts";
 import { runReview } from "../../app/records/review.ts";
 import { PlaybookError } from "../../core/errors.ts";
@@ -53,6 +54,7 @@ export const reviewCommand = defineCommand({
         },
       );
     const root = projectRoot(args);
+    assertRuntimeWritable(root, `playbook review ${action}`);
     const outcome = runReview(
       root,
       { action, playbook: args.playbook, notes: args.notes },

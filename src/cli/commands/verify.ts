@@ -5,6 +5,7 @@ import {
   verifyTargets,
   type VerifyReport,
 } from "../../app/records/verify.ts";
+import { assertRuntimeWritable } from "../../app/records/runtime-writable.ts";
 import { PlaybookError } from "../../core/errors.ts";
 import { createColors, type Colors } from "../print/colors.ts";
 import { toTerminalText } from "../print/terminal-text.ts";
@@ -41,6 +42,7 @@ export const verifyCommand = defineCommand({
     const id = requireSubtask(args.subtask, args._, "verify");
     const timeout = parseTimeout(args.timeout);
     const root = projectRoot(args);
+    assertRuntimeWritable(root, `playbook verify ${id}`);
     const reports: (VerifyReport & { ok: boolean; next: string[] })[] = [];
     for (const subtask of verifyTargets(root, id, args.playbook)) {
       const report = await runVerify(
@@ -102,11 +104,21 @@ export function parseTimeout(raw: string | undefined): number {
 function nextSteps(report: VerifyReport): string[] {
   const id = report.subtask;
   const steps: string[] = [];
-  const failed = report.results.filter((r) => r.verdict === "FAIL");
+  const failed = report.results.filter(
+    (r) => r.verdict === "FAIL" && r.refusal === null,
+  );
   if (failed.length > 0)
     steps.push(
       `Fix what ${failed.map((r) => r.validation).join(", ")} reported, then run \`playbook verify ${id}\` again.`,
     );
+  for (const { validation, refusal } of report.results) {
+    if (refusal === null) continue;
+    steps.push(
+      refusal.key === null
+        ? `The sandbox refused ${validation} ${refusal.what}, not the code: ${refusal.why ?? "no setting allows it"}. Change the validation so that it does not need it, then run \`playbook verify ${id}\` again.`
+        : `The sandbox refused ${validation} ${refusal.what}, not the code: if the validation needs it, the user adds it to \`${refusal.key}\` in .claude/playbook.json (the agent cannot change that file), then runs \`playbook verify ${id}\` again.`,
+    );
+  }
   if (report.unspecified.length > 0)
     steps.push(
       `${report.unspecified.join(", ")} ${report.unspecified.length === 1 ? "has" : "have"} no kind (automated, manual or hybrid): say in the playbook how ${report.unspecified.length === 1 ? "it is" : "they are"} proven.`,
@@ -159,6 +171,12 @@ function formatVerify(unsafe: VerifyReport, c: Colors): string[] {
     if (result.verdict === "FAIL")
       for (const line of run.outputTail.slice(-10))
         lines.push(c.dim(`    ${line}`));
+    if (result.refusal !== null)
+      lines.push(
+        c.yellow(
+          `    refused by the sandbox: ${result.refusal.what}${result.refusal.key ? ` (\`${result.refusal.key}\` in .claude/playbook.json allows it)` : ""}`,
+        ),
+      );
   }
   lines.push("", ...nextSteps(report).map((step) => `Next: ${step}`));
   return lines;

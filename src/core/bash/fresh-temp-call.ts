@@ -1,4 +1,4 @@
-import type { Command, Word, WordPart } from "unbash";
+import type { Command, CommandExpansionPart, Word, WordPart } from "unbash";
 
 /**
  * What `"$d"` stands for after `d=$(mktemp ...)`: a path mktemp has just made in the temp folder, so no file there
@@ -25,7 +25,23 @@ const HARMLESS_FLAGS = new Set([
  * without them is relative to the working directory, and `-p DIR`/`--tmpdir=DIR` name another folder.
  */
 export function isFreshTempCall(word: Word): boolean {
-  const command = onlyCommandIn(word);
+  const part = onlyPartOf(word);
+  return part !== null && isFreshTempExpansion(part);
+}
+
+/** The `$(...)` that is all of `word`, or null. */
+function onlyPartOf(word: Word): CommandExpansionPart | null {
+  const parts = word.parts ?? [];
+  if (parts.length !== 1) return null;
+  let part: WordPart | undefined = parts[0];
+  if (part?.type === "DoubleQuoted")
+    part = part.parts.length === 1 ? part.parts[0] : undefined;
+  return part?.type === "CommandExpansion" ? part : null;
+}
+
+/** {@link isFreshTempCall} for the `$(mktemp ...)` part itself, wherever it stands in a word. */
+export function isFreshTempExpansion(part: CommandExpansionPart): boolean {
+  const command = onlyCommandIn(part);
   if (command === null) return false;
   if (command.prefix.some((item) => item.type === "Assignment")) return false;
   // `2>&1` or `2>/dev/stdout` would put an error message, words and all, into the variable.
@@ -49,13 +65,7 @@ export function isFreshTempCall(word: Word): boolean {
   return placesInTempFolder(args);
 }
 
-function onlyCommandIn(word: Word): Command | null {
-  const parts = word.parts ?? [];
-  if (parts.length !== 1) return null;
-  let part: WordPart | undefined = parts[0];
-  if (part?.type === "DoubleQuoted")
-    part = part.parts.length === 1 ? part.parts[0] : undefined;
-  if (part?.type !== "CommandExpansion") return null;
+function onlyCommandIn(part: CommandExpansionPart): Command | null {
   const statements = part.script?.commands ?? [];
   const statement = statements.length === 1 ? statements[0] : undefined;
   if (!statement || statement.background) return null;

@@ -62,7 +62,7 @@ export function parseShell(
     checkTime,
     bindings:
       options.knownVariables && !script.errors?.length
-        ? findLineBindings(script, source)
+        ? findLineBindings(script, source, options.inherited)
         : new Map(),
   };
   visit(script, { source, depth: 0 }, walk);

@@ -3,6 +3,7 @@ import type {
   AndOr,
   Assignment,
   Command,
+  CommandExpansionPart,
   For,
   ParameterExpansionPart,
   Script,
@@ -10,7 +11,11 @@ import type {
   SyntaxNode,
   Word,
 } from "unbash";
-import { FRESH_TEMP, isFreshTempCall } from "./fresh-temp-call.ts";
+import {
+  FRESH_TEMP,
+  isFreshTempCall,
+  isFreshTempExpansion,
+} from "./fresh-temp-call.ts";
 
 /** A variable use whose values the line itself shows. */
 export interface KnownUse {
@@ -22,6 +27,12 @@ export interface KnownUse {
 
 /** The known uses of a line, by their `$d` or `${d}` node. */
 export type LineBindings = ReadonlyMap<SyntaxNode, KnownUse>;
+
+/**
+ * Variables the line inherits from the shell that runs it, each with every value it may have there ("" for unset):
+ * `TMPDIR`, the temp folder Claude Code gives its sandboxed shell.
+ */
+export type InheritedVariables = Readonly<Record<string, readonly string[]>>;
 
 const NONE: LineBindings = new Map();
 
@@ -74,6 +85,13 @@ interface FoundUse {
   quoted: boolean;
 }
 
+/** `${NAME:-WORD}` or `${NAME-WORD}` with a static WORD: the word where NAME is unset or empty. */
+interface DefaultUse {
+  part: ParameterExpansionPart;
+  name: string;
+  fallback: string;
+}
+
 interface Scan {
   root: Script;
   opaque: boolean;
@@ -81,6 +99,11 @@ interface Scan {
   sites: Map<string, number>;
   loops: For[];
   uses: FoundUse[];
+  defaults: DefaultUse[];
+  /** `$(mktemp ...)` substitutions that make a new name in the temp folder, outside assignments. */
+  freshCalls: CommandExpansionPart[];
+  /** Where assignments' values stand: a `$(mktemp)` there is the assignment's to read. */
+  assigned: (readonly [number, number])[];
   /** The uses of each name, so a long line costs one pass per use, not one per use and binding. */
   usesOf: Map<string, FoundUse[]>;
 }
@@ -97,9 +120,16 @@ interface StaticValue {
  * this pass does not follow (see {@link OPAQUE_BUILTINS}, functions, arithmetic, `${d:=x}`). Its binding is either a
  * plain assignment statement at the top level (alone, or first in an `&&`/`||` list, so it always runs; not
  * backgrounded) whose value is a static word without blanks or `$(mktemp ...)` into the temp folder, read after it;
- * or `for NAME in WORDS` with static words, read in its body. Lines without a `$` are passed over at once.
+ * or `for NAME in WORDS` with static words, read in its body. A variable of `inherited` that the line never binds takes
+ * the values given for it (`${NAME:-WORD}` takes WORD where one is ""), and a `$(mktemp ...)` into the temp folder
+ * standing as a path of its own is a fresh temp path (or "", when mktemp fails), unless the line binds TMPDIR or PATH.
+ * Lines without a `$` are passed over at once.
  */
-export function findLineBindings(script: Script, source: string): LineBindings {
+export function findLineBindings(
+  script: Script,
+  source: string,
+  inherited: InheritedVariables = {},
+): LineBindings {
   if (!source.includes("$") || source.includes("\0")) return NONE;
   const scan: Scan = {
     root: script,
@@ -107,10 +137,17 @@ export function findLineBindings(script: Script, source: string): LineBindings {
     sites: new Map(),
     loops: [],
     uses: [],
+    defaults: [],
+    freshCalls: [],
+    assigned: [],
     usesOf: new Map(),
   };
   scanNode(script, scan, false);
-  if (scan.opaque || scan.uses.length === 0 || scan.sites.has("IFS"))
+  if (
+    scan.opaque ||
+    scan.sites.has("IFS") ||
+    scan.uses.length + scan.defaults.length + scan.freshCalls.length === 0
+  )
     return NONE;
   for (const use of scan.uses) {
     const same = scan.usesOf.get(use.name) ?? [];
@@ -149,6 +186,26 @@ export function findLineBindings(script: Script, source: string): LineBindings {
       known.set(use.part, { binding: loop, values });
     }
   }
+  for (const [name, values] of Object.entries(inherited)) {
+    if (scan.sites.has(name) || values.length === 0) continue;
+    const binding = { inherited: name };
+    for (const use of scan.usesOf.get(name) ?? [])
+      known.set(use.part, { binding, values });
+    for (const use of scan.defaults)
+      if (use.name === name)
+        // Its own binding: `$TMPDIR` and `${TMPDIR:-/tmp}` in one command take different values.
+        known.set(use.part, {
+          binding: { inherited: name, fallback: use.fallback },
+          values: values.map((v) => (v === "" ? use.fallback : v)),
+        });
+  }
+  // mktemp reads TMPDIR, and PATH says which mktemp runs.
+  if (!scan.sites.has("TMPDIR") && !scan.sites.has("PATH"))
+    for (const part of scan.freshCalls)
+      if (
+        !scan.assigned.some(([pos, end]) => part.pos >= pos && part.end <= end)
+      )
+        known.set(part, { binding: part, values: [FRESH_TEMP, ""] });
   return known;
 }
 
@@ -177,10 +234,12 @@ function scanNode(node: SyntaxNode, scan: Scan, quoted: boolean): void {
     case "Command":
       if (isOpaqueCommand(node)) scan.opaque = true;
       break;
-    case "Assignment":
+    case "Assignment": {
+      scan.assigned.push([node.value.pos, node.value.end]);
       bind(scan, node.name);
       if (node.index && !isPlainIndex(node.index)) scan.opaque = true;
       break;
+    }
     case "For":
       bind(scan, node.name.value);
       scan.loops.push(node);
@@ -197,11 +256,15 @@ function scanNode(node: SyntaxNode, scan: Scan, quoted: boolean): void {
     case "TestUnary":
       if (node.operator === "-v" || node.operator === "-R") scan.opaque = true;
       break;
-    case "ParameterExpansion":
+    case "ParameterExpansion": {
+      const fallback = defaultWord(node);
       if (isOpaqueExpansion(node)) scan.opaque = true;
       else if (!node.prefix && !node.index && !node.operation)
         scan.uses.push({ part: node, name: node.parameter, quoted });
+      else if (fallback !== null)
+        scan.defaults.push({ part: node, name: node.parameter, fallback });
       break;
+    }
     case "SimpleExpansion": {
       const name = node.text.slice(1);
       if (NAME.test(name)) scan.uses.push({ part: node, name, quoted });
@@ -212,11 +275,31 @@ function scanNode(node: SyntaxNode, scan: Scan, quoted: boolean): void {
       inner = true;
       break;
     case "CommandExpansion":
+      if (isFreshTempExpansion(node)) scan.freshCalls.push(node);
+      inner = false;
+      break;
     case "ProcessSubstitution":
       inner = false;
       break;
   }
   forEachChild(node, (child) => scanNode(child, scan, inner));
+}
+
+/** The WORD of `${NAME:-WORD}` or `${NAME-WORD}` when it is static and the expansion plain, else null. */
+function defaultWord(node: ParameterExpansionPart): string | null {
+  const operation = node.operation;
+  if (
+    node.prefix ||
+    node.index ||
+    operation?.type !== "Default" ||
+    (operation.operator !== ":-" && operation.operator !== "-") ||
+    !NAME.test(node.parameter)
+  )
+    return null;
+  const value = staticValue(operation.operand);
+  return value === null || value.globbed || /[*?[]/.test(value.value)
+    ? null
+    : value.value;
 }
 
 function bind(scan: Scan, name: string): void {

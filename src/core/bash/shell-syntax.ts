@@ -54,6 +54,11 @@ export interface ParseOptions {
    * runs: code it hands on (`bash -c`, `eval`, a script file) may run where other bindings are in force.
    */
   knownVariables?: boolean;
+  /**
+   * With `knownVariables`: variables the shell running the line inherits, each with every value it may have ("" for
+   * unset), filled in where the line does not bind them itself (`rm -rf "$TMPDIR/build"`).
+   */
+  inherited?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** Parses a shell source into its simple commands; throws only when `checkTime` says the time is up. */

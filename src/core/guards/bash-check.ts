@@ -309,7 +309,10 @@ function judgeDelete(
     if (wide)
       return {
         level: "block",
-        text: `\`${cmd.text}\` would delete ${wide}. Next: delete the specific files or folders inside the repository that the task needs gone${target.dynamic ? ", with the path spelled out" : ""}.`,
+        text:
+          target.dynamic && target.glob === undefined
+            ? `\`${cmd.text}\` names what it deletes (\`${target.raw}\`) only when it runs, so it could delete ${wide}. Next: delete the specific files or folders the task needs gone, with the path spelled out.`
+            : `\`${cmd.text}\` would delete ${wide}. Next: delete the specific files or folders inside the repository that the task needs gone${target.dynamic ? ", with the path spelled out" : ""}.`,
       };
   }
   return null;

@@ -13,6 +13,7 @@ import {
   type CiProvider,
 } from "./ci-workflow.ts";
 import { upsertClaudeBlock } from "./claude-md-block.ts";
+import { planExcludeLines, upsertExcludeBlock } from "./git-exclude-block.ts";
 import { addGitignoreLines } from "./gitignore-lines.ts";
 import { hookLoaderSource, type LoaderInput } from "./hook-loader.ts";
 import {
@@ -68,6 +69,17 @@ export interface InitFacts {
   packageVersion: string;
   /** This init's time, ISO 8601. */
   now: string;
+  /**
+   * The repository's `info/exclude` (its path relative to `dir`, its text or null), the project's folder in the
+   * repository (`git rev-parse --show-prefix`) and the sandbox's mount-point names that are no real file in `dir`;
+   * null when git cannot say where it is.
+   */
+  gitExclude: {
+    path: string;
+    text: string | null;
+    prefix: string;
+    missing: readonly string[];
+  } | null;
 }
 
 /**
@@ -281,6 +293,27 @@ export function planInit(choices: InitChoices, facts: InitFacts): InitPlan {
     ),
   );
   const priorLines = prior?.gitignore?.lines ?? [];
+  if (facts.gitExclude) {
+    const { path, text, prefix } = facts.gitExclude;
+    // A name this init writes (settings.json, the loader, the configuration) is a real file once it is applied.
+    const written = steps.flatMap((s) => s.writes.map((w) => w.path));
+    const missing = facts.gitExclude.missing.filter(
+      (name) => !written.some((w) => w === name || w.startsWith(`${name}/`)),
+    );
+    const lines = planExcludeLines(prefix, new Set(missing));
+    const after = upsertExcludeBlock(text, lines);
+    steps.push(
+      sharedStep(
+        path,
+        text,
+        after,
+        after !== (text ?? ""),
+        lines.length > 0
+          ? "Claude Code's sandbox mount points kept out of `git add -A`"
+          : "playbook's block taken out: the project has each of those names",
+      ),
+    );
+  }
 
   const claudeText = read(CLAUDE_MD);
   const blockSource = claudeBlockTemplate(answers.lang);

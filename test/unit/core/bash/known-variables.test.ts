@@ -118,3 +118,77 @@ describe("known variables: what still reaches guarded files", () => {
     expect(analyzeBash(`echo x > '${F}/state.md'`).error).toMatch(/NUL/);
   });
 });
+
+describe("inherited variables: the temp folder the shell is given", () => {
+  const sandboxed = { TMPDIR: ["/tmp/claude-0"] };
+  const unsetToo = { TMPDIR: ["/tmp/claude-0", ""] };
+  const inherit = (
+    command: string,
+    inherited: Record<string, readonly string[]>,
+  ) => {
+    const analysis = analyzeBash(command, undefined, {
+      knownVariables: true,
+      inherited,
+    });
+    expect(analysis.error).toBeNull();
+    return writesOf(analysis);
+  };
+
+  it.each([
+    ['rm -rf "$TMPDIR/calc-build"', [["delete", "/tmp/claude-0/calc-build"]]],
+    ["rm -rf ${TMPDIR}/calc-build", [["delete", "/tmp/claude-0/calc-build"]]],
+    [
+      'rm -rf "${TMPDIR:-/tmp}/calc-build"',
+      [["delete", "/tmp/claude-0/calc-build"]],
+    ],
+    [
+      'cd "$TMPDIR" && echo x > out.txt',
+      // cd is followed by the app layer, which resolves `out.txt` in the folder the line leads to.
+      [["write", "out.txt"]],
+    ],
+  ] as const)("%s", (command, expected) => {
+    expect(inherit(command, sandboxed)).toEqual(expected);
+  });
+
+  it("reads `${TMPDIR:-/tmp}` as /tmp and `$TMPDIR` as empty where TMPDIR may be unset", () => {
+    expect(inherit('rm -rf "${TMPDIR:-/tmp}/x"', unsetToo)).toEqual([
+      ["delete", "/tmp/claude-0/x"],
+      ["delete", "/tmp/x"],
+    ]);
+    expect(inherit('rm -rf "$TMPDIR/x"', unsetToo)).toEqual([
+      ["delete", "/tmp/claude-0/x"],
+      ["delete", "/x"],
+    ]);
+  });
+
+  it.each([
+    // The line binds TMPDIR itself: its own value holds, or none is known.
+    ['TMPDIR=/tmp/own; rm -rf "$TMPDIR/x"', [["delete", "/tmp/own/x"]]],
+    ['export TMPDIR=.; rm -rf "$TMPDIR/x"', [["delete", "$TMPDIR/x"]]],
+    ['TMPDIR=. rm -rf "$TMPDIR/x"', [["delete", "$TMPDIR/x"]]],
+    ['read TMPDIR; rm -rf "$TMPDIR/x"', [["delete", "$TMPDIR/x"]]],
+    ['for TMPDIR in a; do :; done; rm -rf "$TMPDIR"', [["delete", "$TMPDIR"]]],
+    // A default that is not a plain word stays unknown.
+    ['rm -rf "${TMPDIR:-$HOME}/x"', [["delete", "${TMPDIR:-$HOME}/x"]]],
+    ['rm -rf "${TMPDIR:+/tmp}/x"', [["delete", "${TMPDIR:+/tmp}/x"]]],
+  ] as const)("%s", (command, expected) => {
+    expect(inherit(command, sandboxed)).toEqual(expected);
+  });
+
+  it("reads a `$(mktemp -d)` standing as a path of its own as a fresh temp path", () => {
+    expect(inherit('cp x "$(mktemp -d)/"', {})).toEqual([
+      ["write", `${F}/`],
+      ["write", `${F}/x`],
+      ["write", "/"],
+      ["write", "/x"],
+    ]);
+    // After `..` the fresh path means nothing; should mktemp fail, the path is `/../state.md`.
+    expect(inherit('echo x > "$(mktemp -d)/../state.md"', {})).toEqual([
+      ["write", "$(mktemp -d)/../state.md"],
+      ["write", "/../state.md"],
+    ]);
+    expect(inherit('TMPDIR=.; echo x > "$(mktemp -d)/y"', {})).toEqual([
+      ["write", "$(mktemp -d)/y"],
+    ]);
+  });
+});

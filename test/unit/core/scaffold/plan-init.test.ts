@@ -1,3 +1,7 @@
+import {
+  EXCLUDE_BEGIN,
+  EXCLUDE_END,
+} from "../../../../src/core/scaffold/git-exclude-block.ts";
 import { describe, expect, it } from "vitest";
 import { PlaybookError } from "../../../../src/core/errors.ts";
 import type { InitAnswers } from "../../../../src/core/scaffold/answers.ts";
@@ -22,7 +26,10 @@ const ANSWERS: InitAnswers = {
 };
 
 /** The planner's facts over an in-memory project: no disk is read. */
-function facts(files: Record<string, string>): InitFacts {
+function facts(
+  files: Record<string, string>,
+  names: string[] = [".bashrc", ".claude/settings.json"],
+): InitFacts {
   return {
     dir: "/p",
     answers: ANSWERS,
@@ -46,6 +53,13 @@ function facts(files: Record<string, string>): InitFacts {
     schemaRef: "schema.json",
     packageVersion: "0.0.0",
     now: "2026-11-24T00:00:00.000Z",
+    gitExclude: {
+      path: ".git/info/exclude",
+      text: files[".git/info/exclude"] ?? null,
+      prefix: "",
+      // As the adapter reads the disk: the names the project does not have.
+      missing: names.filter((name) => files[name] === undefined),
+    },
   };
 }
 
@@ -110,6 +124,27 @@ describe("planInit (pure)", () => {
         text: `rendered ${"templates/en/agents/reviewer.md.hbs"}\n`,
       },
     ]);
+  });
+
+  it("keeps the sandbox's mount points out of `git add -A` in a block of .git/info/exclude, refreshed and kept apart from git's own lines; a name init writes is no mount point", () => {
+    const own = "# git's own comment\n*.swp\n";
+    const once = applied(
+      { ".git/info/exclude": own },
+      planInit(CHOICES, facts({ ".git/info/exclude": own })),
+    );
+    expect(once[".git/info/exclude"]).toBe(
+      `${own}${EXCLUDE_BEGIN}\n/.bashrc\n${EXCLUDE_END}\n`,
+    );
+    expect(changingSteps(planInit(CHOICES, facts(once)))).toEqual([]);
+    const refreshed = applied(
+      once,
+      planInit(CHOICES, facts(once, [".bashrc", ".vscode"])),
+    );
+    expect(refreshed[".git/info/exclude"]).toBe(
+      `${own}${EXCLUDE_BEGIN}\n/.bashrc\n/.vscode\n!/.vscode/\n${EXCLUDE_END}\n`,
+    );
+    const none = applied(refreshed, planInit(CHOICES, facts(refreshed, [])));
+    expect(none[".git/info/exclude"]).toBe(own);
   });
 
   it("refuses a settings.json Claude Code could not read either, naming its line", () => {
