@@ -52,10 +52,6 @@ export function protectedPaths(
   return paths;
 }
 
-/** Where package managers keep downloads: content-checked caches only, never folders whose files are run later. */
-function cacheFolders(home: string): string[] {
-  return [join(home, ".npm", "_cacache"), join(home, ".npm", "_logs")];
-}
 
 function expandHome(path: string, home: string): string {
   return path === "~" || path.startsWith("~/")
@@ -130,7 +126,9 @@ export async function startSandbox(policy: SandboxPolicy): Promise<Sandbox> {
   const extra = policy.allowWrite.map((p) =>
     resolve(root, expandHome(p, home)),
   );
-  const writable = [root, tempDir, ...cacheFolders(home), ...extra].filter(
+  // No cache of the user's: npm trusts what its cache holds, and a validation (code the agent wrote) could plant
+  // there what a later `npm install` outside any sandbox then installs. Validations get a cache of the run's own.
+  const writable = [root, tempDir, ...extra].filter(
     (p) => p === root || p === tempDir || existsSync(p) || extra.includes(p),
   );
   const guarded = protectedPaths(root, policy.packageRoot);
@@ -163,7 +161,9 @@ export async function startSandbox(policy: SandboxPolicy): Promise<Sandbox> {
     wrap: (command) => {
       last = `playbook-verify-${process.pid}-${++count}`;
       return SandboxManager.wrapWithSandbox(
-        withAgentPath(command),
+        withAgentPath(
+          `npm_config_cache='${join(tempDir, "npm-cache")}'; export npm_config_cache; ${command}`,
+        ),
         undefined,
         undefined,
         undefined,

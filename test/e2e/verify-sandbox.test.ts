@@ -1,6 +1,12 @@
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, rmSync, symlinkSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  symlinkSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -158,6 +164,27 @@ describe.runIf(canSandbox)("playbook verify runs validations sandboxed", () => {
       ["technical", "FAIL"],
     ]);
     expect(evidence.every((r) => r.detail["sandboxed"] === true)).toBe(true);
+  });
+
+  it("a validation cannot plant anything in the user's npm cache, which npm trusts outside the sandbox, and has one of its own", () => {
+    const home = mkdtempSync(join(tmpdir(), "playbook-home-"));
+    mkdirSync(join(home, ".npm", "_cacache"), { recursive: true });
+    const p = project([
+      'echo planted > "$HOME/.npm/_cacache/index-planted"',
+      'test "$(npm config get cache)" != "$HOME/.npm" && case "$(npm config get cache)" in "$TMPDIR"*) true;; *) false;; esac',
+      "true",
+    ]);
+
+    const result = verify(p, { HOME: home });
+
+    expect(result.json?.results.map((r) => r.run.exitCode === 0)).toEqual([
+      false,
+      true,
+      true,
+    ]);
+    expect(existsSync(join(home, ".npm", "_cacache", "index-planted"))).toBe(
+      false,
+    );
   });
 
   it("a validation cannot plant a git hook or rewrite git's config", () => {
