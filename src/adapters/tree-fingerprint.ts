@@ -8,6 +8,7 @@ import {
   type BigIntStats,
 } from "node:fs";
 import { dirname, join } from "node:path";
+import { runGitSync } from "./git-runner.ts";
 import { CACHE_DIR } from "./parse-cache.ts";
 import { isPlaceholderOnDisk } from "./placeholder-check.ts";
 import { sha256Text } from "./sha256-text.ts";
@@ -44,20 +45,14 @@ type Git = (
 ) => { status: number | null; stdout: string; stderr: string };
 
 function gitIn(root: string, timeoutMs: number): Git {
-  const { spawnSync } = process.getBuiltinModule("node:child_process");
-  return (args, input) => {
-    const result = spawnSync("git", [...TREE_GIT_SETTINGS, ...args], {
+  return (args, input) =>
+    runGitSync({
       cwd: root,
-      encoding: "utf8",
-      input,
-      timeout: timeoutMs,
-      maxBuffer: 1 << 30,
-      windowsHide: true,
+      args: [...TREE_GIT_SETTINGS, ...args],
+      purpose: "read",
+      timeoutMs,
+      ...(input === undefined ? {} : { input }),
     });
-    return result.error
-      ? { status: -1, stdout: "", stderr: result.error.message }
-      : result;
-  };
 }
 
 /**
