@@ -129,6 +129,8 @@ export function isTrustedProcess(
 export interface RepositoryLayout {
   gitDir: string;
   commonDir: string;
+  /** Whether objects are named by SHA-256 (`extensions.objectFormat`), else SHA-1. */
+  sha256: boolean;
   /** Why git's settings here cannot be read by a trusted process (see `describeRefusal`), or null. */
   refused: SettingsRefusal | null;
 }
@@ -173,10 +175,13 @@ export function readRepositoryLayout(cwd: string): RepositoryLayout | null {
       const common = readText(join(gitDir, "commondir"))?.trim();
       commonDir = common ? resolve(gitDir, common) : gitDir;
     }
+    const config = readText(join(commonDir, "config")) ?? "";
     return {
       gitDir,
       commonDir,
+      sha256: /^\s*objectformat\s*=\s*sha256\s*$/im.test(config),
       refused: settingsProblem(
+        config,
         gitDir,
         commonDir,
         !linked && dir === resolve(cwd),
@@ -193,12 +198,12 @@ export function readRepositoryLayout(cwd: string): RepositoryLayout | null {
  * nothing else.
  */
 function settingsProblem(
+  config: string,
   gitDir: string,
   commonDir: string,
   ownDotGit: boolean,
 ): SettingsRefusal | null {
   const configFile = join(commonDir, "config");
-  const config = readText(configFile) ?? "";
   const files: [string, string][] = [[configFile, config]];
   if (/^\s*worktreeconfig\s*(?:=\s*(?:true|yes|on|1)\s*)?$/im.test(config)) {
     const worktreeFile = join(gitDir, "config.worktree");
