@@ -93,6 +93,7 @@ const lazyTree = {
 // rare events. It stays out of the bundles every call loads.
 const GIT_FUNCTIONS = [
   "isTrustedProcess",
+  "findDotGit",
   "readRepositoryLayout",
   "describeRefusal",
   "gitInvocation",

@@ -150,44 +150,54 @@ export function describeRefusal({ file, line, why }: SettingsRefusal): string {
 }
 
 /**
- * Finds the repository of `cwd` (null outside any) and checks its settings. git itself would also read a
- * `commondir` file in a main worktree's `.git`, a file the agent's shell may write: the runner pins the common
- * folder instead (`GIT_COMMON_DIR`), so only a linked worktree's, which lies outside the project, is read.
+ * The nearest `.git` at or above `cwd` (a folder, or a linked worktree's file): where git's search stops. Null when
+ * there is none, which is the only case where "not a git repository" means there is no repository to read.
  */
-export function readRepositoryLayout(cwd: string): RepositoryLayout | null {
+export function findDotGit(
+  cwd: string,
+): { dir: string; path: string; folder: boolean } | null {
   for (let dir = resolve(cwd); ;) {
-    const dotGit = join(dir, ".git");
-    let linked: boolean;
+    const path = join(dir, ".git");
     try {
-      linked = !statSync(dotGit).isDirectory();
+      return { dir, path, folder: statSync(path).isDirectory() };
     } catch {
       const parent = resolve(dir, "..");
       if (parent === dir) return null;
       dir = parent;
-      continue;
     }
-    let gitDir = dotGit;
-    let commonDir = dotGit;
-    if (linked) {
-      const target = /^gitdir: *(.+)$/m.exec(readText(dotGit) ?? "")?.[1];
-      if (!target) return null;
-      gitDir = resolve(dir, target.trim());
-      const common = readText(join(gitDir, "commondir"))?.trim();
-      commonDir = common ? resolve(gitDir, common) : gitDir;
-    }
-    const config = readText(join(commonDir, "config")) ?? "";
-    return {
+  }
+}
+
+/**
+ * Finds the repository of `cwd` (null outside any, or behind a `.git` file that names no folder) and checks its
+ * settings. git itself would also read a `commondir` file in a main worktree's `.git`, a file the agent's shell may
+ * write: the runner pins the common folder instead (`GIT_COMMON_DIR`), so only a linked worktree's, which lies outside
+ * the project, is read.
+ */
+export function readRepositoryLayout(cwd: string): RepositoryLayout | null {
+  const found = findDotGit(cwd);
+  if (found === null) return null;
+  let gitDir = found.path;
+  let commonDir = found.path;
+  if (!found.folder) {
+    const target = /^gitdir: *(.+)$/m.exec(readText(found.path) ?? "")?.[1];
+    if (!target) return null;
+    gitDir = resolve(found.dir, target.trim());
+    const common = readText(join(gitDir, "commondir"))?.trim();
+    commonDir = common ? resolve(gitDir, common) : gitDir;
+  }
+  const config = readText(join(commonDir, "config")) ?? "";
+  return {
+    gitDir,
+    commonDir,
+    sha256: /^\s*objectformat\s*=\s*sha256\s*$/im.test(config),
+    refused: settingsProblem(
+      config,
       gitDir,
       commonDir,
-      sha256: /^\s*objectformat\s*=\s*sha256\s*$/im.test(config),
-      refused: settingsProblem(
-        config,
-        gitDir,
-        commonDir,
-        !linked && dir === resolve(cwd),
-      ),
-    };
-  }
+      found.folder && found.dir === resolve(cwd),
+    ),
+  };
 }
 
 /**

@@ -1,14 +1,13 @@
 import {
   lstatSync,
   mkdirSync,
-  readFileSync,
   readlinkSync,
   statSync,
   writeFileSync,
   type BigIntStats,
 } from "node:fs";
 import { dirname, join } from "node:path";
-import { readRepositoryLayout, runGitSync } from "./git-runner.ts";
+import { findDotGit, readRepositoryLayout, runGitSync } from "./git-runner.ts";
 import { CACHE_DIR } from "./parse-cache.ts";
 import { isPlaceholderOnDisk } from "./placeholder-check.ts";
 import { sha256Text } from "./sha256-text.ts";
@@ -66,7 +65,7 @@ function gitIn(root: string, timeoutMs: number): Git {
  * The reading is kept as the tree's basis (`tree-basis-store.ts`), which lets `treeFingerprint` answer later from the
  * changed files alone while the index stays the same.
  *
- * @throws Error when git fails inside a repository.
+ * @throws Error with git's words when git cannot read the tree of a repository (a `.git` exists at or above `root`).
  */
 export function readWorkingTree(root: string, timeoutMs = 8000): TreeReading {
   const git = gitIn(root, timeoutMs);
@@ -74,9 +73,13 @@ export function readWorkingTree(root: string, timeoutMs = 8000): TreeReading {
   const index = indexIdentity(root);
   const listed = git([...LISTING, "-s", "-c", ...WORKTREE]);
   if (listed.status !== 0) {
-    if (/not a git repository/i.test(listed.stderr))
+    // Only where there is no `.git` at all: one git cannot read (a garbled HEAD) is a repository whose code is unknown.
+    if (
+      /not a git repository/i.test(listed.stderr) &&
+      findDotGit(root) === null
+    )
       return { fingerprint: null, entries: new Map() };
-    throw new Error(`git ls-files failed: ${listed.stderr.trim()}`);
+    throw new Error(`git ls-files: ${gitWords(listed.stderr)}`);
   }
   const { entries, changed, deleted, unwatched, untracked } = parseListedTree(
     listed.stdout,
@@ -254,6 +257,19 @@ function readDelta(
     return typeof state === "object" ? [{ ...f, oid: state.oid }] : [];
   });
   return { delta, hashed };
+}
+
+/** What git said, on one line. */
+function gitWords(stderr: string): string {
+  return (
+    stderr
+      .trim()
+      .split("\n")
+      .map((line) => line.trim())
+      .filter((line) => line !== "")
+      .join(" ")
+      .slice(0, 400) || "it failed without a message"
+  );
 }
 
 /** The hash git names objects with in this repository (`extensions.objectFormat`). */
