@@ -67,7 +67,6 @@ describe("dist/hook.cjs", () => {
     "remark",
     "handlebars",
     "octokit",
-    "simple-git",
   ])("does not bundle %s (tool or session bundle)", (name) => {
     expect(readFileSync(HOOK_MAIN, "utf8").toLowerCase()).not.toContain(name);
     expect(readFileSync(HOOK_SESSION, "utf8").toLowerCase()).not.toContain(
