@@ -5,7 +5,10 @@ import { createTempProject } from "./temp-project.ts";
 export interface HostileGitHome {
   /** The folder to use as HOME: its `.gitconfig` and `.config/git/` name a program for every key git runs one from. */
   home: string;
-  /** The marks left so far: one file per program that ran, named after the key that ran it. */
+  /**
+   * The marks left so far: one file per program that ran, named after the key that ran it, with `hook-` in front
+   * when it ran in a hook process or a job it started (`PLAYBOOK_HOOK_PROCESS=1`, which the hook's git inherits).
+   */
   marks(): string[];
   /** A program that leaves the mark `name` and then does what git expects of it (passes its input through). */
   program(name: string): string;
@@ -18,9 +21,9 @@ export interface HostileGitHome {
  * on disk that none ran. The identity in `.gitconfig` is a plain value a trusted process may read on purpose.
  */
 export function createHostileGitHome(
-  options: { identity?: boolean; hiddenPath?: string } = {},
+  options: { identity?: boolean; hiddenPath?: string; home?: string } = {},
 ): HostileGitHome {
-  const home = createTempProject().dir;
+  const home = options.home ?? createTempProject().dir;
   const marks = join(home, "marks");
   const bin = join(home, "bin");
   mkdirSync(marks, { recursive: true });
@@ -29,7 +32,7 @@ export function createHostileGitHome(
     const file = join(bin, name);
     writeFileSync(
       file,
-      `#!/bin/sh\ntouch "${join(marks, name)}"\n[ -t 0 ] || cat\nexit 0\n`,
+      `#!/bin/sh\nkind=\${PLAYBOOK_HOOK_PROCESS:+hook-}\ntouch "${marks}/\${kind}${name}"\n[ -t 0 ] || cat\nexit 0\n`,
     );
     chmodSync(file, 0o755);
     return file;
@@ -47,7 +50,7 @@ export function createHostileGitHome(
   ]) {
     writeFileSync(
       join(hooks, hook),
-      `#!/bin/sh\ntouch "${join(marks, `hook-${hook}`)}"\nexit 0\n`,
+      `#!/bin/sh\nkind=\${PLAYBOOK_HOOK_PROCESS:+hook-}\ntouch "${marks}/\${kind}git-hook-${hook}"\nexit 0\n`,
     );
     chmodSync(join(hooks, hook), 0o755);
   }
