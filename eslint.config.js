@@ -2,12 +2,7 @@ import js from "@eslint/js";
 import prettier from "eslint-config-prettier";
 import tseslint from "typescript-eslint";
 
-const heavyOnHookPath = [
-  "@octokit/*",
-  "handlebars",
-  "citty",
-  "picocolors",
-];
+const heavyOnHookPath = ["@octokit/*", "handlebars", "citty", "picocolors"];
 
 const io = [
   "node:fs",
