@@ -92,7 +92,10 @@ export interface GitCall {
    * environment's `GIT_AUTHOR_*`/`GIT_COMMITTER_*`. Without it, the repository's own `user.*` settings apply.
    */
   identity?: { name: string; email: string } | "env";
-  /** For `act` that reaches a remote: the remote's name, whose `uploadpack`/`receivepack` programs are git's own. */
+  /**
+   * For `act` that reaches a remote (push, fetch, ls-remote): its name. The remote side's program is then git's own
+   * (`--receive-pack`, `--upload-pack`), whatever `remote.<name>.receivepack`/`uploadpack` say.
+   */
   remote?: string;
   /** For `act` that reaches a remote: how git may authenticate (docs/archive.md). */
   credentials?: GitCredentials;
@@ -301,26 +304,36 @@ export function gitInvocation(
           `user.email=${call.identity.email}`,
         ]
       : [];
-  const remote =
-    acts && call.remote
-      ? [
-          "-c",
-          `remote.${call.remote}.uploadpack=git-upload-pack`,
-          "-c",
-          `remote.${call.remote}.receivepack=git-receive-pack`,
-        ]
-      : [];
   return {
     args: [
       ...NO_PROGRAMS,
       "-c",
       `core.sshCommand=${ssh}`,
       ...identity,
-      ...remote,
-      ...call.args,
+      ...(acts && call.remote ? withGitPrograms(call.args) : call.args),
     ],
     env,
   };
+}
+
+/**
+ * The arguments with the remote side's program named on the command line: `remote.<name>.uploadpack` and
+ * `receivepack` take the first value git reads, the repository's file before any `-c`, so only the option outranks
+ * them. Over a local path git runs that program itself, through the shell.
+ */
+function withGitPrograms(args: readonly string[]): string[] {
+  let at = 0;
+  while (args[at] === "-c") at += 2;
+  const command = args[at];
+  const pinned =
+    command === "push"
+      ? "--receive-pack=git-receive-pack"
+      : command === "fetch" || command === "ls-remote" || command === "pull"
+        ? "--upload-pack=git-upload-pack"
+        : null;
+  return pinned === null
+    ? [...args]
+    : [...args.slice(0, at + 1), pinned, ...args.slice(at + 1)];
 }
 
 export interface GitResult {

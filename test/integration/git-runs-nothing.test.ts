@@ -14,7 +14,6 @@ import {
   readChangedFiles,
   readDefaultBranch,
   readRecentCommits,
-  readRemoteUrl,
 } from "../../src/adapters/git-facts.ts";
 import { hasUncommittedTrackedChanges } from "../../src/adapters/git-dirty.ts";
 import {
@@ -105,6 +104,34 @@ function archiveAsHook(repo: GuardedRepo, home: HostileGitHome, env = {}) {
 const bare = (repo: GuardedRepo, ...args: string[]) =>
   execFileSync("git", args, { cwd: repo.remoteDir, encoding: "utf8" }).trim();
 
+/**
+ * The repository's own `.git/config` naming a program for every key with a fixed name: the agent cannot write that
+ * file (Claude Code's sandbox keeps it read-only), but the runner's settings must win over it all the same.
+ */
+function nameProgramsInRepository(
+  repo: { git: (...args: string[]) => string },
+  home: HostileGitHome,
+): void {
+  const settings: [string, string][] = [
+    ["core.fsmonitor", home.program("repo-fsmonitor")],
+    ["core.hooksPath", join(home.home, "hooks")],
+    ["core.editor", home.program("repo-editor")],
+    ["sequence.editor", home.program("repo-sequence-editor")],
+    ["core.pager", home.program("repo-pager")],
+    ["core.askPass", home.program("repo-askpass")],
+    ["core.sshCommand", home.program("repo-ssh")],
+    ["diff.external", home.program("repo-diff-external")],
+    ["gpg.program", home.program("repo-gpg")],
+    ["commit.gpgSign", "true"],
+    ["log.showSignature", "true"],
+    ["merge.verifySignatures", "true"],
+    ["credential.helper", `!${home.program("repo-credential")}`],
+    ["remote.origin.uploadpack", home.program("repo-uploadpack")],
+    ["remote.origin.receivepack", home.program("repo-receivepack")],
+  ];
+  for (const [key, value] of settings) repo.git("config", key, value);
+}
+
 describe("a HOME the agent wrote runs nothing in playbook's git", () => {
   it("the fixture can fail: the same HOME runs its programs in a person's own git, and hides a file from it", () => {
     const home = createHostileGitHome({ hiddenPath: "src/hidden.ts" });
@@ -129,6 +156,7 @@ describe("a HOME the agent wrote runs nothing in playbook's git", () => {
   it("the fingerprint (a full reading, the basis, the listing) runs no filter, fsmonitor or hook, and the global ignore hides nothing", () => {
     const home = createHostileGitHome({ hiddenPath: "src/hidden.ts" });
     const p = workRepo();
+    nameProgramsInRepository(p, home);
     becomeHookProcess(home);
     const full = readWorkingTree(p.dir).fingerprint;
     expect(full).toMatch(/^sha256:/);
@@ -144,6 +172,7 @@ describe("a HOME the agent wrote runs nothing in playbook's git", () => {
   it("git-facts and git-dirty run nothing either, and still answer", () => {
     const home = createHostileGitHome();
     const p = workRepo();
+    nameProgramsInRepository(p, home);
     becomeHookProcess(home);
     expect(isGitRepository(p.dir)).toBe(true);
     expect(readRecentCommits(p.dir, 5)).toHaveLength(1);
@@ -153,11 +182,10 @@ describe("a HOME the agent wrote runs nothing in playbook's git", () => {
     expect(hasUncommittedTrackedChanges(p.dir)).toBe(true);
     expect(isFileOnBranch(p.dir, "main", "src/a.ts")).toBe(true);
     expect(readDefaultBranch(p.dir)).toBe("main");
-    expect(readRemoteUrl(p.dir, "origin")).toBeNull();
     expect(home.marks()).toEqual([]);
   });
 
-  it("the archive commits, merges and pushes to the remote without running a program, as the repository's user", () => {
+  it("the archive commits, merges and pushes to the remote without running a program, as the repository's user, whatever even .git/config names", () => {
     const home = createHostileGitHome();
     const repo = createFinishedRepo(
       {},
@@ -165,6 +193,7 @@ describe("a HOME the agent wrote runs nothing in playbook's git", () => {
         ".gitattributes": "* filter=evil diff=evil merge=evil\n",
       },
     );
+    nameProgramsInRepository(repo, home);
 
     const result = archiveAsHook(repo, home);
 
@@ -185,12 +214,11 @@ describe("a HOME the agent wrote runs nothing in playbook's git", () => {
     repo.git("config", "--unset", "user.email");
 
     expect(archiveAsHook(repo, home).status).toBe(0);
-    expect(
-      bare(repo, "log", "-2", "--format=%an <%ae> %cn", "main").split("\n"),
-    ).toEqual([
-      "Global User <global@example.com> Global User",
-      "Global User <global@example.com> Global User",
-    ]);
+    // The merge and the branch's last commit (parents by name: commits of the same second sort either way).
+    for (const commit of ["main", "main^2"])
+      expect(bare(repo, "log", "-1", "--format=%an <%ae> %cn", commit)).toBe(
+        "Global User <global@example.com> Global User",
+      );
     expect(home.marks()).toEqual([]);
 
     const anonymous = createHostileGitHome({ identity: false });

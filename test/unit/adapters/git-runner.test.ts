@@ -193,7 +193,7 @@ describe("gitInvocation: a hardened git reads no configuration but the repositor
     expect(result.env["GIT_AUTHOR_NAME"]).toBeUndefined();
     expect(result.env["GIT_SSL_CAINFO"]).toBeUndefined();
     expect(JSON.stringify(result)).not.toContain("secret");
-    expect(result.args.join(" ")).not.toContain("uploadpack");
+    expect(result.args.join(" ")).not.toContain("upload-pack");
   });
 
   it("pins the common folder it found (a .git/commondir the agent wrote is not read)", () => {
@@ -279,14 +279,27 @@ describe("gitInvocation: whose git acts", () => {
     expect(result.env["GIT_SSL_CAINFO"]).toBe("/etc/ssl/corp.pem");
   });
 
-  it("pins the remote's upload-pack and receive-pack to git's own", () => {
-    const settings = settingsOf(
-      gitInvocation(call({ purpose: "act", env: TRUSTED, remote: "origin" }))
-        .args,
-    );
-    expect(settings.get("remote.origin.uploadpack")).toBe("git-upload-pack");
-    expect(settings.get("remote.origin.receivepack")).toBe("git-receive-pack");
-  });
+  it.each([
+    [
+      ["push", "--porcelain", "origin", "main"],
+      "--receive-pack=git-receive-pack",
+    ],
+    [["fetch", "--quiet", "origin"], "--upload-pack=git-upload-pack"],
+    [["-c", "a.b=c", "ls-remote", "origin"], "--upload-pack=git-upload-pack"],
+  ])(
+    "names the remote side's program on the command line (%j): the repository's receivepack/uploadpack would win over -c",
+    (args, option) => {
+      const result = gitInvocation(
+        call({ purpose: "act", env: TRUSTED, remote: "origin", args }),
+      ).args.slice(NO_PROGRAMS.length + 2);
+      const at = args.findIndex((a) => !a.startsWith("-") && !a.includes("="));
+      expect(result).toEqual([
+        ...args.slice(0, at + 1),
+        option,
+        ...args.slice(at + 1),
+      ]);
+    },
+  );
 
   it("lets the user's own helpers and ssh command in only when passed (archive.gitCredentials: helper)", () => {
     const result = gitInvocation(
