@@ -322,8 +322,7 @@ export function gitInvocation(
  * them. Over a local path git runs that program itself, through the shell.
  */
 function withGitPrograms(args: readonly string[]): string[] {
-  let at = 0;
-  while (args[at] === "-c") at += 2;
+  const at = commandAt(args);
   const command = args[at];
   const pinned =
     command === "push"
@@ -334,6 +333,18 @@ function withGitPrograms(args: readonly string[]): string[] {
   return pinned === null
     ? [...args]
     : [...args.slice(0, at + 1), pinned, ...args.slice(at + 1)];
+}
+
+/** Where git's command is in its arguments: after the `-c` settings. */
+function commandAt(args: readonly string[]): number {
+  let at = 0;
+  while (args[at] === "-c") at += 2;
+  return at;
+}
+
+/** What a call that ran out of time tells: which git command, and how long it had. */
+function timedOutMessage(call: GitCall): string {
+  return `git ${call.args[commandAt(call.args)] ?? ""} did not finish within ${call.timeoutMs} ms`;
 }
 
 export interface GitResult {
@@ -381,7 +392,7 @@ export function runGitSync(call: GitCall): GitResult {
     status: result.error ? null : result.status,
     stdout: result.stdout ?? "",
     stderr: timedOut
-      ? `git ${call.args.find((a) => !a.startsWith("-")) ?? ""} did not finish within ${call.timeoutMs} ms`
+      ? timedOutMessage(call)
       : result.error
         ? result.error.message
         : (result.stderr ?? ""),
@@ -418,7 +429,7 @@ export function runGit(call: GitCall): Promise<GitResult> {
             : 0,
           stdout,
           stderr: timedOut
-            ? `git ${call.args.find((a) => !a.startsWith("-")) ?? ""} did not finish within ${call.timeoutMs} ms`
+            ? timedOutMessage(call)
             : stderr ||
               (error && typeof error.code !== "number" ? error.message : ""),
           timedOut,

@@ -333,6 +333,14 @@ describe("a tree git cannot read is not 'no repository'", () => {
     expect(treeFingerprint(p.dir)).toBe(before);
   });
 
+  it("a listing that runs out of time is a tree git could not read, not an empty one", () => {
+    const p = workRepo();
+    // No git process starts, runs and exits within a millisecond.
+    expect(() => readWorkingTree(p.dir, 1)).toThrow(
+      "git ls-files: git ls-files did not finish within 1 ms",
+    );
+  });
+
   it("a .git file that names no folder is a repository git cannot read too; no .git at all is no repository", () => {
     const p = createTempProject({ "a.txt": "a\n" });
     expect(currentTreeFingerprint(p.dir)).toBeNull();
