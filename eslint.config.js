@@ -2,13 +2,7 @@ import js from "@eslint/js";
 import prettier from "eslint-config-prettier";
 import tseslint from "typescript-eslint";
 
-const heavyOnHookPath = [
-  "simple-git",
-  "@octokit/*",
-  "handlebars",
-  "citty",
-  "picocolors",
-];
+const heavyOnHookPath = ["@octokit/*", "handlebars", "citty", "picocolors"];
 
 const io = [
   "node:fs",
@@ -217,7 +211,7 @@ export default tseslint.config(
           })),
           patterns: [
             {
-              group: ["simple-git", "@octokit/*", "handlebars"],
+              group: ["@octokit/*", "handlebars"],
               message: "src/core is pure: use a port.",
             },
             {
@@ -241,6 +235,22 @@ export default tseslint.config(
     },
   },
   ...layerZones(),
+  {
+    // Every git process playbook starts goes through the one runner (docs/trust-boundary.md, "Git that runs
+    // nothing"): a second path would read the configuration the agent could have written, and run its programs.
+    files: ["src/**/*.ts"],
+    ignores: ["src/adapters/git-runner.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        ...["callee.name", "callee.property.name"].map((callee) => ({
+          selector: `CallExpression[${callee}=/^(spawn|spawnSync|exec|execSync|execFile|execFileSync|fork|runProgram)$/][arguments.0.value=/^git(\\s|$)/]`,
+          message:
+            "Start git through src/adapters/git-runner.ts (runGitSync, runGit, startGit), which reads no configuration the agent could write and runs no program it names.",
+        })),
+      ],
+    },
+  },
   {
     files: ["**/*.js", "**/*.mjs"],
     ...tseslint.configs.disableTypeChecked,

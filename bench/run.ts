@@ -16,6 +16,10 @@ import {
   WORKTREE,
 } from "../src/adapters/tree-listing.ts";
 import {
+  gitInvocation,
+  readRepositoryLayout,
+} from "../src/adapters/git-runner.ts";
+import {
   guardedWorkspace,
   hookPayload,
   provenWorkspace,
@@ -555,14 +559,25 @@ try {
   const largeTick = guards.findIndex(
     (r) => r.name.includes("10,000-file") && r.name.includes("unset"),
   );
+  // As the runner starts it: the same argv and environment (git-runner.ts).
+  const listing = gitInvocation(
+    {
+      cwd: provenLarge.dir,
+      args: [...TREE_GIT_SETTINGS, ...LISTING, ...WORKTREE],
+      purpose: "read",
+      timeoutMs: 8000,
+      env: noCaLarge,
+    },
+    readRepositoryLayout(provenLarge.dir),
+  );
   guards.splice(largeTick + 1, 0, {
     ...paired(
       "git's listing alone (what the 10,000-file tick waits for), NODE_EXTRA_CA_CERTS unset",
       {
         command: "git",
         cwd: provenLarge.dir,
-        args: [...TREE_GIT_SETTINGS, ...LISTING, ...WORKTREE],
-        env: noCaLarge,
+        args: listing.args,
+        env: listing.env,
       },
       pairs,
     ),

@@ -2,7 +2,7 @@
 // path of tool calls), dist/hook-session.cjs (session events and the status line), dist/archive.cjs (the archive workflow, loaded by
 // the hook only when an edit finishes a playbook), dist/parser.cjs (the markdown parser, which the hook loads only on a cache miss) and dist/bash.cjs (the
 // shell parser, loaded only for Bash calls), dist/ignore.cjs (the gitignore matcher, loaded only when a changed path may
-// be protected), dist/levenshtein.cjs (string distance, for "did you mean" in an error message) and dist/tree.cjs (the working tree's fingerprint, for the session events; the tool hook carries it). The sandbox runtime validations run in is a chunk of the CLI, loaded by
+// be protected), dist/levenshtein.cjs (string distance, for "did you mean" in an error message), dist/tree.cjs (the working tree's fingerprint, for the session events; the tool hook carries it) and dist/git.cjs (the git runner and the tree's listing: the loader starts a tick's git from it, and the hooks' bundles load it on first use). The sandbox runtime validations run in is a chunk of the CLI, loaded by
 // `playbook verify` and `playbook check --rerun` only, with its seccomp helpers in dist/vendor/.
 import { createHash } from "node:crypto";
 import {
@@ -88,6 +88,39 @@ const lazyTree = {
   },
 };
 
+// Every git process a hook starts goes through the runner (adapters/git-runner.ts). The hooks' bundles load it from
+// dist/git.cjs on first use: a tick, whose git the loader started from that same file (so it is loaded once), and
+// rare events. It stays out of the bundles every call loads.
+const GIT_FUNCTIONS = [
+  "isTrustedProcess",
+  "findDotGit",
+  "readRepositoryLayout",
+  "describeRefusal",
+  "gitInvocation",
+  "runGitSync",
+  "runGit",
+  "startGit",
+  "readUserGitConfig",
+];
+const lazyGit = {
+  name: "lazy-git",
+  setup(build) {
+    build.onResolve({ filter: /\/git-runner\.ts$/ }, () => ({
+      path: "git-runner",
+      namespace: "lazy-git",
+    }));
+    build.onLoad({ filter: /.*/, namespace: "lazy-git" }, () => ({
+      contents:
+        'let git; const load = () => (git ??= require(require("node:path").join(__dirname, "git.cjs")));' +
+        ' exports.HOOK_PROCESS_ENV = "PLAYBOOK_HOOK_PROCESS";' +
+        GIT_FUNCTIONS.map(
+          (name) => ` exports.${name} = (...args) => load().${name}(...args);`,
+        ).join(""),
+      loader: "js",
+    }));
+  },
+};
+
 /**
  * A package the hooks need only on a rare path, loaded from its own file in dist/ on first use instead of carried on
  * every call. `shape` is the module's form: "function" (a callable default export with the named members in `names`)
@@ -160,7 +193,7 @@ await Promise.all([
     format: "cjs",
     define: cjsDefine,
     minify: true,
-    plugins: [lazyIgnore, lazyLevenshtein],
+    plugins: [lazyIgnore, lazyLevenshtein, lazyGit],
   }),
   build({
     ...common,
@@ -207,12 +240,20 @@ await Promise.all([
     format: "cjs",
     define: cjsDefine,
     minify: true,
-    plugins: [lazyTree, lazyLevenshtein],
+    plugins: [lazyTree, lazyLevenshtein, lazyGit],
   }),
   build({
     ...common,
     entryPoints: [join(root, "src/entries/hook-loader.ts")],
     outfile: join(out, "hook.cjs"),
+    format: "cjs",
+    define: cjsDefine,
+    minify: true,
+  }),
+  build({
+    ...common,
+    entryPoints: [join(root, "src/entries/git.ts")],
+    outfile: join(out, "git.cjs"),
     format: "cjs",
     define: cjsDefine,
     minify: true,

@@ -1,4 +1,4 @@
-import { agentGitConfig } from "./agent-git.ts";
+import { runGitSync } from "./git-runner.ts";
 
 /**
  * Whether tracked files have uncommitted changes (staged or not); null when git cannot tell. Only asked for commands
@@ -6,19 +6,14 @@ import { agentGitConfig } from "./agent-git.ts";
  */
 export function hasUncommittedTrackedChanges(
   projectDir: string,
+  timeoutMs = 5000,
 ): boolean | null {
-  // Loaded here, not at the top: starting node:child_process costs the hook ~4 ms on every call otherwise.
-  const { spawnSync } = process.getBuiltinModule("node:child_process");
-  const result = spawnSync(
-    "git",
-    [
-      ...agentGitConfig(projectDir),
-      "status",
-      "--porcelain=v1",
-      "--untracked-files=no",
-    ],
-    { cwd: projectDir, encoding: "utf8", timeout: 5000 },
-  );
-  if (result.status !== 0 || result.error) return null;
+  const result = runGitSync({
+    cwd: projectDir,
+    args: ["status", "--porcelain=v1", "--untracked-files=no"],
+    purpose: "read",
+    timeoutMs,
+  });
+  if (result.status !== 0) return null;
   return result.stdout.trim() !== "";
 }

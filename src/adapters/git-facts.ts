@@ -1,25 +1,35 @@
-import { agentGitConfig } from "./agent-git.ts";
+import { runGitSync } from "./git-runner.ts";
 import { isPlaceholderOnDisk } from "./placeholder-check.ts";
+
+/** How long a question to git may take by default: these are asked by hook events, which have a deadline. */
+const FACT_TIMEOUT_MS = 3000;
+
 /** Facts that need a git process: asked only by rare events (PreCompact, a session start that repairs state.md). */
-function git(projectDir: string, args: readonly string[]): string | null {
-  // Loaded here, not at the top: node:child_process costs the hook ~4 ms on every call otherwise.
-  const { spawnSync } = process.getBuiltinModule("node:child_process");
-  const result = spawnSync("git", [...agentGitConfig(projectDir), ...args], {
+function git(
+  projectDir: string,
+  args: readonly string[],
+  timeoutMs: number,
+): string | null {
+  const result = runGitSync({
     cwd: projectDir,
-    encoding: "utf8",
-    timeout: 3000,
+    args,
+    purpose: "read",
+    timeoutMs,
   });
-  return result.status === 0 && !result.error ? result.stdout : null;
+  return result.status === 0 ? result.stdout : null;
 }
 
 /** The newest commits, one `abc1234 subject` line each (empty without a repository or commits). */
-export function readRecentCommits(projectDir: string, count: number): string[] {
-  const out = git(projectDir, [
-    "log",
-    `-n${count}`,
-    "--oneline",
-    "--no-decorate",
-  ]);
+export function readRecentCommits(
+  projectDir: string,
+  count: number,
+  timeoutMs = FACT_TIMEOUT_MS,
+): string[] {
+  const out = git(
+    projectDir,
+    ["log", `-n${count}`, "--oneline", "--no-decorate"],
+    timeoutMs,
+  );
   return out === null ? [] : out.split("\n").filter((l) => l !== "");
 }
 
@@ -27,8 +37,11 @@ export function readRecentCommits(projectDir: string, count: number): string[] {
  * `git status --porcelain` lines: what is changed and not committed, without a sandbox's mount points (protected
  * names such as `.bashrc` that do not exist), which are not work and which git could not commit anyway.
  */
-export function readChangedFiles(projectDir: string): string[] {
-  const out = git(projectDir, ["status", "--porcelain=v1"]);
+export function readChangedFiles(
+  projectDir: string,
+  timeoutMs = FACT_TIMEOUT_MS,
+): string[] {
+  const out = git(projectDir, ["status", "--porcelain=v1"], timeoutMs);
   if (out === null) return [];
   return out
     .split("\n")
@@ -47,28 +60,43 @@ export function isFileOnBranch(
   projectDir: string,
   branch: string,
   path: string,
+  timeoutMs = FACT_TIMEOUT_MS,
 ): boolean | null {
   if (
-    git(projectDir, [
-      "rev-parse",
-      "--verify",
-      "--quiet",
-      `refs/heads/${branch}`,
-    ]) === null
+    git(
+      projectDir,
+      ["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`],
+      timeoutMs,
+    ) === null
   )
     return null;
-  return git(projectDir, ["cat-file", "-e", `${branch}:${path}`]) !== null;
+  return (
+    git(projectDir, ["cat-file", "-e", `${branch}:${path}`], timeoutMs) !== null
+  );
 }
 
 /** Whether the repository has a commit to start a branch from. */
-export function hasCommits(projectDir: string): boolean {
-  return git(projectDir, ["rev-parse", "--verify", "--quiet", "HEAD"]) !== null;
+export function hasCommits(
+  projectDir: string,
+  timeoutMs = FACT_TIMEOUT_MS,
+): boolean {
+  return (
+    git(projectDir, ["rev-parse", "--verify", "--quiet", "HEAD"], timeoutMs) !==
+    null
+  );
 }
 
 /** Whether `projectDir` is inside a git working tree. */
-export function isGitRepository(projectDir: string): boolean {
+export function isGitRepository(
+  projectDir: string,
+  timeoutMs = FACT_TIMEOUT_MS,
+): boolean {
   return (
-    git(projectDir, ["rev-parse", "--is-inside-work-tree"])?.trim() === "true"
+    git(
+      projectDir,
+      ["rev-parse", "--is-inside-work-tree"],
+      timeoutMs,
+    )?.trim() === "true"
   );
 }
 
@@ -76,13 +104,20 @@ export function isGitRepository(projectDir: string): boolean {
 export function readRemoteUrl(
   projectDir: string,
   remote: string,
+  timeoutMs = FACT_TIMEOUT_MS,
 ): string | null {
-  return git(projectDir, ["remote", "get-url", remote])?.trim() || null;
+  return (
+    git(projectDir, ["remote", "get-url", remote], timeoutMs)?.trim() || null
+  );
 }
 
 /** The default branch: `origin/HEAD`'s branch, else `main` or `master` when it exists, else the current branch. */
-export function readDefaultBranch(projectDir: string): string | null {
-  const head = git(projectDir, [
+export function readDefaultBranch(
+  projectDir: string,
+  timeoutMs = FACT_TIMEOUT_MS,
+): string | null {
+  const ask = (args: readonly string[]) => git(projectDir, args, timeoutMs);
+  const head = ask([
     "symbolic-ref",
     "--quiet",
     "--short",
@@ -90,30 +125,23 @@ export function readDefaultBranch(projectDir: string): string | null {
   ])?.trim();
   if (head?.startsWith("origin/")) return head.slice("origin/".length);
   for (const name of ["main", "master"])
-    if (
-      git(projectDir, [
-        "rev-parse",
-        "--verify",
-        "--quiet",
-        `refs/heads/${name}`,
-      ])
-    )
+    if (ask(["rev-parse", "--verify", "--quiet", `refs/heads/${name}`]))
       return name;
-  return (
-    git(projectDir, ["symbolic-ref", "--quiet", "--short", "HEAD"])?.trim() ||
-    null
-  );
+  return ask(["symbolic-ref", "--quiet", "--short", "HEAD"])?.trim() || null;
 }
 
 /** Whether the local branch `name` exists. */
-export function branchExists(projectDir: string, name: string): boolean {
+export function branchExists(
+  projectDir: string,
+  name: string,
+  timeoutMs = FACT_TIMEOUT_MS,
+): boolean {
   return (
-    git(projectDir, [
-      "rev-parse",
-      "--verify",
-      "--quiet",
-      `refs/heads/${name}`,
-    ]) !== null
+    git(
+      projectDir,
+      ["rev-parse", "--verify", "--quiet", `refs/heads/${name}`],
+      timeoutMs,
+    ) !== null
   );
 }
 
@@ -121,13 +149,14 @@ export function branchExists(projectDir: string, name: string): boolean {
 export function createAndSwitchBranch(
   projectDir: string,
   name: string,
+  timeoutMs = 10_000,
 ): { ok: true } | { ok: false; message: string } {
-  const { spawnSync } = process.getBuiltinModule("node:child_process");
-  const result = spawnSync(
-    "git",
-    [...agentGitConfig(projectDir), "switch", "--quiet", "-c", name],
-    { cwd: projectDir, encoding: "utf8", timeout: 10_000 },
-  );
+  const result = runGitSync({
+    cwd: projectDir,
+    args: ["switch", "--quiet", "-c", name],
+    purpose: "act",
+    timeoutMs,
+  });
   return result.status === 0
     ? { ok: true }
     : {

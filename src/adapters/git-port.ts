@@ -2,9 +2,16 @@ import { additionsOfPatch } from "../core/archive/patch-additions.ts";
 import { realpathSync } from "node:fs";
 import { PlaybookError } from "../core/errors.ts";
 import type { GitPort, RefSnapshot } from "../core/ports.ts";
-import { agentGitConfig } from "./agent-git.ts";
+import {
+  isTrustedProcess,
+  readUserGitConfig,
+  runGit,
+  type GitCall,
+  type GitCredentials,
+} from "./git-runner.ts";
 import { isPlaceholderOnDisk } from "./placeholder-check.ts";
 import { parseStatusV2Z } from "../core/archive/git-status.ts";
+import { planGitHubAuth } from "../core/archive/git-auth.ts";
 
 /** A git command that failed, with git's own message (the part after `fatal:`/`error:` when there is one). */
 export class GitCommandError extends PlaybookError {
@@ -38,11 +45,6 @@ const HELD_LOCK =
   /Unable to create '[^']*\.lock': File exists|cannot lock ref|could not lock config file|unable to update local ref/i;
 const LOCK_RETRIES = [50, 150, 400, 1000, 2000];
 
-/**
- * The git port of a working tree. git runs directly (`execFile`), not through simple-git: simple-git waits 50 ms after
- * every command that prints nothing (`add`, `commit -q`, `mv`, `merge-base --is-ancestor`), which made an archive a
- * second slower. git never prompts (`GIT_TERMINAL_PROMPT=0`): a push that needs credentials fails instead of hanging.
- */
 /** One git process's outcome: `ok` when it exited 0. */
 interface GitRun {
   ok: boolean;
@@ -51,35 +53,123 @@ interface GitRun {
   stderr: string;
 }
 
-export function createGitPort(dir: string): GitPort {
+export interface GitPortOptions {
+  /** Milliseconds each git command may take (a push over a slow network): the caller's deadline. */
+  timeoutMs?: number;
+  /**
+   * How a trusted process's push and fetch authenticate (`archive.gitCredentials`, docs/archive.md): `playbook`
+   * sends the GitHub token to an https remote on GitHub and runs plain ssh; `helper` lets the user's own credential
+   * helpers, `core.sshCommand` and ssh configuration in. A person's own terminal always uses their own git.
+   */
+  credentials?: "playbook" | "helper";
+  /** The GitHub token, asked for when a push first needs it; null without one. */
+  githubToken?: () => string | null;
+  /** The hosts the token belongs to (`gitHubHosts`). */
+  githubHosts?: readonly string[];
+  /** The environment git starts from (tests); the process's own by default. */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * The git port of a working tree. git runs through the runner (git-runner.ts): in the hook and its jobs it reads
+ * only the repository's own settings, runs no program any settings name, commits as the identity the repository (else
+ * the user's global configuration, else the environment) gives, and authenticates only as `options.credentials`
+ * says. It never prompts: a push that needs credentials it was not given fails instead of hanging. git's porcelain
+ * output is parsed here (docs/decisions.md: not simple-git, which waits 50 ms after every command that prints nothing).
+ */
+export function createGitPort(
+  dir: string,
+  options: GitPortOptions = {},
+): GitPort {
   let spawned = 0;
-  const safety = agentGitConfig(dir);
-  const exec = async (args: string[]): Promise<GitRun> => {
+  const timeoutMs = options.timeoutMs ?? GIT_TIMEOUT_MS;
+  const env = options.env ?? process.env;
+  const trusted = isTrustedProcess(env);
+  type Extra = Pick<GitCall, "identity" | "remote" | "credentials">;
+  const exec = async (args: string[], extra: Extra = {}): Promise<GitRun> => {
     for (const wait of LOCK_RETRIES) {
-      const r = await execOnce(args);
+      const r = await execOnce(args, extra);
       if (r.ok || !HELD_LOCK.test(r.stderr)) return r;
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
-    return execOnce(args);
+    return execOnce(args, extra);
   };
-  const execOnce = (args: string[]): Promise<GitRun> => {
+  const execOnce = async (args: string[], extra: Extra): Promise<GitRun> => {
     spawned++;
-    const { execFile } = process.getBuiltinModule("node:child_process");
-    return new Promise((resolve) => {
-      execFile(
-        "git",
-        [...safety, ...args],
-        {
-          cwd: dir,
-          encoding: "utf8",
-          timeout: GIT_TIMEOUT_MS,
-          maxBuffer: 64 * 1024 * 1024,
-          env: { ...process.env, GIT_TERMINAL_PROMPT: "0" },
-        },
-        (error, stdout, stderr) =>
-          resolve({ ok: !error, code: error?.code, stdout, stderr }),
-      );
+    const r = await runGit({
+      cwd: dir,
+      args,
+      purpose: "act",
+      timeoutMs,
+      env,
+      ...extra,
     });
+    return {
+      ok: r.status === 0,
+      code: r.status,
+      stdout: r.stdout,
+      stderr: r.stderr,
+    };
+  };
+  // Who commits, asked once and only in a trusted process (a person's git knows its user).
+  let identity: Promise<GitCall["identity"]> | undefined;
+  const commitIdentity = (): Promise<Extra> => {
+    if (!trusted) return Promise.resolve({});
+    identity ??= (async () => {
+      const names = /^user\.(name|email)$/.source;
+      const local = await execOnce(["config", "-z", "--get-regexp", names], {});
+      const found = new Map(parseConfigList(local.ok ? local.stdout : ""));
+      if (!found.get("user.name") || !found.get("user.email"))
+        for (const [key, value] of await readUserGitConfig(
+          dir,
+          names,
+          timeoutMs,
+          env,
+        ))
+          if (!found.get(key)) found.set(key, value);
+      const name = found.get("user.name");
+      const email = found.get("user.email");
+      return name && email ? { name, email } : "env";
+    })();
+    return identity.then((value) => (value ? { identity: value } : {}));
+  };
+  const urls = new Map<string, Promise<string | null>>();
+  const remoteUrl = (remote: string): Promise<string | null> => {
+    let url = urls.get(remote);
+    if (url === undefined) {
+      url = exec(["remote", "get-url", remote]).then((r) =>
+        r.ok ? r.stdout.trim() || null : null,
+      );
+      urls.set(remote, url);
+    }
+    return url;
+  };
+  let userCredentials: Promise<NonNullable<GitCredentials["user"]>> | undefined;
+  const network = async (remote: string): Promise<Extra> => {
+    if (!trusted) return {};
+    if (options.credentials === "helper") {
+      userCredentials ??= readUserGitConfig(
+        dir,
+        /^(credential\..*\.?helper|core\.sshcommand)$/.source,
+        timeoutMs,
+        env,
+      ).then((entries) => ({
+        helpers: entries.filter(([key]) => key.startsWith("credential.")),
+        sshCommand:
+          entries.findLast(([key]) => key === "core.sshcommand")?.[1] ?? null,
+      }));
+      return { remote, credentials: { user: await userCredentials } };
+    }
+    const url = await remoteUrl(remote);
+    const token = url?.startsWith("https://")
+      ? (options.githubToken?.() ?? null)
+      : null;
+    return {
+      remote,
+      credentials: {
+        secretConfig: planGitHubAuth(url, token, options.githubHosts ?? []),
+      },
+    };
   };
   const failure = (
     args: string[],
@@ -92,8 +182,8 @@ export function createGitPort(dir: string): GitPort {
           `git ${args[0] ?? ""} exited with status ${String(r.code)}`,
       ),
     );
-  const run = async (args: string[]): Promise<string> => {
-    const r = await exec(args);
+  const run = async (args: string[], extra: Extra = {}): Promise<string> => {
+    const r = await exec(args, extra);
     if (!r.ok) throw failure(args, r);
     return r.stdout;
   };
@@ -139,7 +229,7 @@ export function createGitPort(dir: string): GitPort {
   ): Promise<{ status: "pushed" | "up-to-date"; summary: string }> => {
     const args = ["push", "--porcelain", ...rest];
     const to = rest.at(-1)?.replace(/^.*:/, ":") ?? ":";
-    const r = await exec(args);
+    const r = await exec(args, await network(rest[0] ?? ""));
     // One line per ref: `<flag>\t<from>:<to>\t<summary>`; `!` rejected, `=` up to date.
     const line = r.stdout.split("\n").find((l) => l.includes(`${to}\t`));
     const [flag, , summary = ""] = line?.split("\t") ?? [];
@@ -188,23 +278,18 @@ export function createGitPort(dir: string): GitPort {
     },
     async commit(message) {
       const args = ["commit", "-m", message];
-      const r = await exec(args);
+      const r = await exec(args, await commitIdentity());
       if (!r.ok) {
         // Nothing staged (a change written back to what HEAD has): asked of git, since its words follow the locale.
-        if (await quiet(["diff", "--cached", "--quiet"])) return null;
+        if (await quiet(["diff", "--cached", "--quiet", "--no-ext-diff"]))
+          return null;
         throw failure(args, r);
       }
       // The summary line names the commit (`[branch 1a2b3c4] message`), which saves a `rev-parse HEAD`.
       const sha = /^\[[^\]]*?\b([0-9a-f]{7,64})\]/m.exec(r.stdout)?.[1];
       return sha ?? (await run(["rev-parse", "--short", "HEAD"])).trim();
     },
-    async remoteUrl(remote) {
-      try {
-        return (await run(["remote", "get-url", remote])).trim() || null;
-      } catch {
-        return null;
-      }
-    },
+    remoteUrl,
     refs,
     push(remote, branch) {
       const ref = `refs/heads/${branch}`;
@@ -217,7 +302,7 @@ export function createGitPort(dir: string): GitPort {
     },
     async deleteRemoteBranch(remote, branch) {
       const args = ["push", "--porcelain", remote, "--delete", branch];
-      const r = await exec(args);
+      const r = await exec(args, await network(remote));
       if (r.ok) return "deleted";
       if (/remote ref does not exist/.test(r.stderr)) return "missing";
       throw failure(args, r);
@@ -229,7 +314,7 @@ export function createGitPort(dir: string): GitPort {
         remote,
         `+refs/heads/${branch}:refs/remotes/${remote}/${branch}`,
       ];
-      const r = await exec(args);
+      const r = await exec(args, await network(remote));
       if (r.ok) return true;
       if (/couldn't find remote ref/.test(r.stderr)) return false;
       throw failure(args, r);
@@ -268,16 +353,19 @@ export function createGitPort(dir: string): GitPort {
       await run(["switch", "--quiet", "--detach", commit]);
     },
     async mergeNoFf(branch, message) {
-      await run([
-        "-c",
-        "merge.conflictStyle=diff3",
-        "merge",
-        "--no-ff",
-        "--no-edit",
-        "-m",
-        message,
-        branch,
-      ]);
+      await run(
+        [
+          "-c",
+          "merge.conflictStyle=diff3",
+          "merge",
+          "--no-ff",
+          "--no-edit",
+          "-m",
+          message,
+          branch,
+        ],
+        await commitIdentity(),
+      );
     },
     async mergeFfOnly(ref) {
       await run(["merge", "--ff-only", "--quiet", ref]);
@@ -320,4 +408,15 @@ function gitMessage(text: string): string {
         /^(?:fatal|error|hint|!|CONFLICT)/.test(l) || / \[rejected\]/.test(l),
     );
   return (lines.length > 0 ? lines.join(" ") : text.trim()).slice(0, 500);
+}
+
+/** `git config -z --get-regexp` output: `key\nvalue\0` per entry. */
+function parseConfigList(text: string): [string, string][] {
+  return text
+    .split("\0")
+    .filter((entry) => entry !== "")
+    .map((entry) => {
+      const at = entry.indexOf("\n");
+      return at < 0 ? [entry, ""] : [entry.slice(0, at), entry.slice(at + 1)];
+    });
 }

@@ -4,7 +4,7 @@ import {
   MAX_GIT_POINTER_BYTES,
   MAX_PACKED_REFS_BYTES,
 } from "../core/paths/input-limits.ts";
-import { isAbsolute, join } from "node:path";
+import { basename, isAbsolute, join } from "node:path";
 
 export interface GitHead {
   /** null when HEAD is detached or there is no repository. */
@@ -58,8 +58,12 @@ export function findGitDir(projectDir: string): string | null {
   }
 }
 
-/** The repository's own git folder, shared by its worktrees (`commondir`); `gitDir` itself for the main one. */
+/**
+ * The repository's own git folder, shared by its worktrees (`commondir`); `gitDir` itself for the main one, whose
+ * `.git/commondir` (a file git never writes there, and the agent's shell can) is not read, as the git runner does not.
+ */
 export function readCommonDir(gitDir: string): string {
+  if (basename(gitDir) === ".git") return gitDir;
   const common = readText(join(gitDir, "commondir"))?.trim();
   if (!common) return gitDir;
   return isAbsolute(common) ? common : join(gitDir, common);

@@ -1,13 +1,13 @@
 import {
   lstatSync,
   mkdirSync,
-  readFileSync,
   readlinkSync,
   statSync,
   writeFileSync,
   type BigIntStats,
 } from "node:fs";
 import { dirname, join } from "node:path";
+import { findDotGit, readRepositoryLayout, runGitSync } from "./git-runner.ts";
 import { CACHE_DIR } from "./parse-cache.ts";
 import { isPlaceholderOnDisk } from "./placeholder-check.ts";
 import { sha256Text } from "./sha256-text.ts";
@@ -44,33 +44,28 @@ type Git = (
 ) => { status: number | null; stdout: string; stderr: string };
 
 function gitIn(root: string, timeoutMs: number): Git {
-  const { spawnSync } = process.getBuiltinModule("node:child_process");
-  return (args, input) => {
-    const result = spawnSync("git", [...TREE_GIT_SETTINGS, ...args], {
+  return (args, input) =>
+    runGitSync({
       cwd: root,
-      encoding: "utf8",
-      input,
-      timeout: timeoutMs,
-      maxBuffer: 1 << 30,
-      windowsHide: true,
+      args: [...TREE_GIT_SETTINGS, ...args],
+      purpose: "read",
+      timeoutMs,
+      ...(input === undefined ? {} : { input }),
     });
-    return result.error
-      ? { status: -1, stdout: "", stderr: result.error.message }
-      : result;
-  };
 }
 
 /**
  * The working tree as a validation sees it (docs/guards.md): tracked files at their current content plus untracked
  * files git does not ignore, without `plan/`, `state.md` and `.claude/playbook/`. One `git ls-files` reads the index
  * and stats the tree (unchanged files keep the blob id the index has); only modified and untracked files are hashed,
- * by `git hash-object`, so clean filters (line endings, LFS) apply as they will when the files are committed. Files
- * git is told not to look at (assume-unchanged, skip-worktree) are hashed too.
+ * here, as they are on disk: no clean filter runs (its program is one a configuration names). Files git is told not
+ * to look at (assume-unchanged, skip-worktree) are hashed too. git runs through the runner: the repository's own
+ * settings only, so a user's global ignore file hides nothing from the fingerprint.
  *
  * The reading is kept as the tree's basis (`tree-basis-store.ts`), which lets `treeFingerprint` answer later from the
  * changed files alone while the index stays the same.
  *
- * @throws Error when git fails inside a repository.
+ * @throws Error with git's words when git cannot read the tree of a repository (a `.git` exists at or above `root`).
  */
 export function readWorkingTree(root: string, timeoutMs = 8000): TreeReading {
   const git = gitIn(root, timeoutMs);
@@ -78,14 +73,18 @@ export function readWorkingTree(root: string, timeoutMs = 8000): TreeReading {
   const index = indexIdentity(root);
   const listed = git([...LISTING, "-s", "-c", ...WORKTREE]);
   if (listed.status !== 0) {
-    if (/not a git repository/i.test(listed.stderr))
+    // Only where there is no `.git` at all: one git cannot read (a garbled HEAD) is a repository whose code is unknown.
+    if (
+      /not a git repository/i.test(listed.stderr) &&
+      findDotGit(root) === null
+    )
       return { fingerprint: null, entries: new Map() };
-    throw new Error(`git ls-files failed: ${listed.stderr.trim()}`);
+    throw new Error(`git ls-files: ${gitWords(listed.stderr)}`);
   }
   const { entries, changed, deleted, unwatched, untracked } = parseListedTree(
     listed.stdout,
   );
-  const { delta, hashed } = readDelta(root, git, {
+  const { delta, hashed } = readDelta(root, objectFormat(root), {
     changed,
     deleted,
     unwatched,
@@ -122,9 +121,7 @@ export function treeFingerprint(root: string, timeoutMs = 8000): string | null {
     const git = gitIn(root, timeoutMs);
     const listed = git([...LISTING, ...WORKTREE]);
     const answer =
-      listed.status === 0
-        ? answerFromBasis(root, git, start, listed.stdout)
-        : null;
+      listed.status === 0 ? answerFromBasis(root, start, listed.stdout) : null;
     if (answer !== null) return answer;
   }
   return readWorkingTree(root, timeoutMs).fingerprint;
@@ -152,14 +149,7 @@ export function treeFingerprintSoon(
     result: listing.stdout.then((stdout) => {
       if (cancelled) return null;
       const answer =
-        stdout === null
-          ? null
-          : answerFromBasis(
-              root,
-              gitIn(root, timeoutMs),
-              listing.start,
-              stdout,
-            );
+        stdout === null ? null : answerFromBasis(root, listing.start, stdout);
       return answer ?? readWorkingTree(root, timeoutMs).fingerprint;
     }),
     cancel: () => {
@@ -172,12 +162,11 @@ export function treeFingerprintSoon(
 /** The basis's fingerprint when the changed files read as they did then and the index is still the same, else null. */
 function answerFromBasis(
   root: string,
-  git: Git,
   { index, basis }: BasisStart,
   listing: string,
 ): string | null {
   const { changed, deleted, untracked } = parseListedTree(listing);
-  const { delta } = readDelta(root, git, {
+  const { delta } = readDelta(root, objectFormat(root), {
     changed: [...new Set([...changed, ...basis.unwatched])],
     deleted,
     unwatched: basis.unwatched,
@@ -205,7 +194,7 @@ interface HashedFile {
  */
 function readDelta(
   root: string,
-  git: Git,
+  format: ObjectFormat,
   listed: {
     changed: readonly string[];
     deleted: readonly string[];
@@ -218,10 +207,10 @@ function readDelta(
   const { changed, deleted, unwatched, untracked, indexMode, known } = listed;
   const delta = new Map<string, PathState>();
   for (const path of deleted) delta.set(path, "absent");
-  const blob = (content: Buffer | string) =>
+  const blob = (content: string) =>
     process
       .getBuiltinModule("node:crypto")
-      .createHash("sha1")
+      .createHash(format)
       .update(`blob ${Buffer.byteLength(content)}\0`)
       .update(content)
       .digest("hex");
@@ -258,31 +247,69 @@ function readDelta(
       else files.push({ path, mode, stat });
     } else delta.set(path, "index");
   }
-  // --stdin-paths reads lines: a name with a line break in it is hashed here, without git's filters.
-  const byGit = files.filter((f) => !/[\r\n]/.test(f.path));
-  if (byGit.length > 0) {
-    const hashed = git(
-      ["hash-object", "--stdin-paths"],
-      `${byGit.map((f) => f.path).join("\n")}\n`,
-    );
-    const oids = hashed.stdout.split("\n");
-    if (hashed.status !== 0 || oids.length < byGit.length)
-      throw new Error(`git hash-object failed: ${hashed.stderr.trim()}`);
-    byGit.forEach((f, i) =>
-      delta.set(f.path, { mode: f.mode, oid: oids[i] ?? "" }),
-    );
-  }
   for (const f of files)
-    if (!byGit.includes(f))
-      delta.set(f.path, {
-        mode: f.mode,
-        oid: blob(readFileSync(join(root, f.path))),
-      });
+    delta.set(f.path, {
+      mode: f.mode,
+      oid: hashFile(join(root, f.path), format),
+    });
   const hashed = files.flatMap((f) => {
     const state = delta.get(f.path);
     return typeof state === "object" ? [{ ...f, oid: state.oid }] : [];
   });
   return { delta, hashed };
+}
+
+/** What git said, on one line. */
+function gitWords(stderr: string): string {
+  return (
+    stderr
+      .trim()
+      .split("\n")
+      .map((line) => line.trim())
+      .filter((line) => line !== "")
+      .join(" ")
+      .slice(0, 400) || "it failed without a message"
+  );
+}
+
+/** The hash git names objects with in this repository (`extensions.objectFormat`). */
+type ObjectFormat = "sha1" | "sha256";
+
+function objectFormat(root: string): ObjectFormat {
+  return readRepositoryLayout(root)?.sha256 ? "sha256" : "sha1";
+}
+
+/**
+ * A file's blob id as it is on disk, read in chunks: without git's filters, whose programs the agent may have named
+ * (a clean filter in a configuration it wrote, selected by a `.gitattributes` line). Hashed here rather than by
+ * `git hash-object --no-filters`: a git process cost a tick 2.5-7 ms more (docs/decisions.md).
+ */
+function hashFile(path: string, format: ObjectFormat): string {
+  const { openSync, readSync, closeSync, fstatSync } =
+    process.getBuiltinModule("node:fs");
+  const hash = process.getBuiltinModule("node:crypto").createHash(format);
+  const fd = openSync(path, "r");
+  try {
+    const length = fstatSync(fd).size;
+    hash.update(`blob ${length}\0`);
+    const buffer = Buffer.allocUnsafe(Math.min(length, 1 << 20) || 1);
+    let read = 0;
+    while (read < length) {
+      const n = readSync(
+        fd,
+        buffer,
+        0,
+        Math.min(buffer.length, length - read),
+        null,
+      );
+      if (n === 0) break;
+      hash.update(buffer.subarray(0, n));
+      read += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return hash.digest("hex");
 }
 
 function statId(stat: BigIntStats): string {

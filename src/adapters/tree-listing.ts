@@ -1,14 +1,14 @@
 import { lstatSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { startGit } from "./git-runner.ts";
 import { readTreeBasis, type TreeBasis } from "./tree-basis-store.ts";
 
 /**
- * git with the settings a fingerprint relies on, whatever the repository's config says: every stat field is compared
- * (so a file rewritten with its size and mtime put back still shows as modified), and no fsmonitor program runs.
+ * The settings a fingerprint relies on, whatever the repository's config says: every stat field is compared (so a
+ * file rewritten with its size and mtime put back still shows as modified). The runner adds the rest: no fsmonitor,
+ * no configuration but the repository's own.
  */
 export const TREE_GIT_SETTINGS = [
-  "-c",
-  "core.fsmonitor=false",
   "-c",
   "core.checkStat=default",
   "-c",
@@ -37,20 +37,23 @@ export interface TreeListing {
   cancel: () => void;
 }
 
-/** Starts the listing, or null when there is no basis for the index git has now (a full reading is due). */
+/**
+ * Starts the listing, or null when there is no basis for the index git has now or git was not started (a full
+ * reading is due, and says why).
+ */
 export function startTreeListing(
   root: string,
   timeoutMs = 8000,
 ): TreeListing | null {
   const start = startFromBasis(root);
   if (start === null) return null;
-  const { spawn } = process.getBuiltinModule("node:child_process");
-  const child = spawn("git", [...TREE_GIT_SETTINGS, ...LISTING, ...WORKTREE], {
+  const child = startGit({
     cwd: root,
-    stdio: ["ignore", "pipe", "ignore"],
-    timeout: timeoutMs,
-    windowsHide: true,
+    args: [...TREE_GIT_SETTINGS, ...LISTING, ...WORKTREE],
+    purpose: "read",
+    timeoutMs,
   });
+  if (child === null) return null;
   const chunks: Buffer[] = [];
   child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
   const stdout = new Promise<string | null>((resolve) => {
@@ -79,10 +82,9 @@ export function startFromBasis(root: string): BasisStart | null {
 
 /**
  * Which index file git reads, as dev:inode:size:mtime:ctime (nanoseconds), or null when it cannot be told without
- * asking git (a `GIT_DIR`/`GIT_INDEX_FILE` in the environment, a project below the repository's top).
+ * asking git (a project below the repository's top). The runner's git sees no `GIT_DIR` or `GIT_INDEX_FILE`.
  */
 export function indexIdentity(root: string): string | null {
-  if (process.env["GIT_DIR"] || process.env["GIT_INDEX_FILE"]) return null;
   let file = join(root, ".git", "index");
   try {
     const dotGit = lstatSync(join(root, ".git"));

@@ -7,6 +7,7 @@ import { findGitHubToken } from "../adapters/github-token.ts";
 import { takeGrant } from "../adapters/grant-store.ts";
 import { readRecords } from "../adapters/record-store.ts";
 import type { PlaybookSummary, StateSummary } from "../core/model/summary.ts";
+import { gitHubHosts } from "../core/archive/git-auth.ts";
 import { summarizeDocument } from "../core/parse/summarize-document.ts";
 import { createRecordSet } from "../core/records/record-set.ts";
 import type { ArchiveDeps } from "./archive/run-archive.ts";
@@ -35,15 +36,24 @@ export function createArchiveDeps(
   root: string,
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): ArchiveDeps {
+  const config = readConfig(root).config;
+  let token: string | null | undefined;
+  // Looked up once: the provider's choice and the push's auth header ask for the same token.
+  const findToken = () => (token ??= findGitHubToken(env));
   return {
-    git: createGitPort(root),
+    git: createGitPort(root, {
+      credentials: config.archive.gitCredentials,
+      githubToken: findToken,
+      githubHosts: gitHubHosts([config.archive.apiUrl, env["GITHUB_API_URL"]]),
+      env,
+    }),
     // Octokit loads only when GitHub is used (about 10 ms of a start): not for the local provider, nor for the other
     // commands wired here.
     createGitHub: async (options) =>
       (await import("../adapters/github-port.ts")).createGitHubPort(options),
-    findToken: () => findGitHubToken(env),
+    findToken,
     env,
-    config: readConfig(root).config,
+    config,
     now: () => new Date(),
     clock: () => Number(process.hrtime.bigint()) / 1e6,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),

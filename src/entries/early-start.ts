@@ -1,9 +1,6 @@
-import { HOOK_PROCESS_ENV } from "../adapters/agent-git.ts";
+import { HOOK_PROCESS_ENV } from "../adapters/git-runner.ts";
 import { dropAgentWritablePath } from "../adapters/trusted-path-env.ts";
-import {
-  startTreeListing,
-  type TreeListing,
-} from "../adapters/tree-listing.ts";
+import type { TreeListing } from "../adapters/tree-listing.ts";
 import { mayClaimProof } from "../core/edit/may-claim-proof.ts";
 import {
   MAX_STDIN_BYTES,
@@ -22,8 +19,8 @@ export interface EarlyStart {
 }
 
 /**
- * A hook process runs outside the sandbox: it marks itself for the git it starts (no git hooks, see agent-git.ts)
- * and drops the `PATH` entries the agent could plant a program in, before it starts any program.
+ * A hook process runs outside the sandbox: it marks itself for the git it starts (git that runs nothing, see
+ * git-runner.ts) and drops the `PATH` entries the agent could plant a program in, before it starts any program.
  */
 export function becomeHookProcess(): void {
   process.env[HOOK_PROCESS_ENV] = "1";
@@ -41,10 +38,13 @@ export function hookProjectDir(): string {
 
 /**
  * The start of a PreToolUse call, run by `dist/hook.cjs` before it loads the tool bundle: reads the event and, when
- * the call may tick a box, starts git on the tree's changes. In a 10,000-file repository git's walk is most of a
- * tick, and starting it here lets the bundle load and the records be read while it runs.
+ * the call may tick a box, starts git on the tree's changes (`startListing`, loaded only then: the runner and the
+ * listing stay out of the loader). In a 10,000-file repository git's walk is most of a tick, and starting it here
+ * lets the bundle load and the records be read while it runs.
  */
-export async function startToolCall(): Promise<EarlyStart> {
+export async function startToolCall(
+  startListing: (root: string) => TreeListing | null,
+): Promise<EarlyStart> {
   becomeHookProcess();
   const input = await readEvent(MAX_STDIN_BYTES, STDIN_TIMEOUT_MS);
   if (input.timedOut || input.truncated) return { input, listing: null };
@@ -66,6 +66,6 @@ export async function startToolCall(): Promise<EarlyStart> {
   return {
     input,
     json,
-    listing: claims ? startTreeListing(hookProjectDir()) : null,
+    listing: claims ? startListing(hookProjectDir()) : null,
   };
 }

@@ -4,6 +4,7 @@ import { bundleFor } from "../hooks/bundle-for.ts";
 import { failedPreToolUse } from "../hooks/failed-reply.ts";
 import { requireWithCodeCache } from "./code-cache.ts";
 import { startToolCall, type EarlyStart } from "./early-start.ts";
+import type { startTreeListing } from "../adapters/tree-listing.ts";
 
 declare const __dirname: string;
 
@@ -19,6 +20,19 @@ function loadMain(bundle: string): {
   >;
 }
 
+declare const require: NodeJS.Require;
+
+/**
+ * Starts git's listing of the tree's changes, from `dist/git.cjs`: only a call that may tick a box loads it. A plain
+ * `require`, so the tool bundle's git (the same file, scripts/build.mjs) is the module loaded here.
+ */
+function startListing(root: string) {
+  const git = require(join(__dirname, "git.cjs")) as {
+    startTreeListing: typeof startTreeListing;
+  };
+  return git.startTreeListing(root);
+}
+
 /** A PreToolUse call the hook could not answer is refused: Claude Code would run it unchecked. */
 function failed(error: unknown): void {
   if (process.argv[2] === "PreToolUse") writeSync(1, failedPreToolUse(error));
@@ -31,7 +45,10 @@ function failed(error: unknown): void {
 // The kill switch is checked before anything loads, so a disabled hook costs no more than node itself. A PreToolUse
 // call is read here, before the tool bundle loads, so a tick's git starts first (early-start.ts).
 if (process.env["PLAYBOOK_DISABLE"] !== "1")
-  (process.argv[2] === "PreToolUse" ? startToolCall() : Promise.resolve())
+  (process.argv[2] === "PreToolUse"
+    ? startToolCall(startListing)
+    : Promise.resolve()
+  )
     .then((early) =>
       loadMain(bundleFor(process.argv[2])).hookMain(
         process.argv.slice(2),

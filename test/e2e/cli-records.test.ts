@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
@@ -237,6 +238,25 @@ const VERIFY_PLAYBOOK = SAMPLE_PLAYBOOK.replace(
 );
 
 describe("playbook verify", () => {
+  it("records nothing while git cannot read the tree of a repository (a garbled .git/HEAD), and says what git said", () => {
+    const p = project(VERIFY_PLAYBOOK);
+    const git = (...args: string[]) =>
+      execFileSync("git", args, { cwd: p.dir, stdio: "ignore" });
+    git("init", "-q");
+    git("add", "-A");
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "i");
+    p.write(".git/HEAD", "garbage\n");
+
+    const result = cli(p, ["verify", "p1.1"]);
+
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain("git could not read the working tree");
+    expect(result.stderr).toContain("not a git repository");
+    expect(result.stderr).toContain("`git status`");
+    expect(recordFiles(p)).toEqual([]);
+    expect(p.read(PLAYBOOK)).toBe(VERIFY_PLAYBOOK);
+  });
+
   it("runs the automated validations, records evidence and writes PASS/FAIL into the playbook", () => {
     const p = project(VERIFY_PLAYBOOK);
     expect(p.read(PLAYBOOK)).not.toBe(SAMPLE_PLAYBOOK);

@@ -91,6 +91,23 @@ describe("evidence proves the code as it was verified", () => {
     expectAllowed(tick(repo));
   });
 
+  it("a tick while git cannot read the tree (a garbled .git/HEAD) is refused with git's words, and goes through once HEAD is back", () => {
+    const repo = createGuardedRepo();
+    prove(repo, "p1.1");
+    expectAllowed(tick(repo));
+    const head = repo.read(".git/HEAD");
+    repo.write(".git/HEAD", "garbage\n");
+
+    expectDenied(
+      tick(repo),
+      "git could not read the working tree",
+      "not a git repository",
+      "`git status`",
+    );
+    repo.write(".git/HEAD", head);
+    expectAllowed(tick(repo));
+  });
+
   it("an untracked file the validations never saw makes the evidence stale too", () => {
     const repo = createGuardedRepo();
     prove(repo, "p1.1");

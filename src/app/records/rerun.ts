@@ -1,6 +1,6 @@
-import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { runGitSync } from "../../adapters/git-runner.ts";
 import { readRecords, writeRecord } from "../../adapters/record-store.ts";
 import { summarizePlaybook } from "../../core/cache/summary.ts";
 import { PlaybookError } from "../../core/errors.ts";
@@ -34,6 +34,8 @@ export interface RerunOptions {
    */
   record?: boolean | undefined;
   timeoutMs: number;
+  /** How long `git diff` against `base` may take. */
+  gitTimeoutMs?: number;
 }
 
 /** One automated (or hybrid) validation of a checked subtask, run again and compared with its evidence. */
@@ -222,30 +224,29 @@ function choosePlaybooks(root: string, options: RerunOptions): string[] {
     return [...options.playbooks];
   }
   if (options.base !== undefined) {
-    let changed: string;
-    try {
-      changed = execFileSync(
-        "git",
-        [
-          "diff",
-          "--name-only",
-          "--diff-filter=AMR",
-          `${options.base}...HEAD`,
-          "--",
-          "plan/",
-        ],
-        { cwd: root, encoding: "utf8" },
-      );
-    } catch (cause) {
+    const diff = runGitSync({
+      cwd: root,
+      args: [
+        "diff",
+        "--name-only",
+        "--no-ext-diff",
+        "--diff-filter=AMR",
+        `${options.base}...HEAD`,
+        "--",
+        "plan/",
+      ],
+      purpose: "read",
+      timeoutMs: options.gitTimeoutMs ?? 60_000,
+    });
+    if (diff.status !== 0)
       throw new PlaybookError(
         "E_CONFIG",
-        `git cannot compare with --base ${options.base}.`,
+        `git cannot compare with --base ${options.base}: ${diff.stderr.trim().split("\n")[0] ?? ""}`,
         {
           hint: "Fetch the base branch first (in CI: actions/checkout with fetch-depth: 0), or name it as git knows it, e.g. origin/main.",
-          cause,
         },
       );
-    }
+    const changed = diff.stdout;
     return changed
       .split("\n")
       .filter((p) => /^plan\/(archive\/)?playbook-[^/]*\.md$/.test(p))

@@ -289,9 +289,9 @@ export function readTreeOrThrow(
   } catch (cause) {
     throw new PlaybookError(
       "E_CONFIG",
-      `The working tree cannot be fingerprinted: ${cause instanceof Error ? cause.message : String(cause)}.`,
+      `git could not read the working tree, so no evidence can name the code it proves (${cause instanceof Error ? cause.message : String(cause)}).`,
       {
-        hint: "Fix what git reports (`git status`), then run the command again.",
+        hint: "Fix what git says (`git status` shows the same: a garbled .git/HEAD, a broken index), then run the command again. Nothing was recorded.",
         cause,
       },
     );

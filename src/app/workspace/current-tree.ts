@@ -3,19 +3,22 @@ import {
   treeFingerprintSoon,
 } from "../../adapters/tree-fingerprint.ts";
 import type { TreeListing } from "../../adapters/tree-listing.ts";
+import type { TreeState } from "../../core/records/proof-state.ts";
 
-const failed = (error: unknown) =>
-  `error: ${error instanceof Error ? error.message : String(error)}`;
+const unreadable = (error: unknown): TreeState => ({
+  unreadable: error instanceof Error ? error.message : String(error),
+});
 
 /**
- * The working tree's fingerprint for comparing evidence with: null outside a git repository, `error: <why>` when git
- * failed (it matches no evidence, so a broken repository never passes for an unchanged one).
+ * The working tree's fingerprint for comparing evidence with (`TreeState`): null outside a git repository, git's
+ * words when git could not read the tree of one (they match no evidence, so a broken repository never passes for an
+ * unchanged one).
  */
-export function currentTreeFingerprint(root: string): string | null {
+export function currentTreeFingerprint(root: string): TreeState {
   try {
     return treeFingerprint(root);
   } catch (error) {
-    return failed(error);
+    return unreadable(error);
   }
 }
 
@@ -27,7 +30,7 @@ export function currentTreeFingerprintSoon(
   root: string,
   started?: TreeListing | null,
 ): {
-  result: Promise<string | null>;
+  result: Promise<TreeState>;
   cancel: () => void;
 } {
   try {
@@ -35,8 +38,8 @@ export function currentTreeFingerprintSoon(
       started?.root === root
         ? treeFingerprintSoon(root, undefined, started)
         : treeFingerprintSoon(root);
-    return { result: soon.result.catch(failed), cancel: soon.cancel };
+    return { result: soon.result.catch(unreadable), cancel: soon.cancel };
   } catch (error) {
-    return { result: Promise.resolve(failed(error)), cancel: () => {} };
+    return { result: Promise.resolve(unreadable(error)), cancel: () => {} };
   }
 }

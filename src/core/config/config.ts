@@ -185,6 +185,15 @@ export const CONFIG_SECTIONS = {
       true,
       "Stop before pushing unless every validation, run again in a clean checkout of the commit to push, agrees with its evidence",
     ),
+    gitCredentials: v.optional(
+      v.pipe(
+        v.picklist(["playbook", "helper"]),
+        v.description(
+          "How the hook's archive authenticates its pushes: playbook (the GitHub token over https, plain ssh without its config files) or helper (your own credential helpers, core.sshCommand and ssh config, which run outside the agent's sandbox) (default playbook).",
+        ),
+      ),
+      "playbook",
+    ),
   }),
   verify: v.object({
     allowedDomains: v.optional(

@@ -1,5 +1,9 @@
 import type { PlaybookSummary } from "../model/summary.ts";
-import { findProofGaps } from "../records/proof-state.ts";
+import {
+  findProofGaps,
+  isCodeGap,
+  unreadableTree,
+} from "../records/proof-state.ts";
 import { ALLOW, block } from "./facts.ts";
 import { playbookEdits } from "./playbook-changes.ts";
 import type { Guard, GuardContext } from "./types.ts";
@@ -52,6 +56,11 @@ export const criticGuard: Guard = {
             edit.after,
             phase.subtasks,
           );
+          const unreadable = unreadableTree(ctx.tree);
+          if (stale.length > 0 && unreadable !== null)
+            return block(
+              `Blocked: phase ${phase.id} cannot be done: git could not read the working tree (${unreadable}), so the evidence of ${stale.join(", ")} cannot be compared with the code. Next: make git able to read it again (\`git status\` shows what it says), then set the status again; if the code changed meanwhile, run \`npx --no playbook verify ${phase.id}\` first.`,
+            );
           if (stale.length > 0)
             return block(
               `Blocked: phase ${phase.id} cannot be done: the evidence of ${stale.join(", ")} is stale (the code changed since verify). Next: run \`npx --no playbook verify ${phase.id}\` (it proves every subtask of the phase on the code as it is now), then set the status again.`,
@@ -82,10 +91,6 @@ function staleEvidence(
       ctx.records,
       undefined,
       ctx.tree,
-    ).flatMap((g) =>
-      g.needs !== "kind" && (g.why === "code" || g.why === "untied")
-        ? [`${s.id} ${g.validation}`]
-        : [],
-    ),
+    ).flatMap((g) => (isCodeGap(g) ? [`${s.id} ${g.validation}`] : [])),
   );
 }

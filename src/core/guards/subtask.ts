@@ -1,5 +1,10 @@
 import { VALIDATION_NAMES, type ValidationName } from "../model/playbook.ts";
-import { findProofGaps, type ProofGap } from "../records/proof-state.ts";
+import {
+  findProofGaps,
+  isCodeGap,
+  unreadableTree,
+  type ProofGap,
+} from "../records/proof-state.ts";
 import { ALLOW, block } from "./facts.ts";
 import {
   findSubtask,
@@ -43,7 +48,7 @@ export const subtaskGuard: Guard = {
           const gaps = missingProof(ctx, edit, subtask, before);
           if (gaps.length > 0)
             return block(
-              `Blocked: ${describeTransition(subtask, before)} in \`${edit.path}\` needs proof that is missing: ${gaps.map(describeGap).join("; ")}. Next: ${nextForGaps(gaps, subtask.id)} Then make this edit again.`,
+              `Blocked: ${describeTransition(subtask, before)} in \`${edit.path}\` needs proof that is missing: ${gaps.map(describeGap).join("; ")}. Next: ${nextForGaps(gaps, subtask.id, unreadableTree(ctx.tree))} Then make this edit again.`,
             );
         }
     }
@@ -125,17 +130,25 @@ function missingProof(
   return findProofGaps(edit.path, subtask, hash, ctx.records, names, ctx.tree);
 }
 
-/** The steps that supply exactly the missing proof, in the order they are done. */
-function nextForGaps(gaps: readonly ProofGap[], id: string): string {
+/** The steps that supply exactly the missing proof, in the order they are done. `unreadable`: git's words. */
+function nextForGaps(
+  gaps: readonly ProofGap[],
+  id: string,
+  unreadable: string | null,
+): string {
   const steps: string[] = [];
   if (gaps.some((g) => g.needs === "kind"))
     steps.push(
       "say in the playbook how each validation is proven (automated, manual or hybrid) and have the plan reviewed again",
     );
   const evidence = gaps.flatMap((g) => (g.needs === "evidence" ? [g] : []));
-  if (evidence.length > 0)
+  if (unreadable !== null && evidence.some((g) => g.why === "unreadable"))
     steps.push(
-      evidence.every((g) => g.why === "code" || g.why === "untied")
+      `make git able to read the working tree again (it said: ${unreadable}; \`git status\` shows the same), and if the code changed meanwhile run \`npx --no playbook verify ${id}\` again`,
+    );
+  else if (evidence.length > 0)
+    steps.push(
+      evidence.every(isCodeGap)
         ? `run \`npx --no playbook verify ${id}\` again, so the evidence proves the code as it is now`
         : `run \`playbook verify ${id}\` (it runs the automated validations and records the evidence)`,
     );
@@ -157,7 +170,9 @@ function describeGap(gap: ProofGap): string {
         ? `${name}: the evidence is stale (the subtask changed after it was verified)`
         : gap.why === "failed"
           ? `${name}: the last verification failed`
-          : `${name}: the evidence is stale (${gap.why === "code" ? "the code changed since verify" : "it names no code it proved"})`;
+          : gap.why === "unreadable"
+            ? `${name}: the evidence cannot be compared with the code, because git could not read the working tree`
+            : `${name}: the evidence is stale (${gap.why === "code" ? "the code changed since verify" : "it names no code it proved"})`;
   return gap.why === "none"
     ? `${name}: no confirmation by the user`
     : `${name}: the confirmation is stale (the subtask changed after it)`;

@@ -1,6 +1,7 @@
 import type { BashAnalysis } from "../bash/types.ts";
 import type { PlaybookSummary, StateSummary } from "../model/summary.ts";
 import type { SecurityMode } from "../model/state.ts";
+import type { TreeState } from "../records/proof-state.ts";
 import type { RecordSet } from "../records/record.ts";
 import type { HookEvent } from "./events.ts";
 import type { ProtectedRule } from "./protected-rules.ts";
@@ -107,10 +108,10 @@ export interface GuardContext {
   records: RecordSet;
   /**
    * The working tree's fingerprint (adapters/tree-fingerprint.ts), read only when an edit claims proof (a tick, a
-   * PASS, a phase `done`); null when not read or outside a git repository. `error: <why>` when git failed: it matches
-   * no evidence.
+   * PASS, a phase `done`); null when not read or outside a git repository; git's words when git could not read the
+   * tree of a repository (see `TreeState`): it proves no evidence.
    */
-  tree: string | null;
+  tree: TreeState;
   changes: FileChange[];
   /**
    * For a tool the guards do not know (an MCP server's): the repository paths its input names, resolved (`~`,

@@ -1,5 +1,11 @@
 import type { PlaybookSummary } from "../model/summary.ts";
-import { criticState, findProofGaps } from "./proof-state.ts";
+import {
+  criticState,
+  findProofGaps,
+  isCodeGap,
+  unreadableTree,
+  type TreeState,
+} from "./proof-state.ts";
 import type { RecordSet } from "./record.ts";
 
 /**
@@ -7,15 +13,17 @@ import type { RecordSet } from "./record.ts";
  * current PASS, a subtask not checked or whose validations lack current passing evidence (automated, hybrid) or a
  * current user confirmation (manual, hybrid), a final task not checked. An empty list means the archive may start.
  * Records are compared by content hash, so proof of text that changed since does not count; with `tree` (the working
- * tree's fingerprint, null outside git) evidence of other code does not count either.
+ * tree's fingerprint, null outside git) evidence of other code does not count either, nor any evidence while git
+ * cannot read the tree.
  */
 export function findMissingProof(
   path: string,
   playbook: PlaybookSummary,
   records: RecordSet,
-  tree?: string | null,
+  tree?: TreeState,
 ): string[] {
   const missing: string[] = [];
+  const unreadable = unreadableTree(tree);
   if (playbook.phases.length === 0) missing.push("the playbook has no phases");
   for (const phase of playbook.phases) {
     if (phase.status !== "done")
@@ -42,7 +50,7 @@ export function findMissingProof(
         tree,
       ))
         missing.push(
-          `${subtask.id} ${gap.validation} ${gap.needs === "kind" ? "has no validation kind" : gap.needs === "confirmation" ? "has no current confirmation by the user" : gap.why === "code" || gap.why === "untied" ? `has stale evidence (the code changed since verify: run \`npx --no playbook verify ${subtask.id}\` again)` : "has no current passing evidence"}`,
+          `${subtask.id} ${gap.validation} ${gap.needs === "kind" ? "has no validation kind" : gap.needs === "confirmation" ? "has no current confirmation by the user" : gap.why === "unreadable" ? `has evidence that cannot be compared with the code: git could not read the working tree (${unreadable ?? ""}; fix what \`git status\` says, then try again)` : isCodeGap(gap) ? `has stale evidence (the code changed since verify: run \`npx --no playbook verify ${subtask.id}\` again)` : "has no current passing evidence"}`,
         );
     }
   }

@@ -6,32 +6,54 @@ type SubtaskSummary = PlaybookSummary["phases"][number]["subtasks"][number];
 
 /**
  * Why a validation of a subtask is not proven: no kind to prove it by, or a record that is missing, stale or failed.
- * Evidence is also stale when the code changed since (`code`: its tree fingerprint is not the current one) or when it
- * names no tree at all (`untied`: written before playbook recorded the tree it proved).
+ * Evidence is also stale when the code changed since (`code`: its tree fingerprint is not the current one), when it
+ * names no tree at all (`untied`: written before playbook recorded the tree it proved), and when the tree cannot be
+ * read now (`unreadable`: see {@link TreeState}).
  */
 export type ProofGap =
   | { validation: ValidationName; needs: "kind" }
   | {
       validation: ValidationName;
       needs: "evidence" | "confirmation";
-      why: "none" | "stale" | "failed" | "code" | "untied";
+      why: "none" | "stale" | "failed" | "code" | "untied" | "unreadable";
     };
 
 /**
- * Whether evidence proved the working tree as it is now (`tree`, from the tree fingerprint; null outside a git
- * repository, where nothing can be compared): null when it did, else why not.
+ * The working tree now, as evidence is compared with it (docs/guards.md): its fingerprint; null where nothing can be
+ * compared (no git repository); or, in a repository git could not read (a garbled `.git/HEAD`, a broken index, a
+ * timeout), git's words. No evidence proves an unreadable tree: that git cannot read it now says nothing about the code.
+ */
+export type TreeState = string | null | { unreadable: string };
+
+/** git's words when the tree could not be read, else null. */
+export function unreadableTree(tree: TreeState | undefined): string | null {
+  return typeof tree === "object" && tree !== null ? tree.unreadable : null;
+}
+
+/**
+ * Whether evidence proved the working tree as it is now (`tree`, see {@link TreeState}): null when it did or nothing
+ * can be compared, else why not.
  */
 export function treeMismatch(
   evidence: PlaybookRecord,
-  tree: string | null,
-): "code" | "untied" | null {
+  tree: TreeState,
+): "code" | "untied" | "unreadable" | null {
   if (tree === null) return null;
+  if (typeof tree === "object") return "unreadable";
   const proved = evidence.detail["tree"];
   return typeof proved !== "string"
     ? "untied"
     : proved === tree
       ? null
       : "code";
+}
+
+/** Whether a gap is evidence that does not prove the code as it is now (changed, untied, or not readable). */
+export function isCodeGap(gap: ProofGap): boolean {
+  return (
+    gap.needs !== "kind" &&
+    (gap.why === "code" || gap.why === "untied" || gap.why === "unreadable")
+  );
 }
 
 /**
@@ -46,7 +68,7 @@ export function findProofGaps(
   hash: string | null,
   records: RecordSet,
   names: readonly ValidationName[] = VALIDATION_NAMES,
-  tree?: string | null,
+  tree?: TreeState,
 ): ProofGap[] {
   const gaps: ProofGap[] = [];
   for (const name of names) {

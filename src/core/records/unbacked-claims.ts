@@ -1,7 +1,14 @@
 import type { PlaybookSummary } from "../model/summary.ts";
 import { diagnosticAt, type Diagnostic } from "../model/diagnostic.ts";
 import type { Playbook } from "../model/playbook.ts";
-import { criticState, findProofGaps, reviewState } from "./proof-state.ts";
+import {
+  criticState,
+  findProofGaps,
+  isCodeGap,
+  reviewState,
+  unreadableTree,
+  type TreeState,
+} from "./proof-state.ts";
 import type { RecordSet } from "./record.ts";
 
 /**
@@ -15,7 +22,7 @@ export function findUnbackedClaims(
   playbook: Playbook,
   summary: PlaybookSummary,
   records: RecordSet,
-  tree?: string | null,
+  tree?: TreeState,
 ): Diagnostic[] {
   const out: Diagnostic[] = [];
   const report = (
@@ -62,7 +69,7 @@ export function findUnbackedClaims(
         gap.needs === "kind"
           ? []
           : [
-              `${gap.validation}: ${gap.needs === "confirmation" ? "the user's confirmation" : gap.why === "code" || gap.why === "untied" ? "evidence of the code as it is now (the code changed since verify)" : "passing evidence"}`,
+              `${gap.validation}: ${gap.needs === "confirmation" ? "the user's confirmation" : gap.why === "unreadable" ? `evidence of the code as it is now (git could not read the working tree: ${unreadableTree(tree) ?? ""})` : isCodeGap(gap) ? "evidence of the code as it is now (the code changed since verify)" : "passing evidence"}`,
             ],
       );
       if (missing.length > 0)

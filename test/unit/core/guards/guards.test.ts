@@ -651,6 +651,93 @@ describe("subtask: the next step names only the proof that is missing", () => {
   });
 });
 
+describe("subtask and critic: evidence proves the tree git reads now, and nothing while git cannot read it", () => {
+  const words =
+    "git ls-files: fatal: not a git repository (or any of the parent directories): .git";
+  const reasonOf = (guard: Guard, overrides: Partial<GuardContext>) => {
+    const decision = verdictOf(guard, overrides);
+    return decision.kind === "block" ? decision.reason : decision.kind;
+  };
+  const proved = (book: string, tree: string | undefined) =>
+    createRecordSet(
+      proofs(book).map((r) =>
+        r.kind === "evidence" && tree !== undefined
+          ? { ...r, detail: { tree } }
+          : r,
+      ),
+    );
+  const ticked = tick(REVIEWED, "p1.1");
+
+  it("a tick with every proof of the tree as it is now goes through", () => {
+    expect(
+      reasonOf(subtaskGuard, {
+        records: proved(ticked, "sha256:now"),
+        changes: [playbookEdit(REVIEWED, ticked)],
+        tree: "sha256:now",
+      }),
+    ).toBe("allow");
+  });
+
+  it("the same tick while git cannot read the tree is refused with git's words and the next step", () => {
+    const reason = reasonOf(subtaskGuard, {
+      records: proved(ticked, "sha256:now"),
+      changes: [playbookEdit(REVIEWED, ticked)],
+      tree: { unreadable: words },
+    });
+    expect(reason).toContain("checking p1.1");
+    expect(reason).toContain("git could not read the working tree");
+    expect(reason).toContain(words);
+    expect(reason).toContain("`git status`");
+    expect(reason).toContain("npx --no playbook verify p1.1");
+  });
+
+  it("evidence recorded without a fingerprint does not count in a git repository", () => {
+    const reason = reasonOf(subtaskGuard, {
+      records: proved(ticked, undefined),
+      changes: [playbookEdit(REVIEWED, ticked)],
+      tree: "sha256:now",
+    });
+    expect(reason).toContain("it names no code it proved");
+  });
+
+  it("a phase turning done while git cannot read the tree is refused with git's words", () => {
+    const book = tick(REVIEWED, "p1.1").replace(
+      "**status**: in_progress",
+      "**status**: done",
+    );
+    const summary = playbookOf(book);
+    const evidence = ["p1.1", "p1.2"].flatMap((target) =>
+      (["technical", "consistency", "completeness"] as const).map(
+        (validation) => ({
+          ...recordFor(summary, {
+            kind: "evidence",
+            target,
+            validation,
+            verdict: "PASS",
+          }),
+          detail: { tree: "sha256:now" },
+        }),
+      ),
+    );
+    const records = createRecordSet([
+      ...evidence,
+      recordFor(summary, { kind: "critic", target: "p1", verdict: "PASS" }),
+    ]);
+    const changes = [playbookEdit(allChecked, book)];
+    expect(
+      reasonOf(criticGuard, { records, changes, tree: "sha256:now" }),
+    ).toBe("allow");
+    const reason = reasonOf(criticGuard, {
+      records,
+      changes,
+      tree: { unreadable: words },
+    });
+    expect(reason).toContain("phase p1 cannot be done");
+    expect(reason).toContain(words);
+    expect(reason).toContain("`git status`");
+  });
+});
+
 table(subtaskGuard, [
   [
     "ticking with every proof",
