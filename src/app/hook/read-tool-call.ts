@@ -44,7 +44,7 @@ export interface ToolCallInput {
 export interface ToolCall {
   bash: BashAnalysis | null;
   changes: FileChange[];
-  /** A git command that can throw away uncommitted work (reset, checkout, restore): the guard then asks git. */
+  /** A git command that can throw away uncommitted work (reset, checkout, restore, read-tree, ...): the guard then asks git. */
   mayDiscardWork: boolean;
   /** For a tool the guards do not know: the repository paths its input names. */
   unknownToolPaths?: string[];
@@ -88,7 +88,9 @@ function mayDiscardWork(bash: BashAnalysis): boolean {
       sub === "reset" ||
       sub === "checkout" ||
       sub === "restore" ||
-      sub === "switch"
+      sub === "switch" ||
+      sub === "read-tree" ||
+      sub === "checkout-index"
     );
   });
 }
