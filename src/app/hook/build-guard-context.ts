@@ -135,6 +135,7 @@ export function buildGuardContext(input: ContextInput): GuardContext {
         }
       : { claudeConfigPaths: [] }),
     bash,
+    ...(call?.bash ? { readOnlyShell: call.readOnlyShell } : {}),
     reads: payload.session_id
       ? readSessionReads(projectDir, payload.session_id)
       : null,

@@ -44,6 +44,8 @@ export interface ToolCallInput {
 export interface ToolCall {
   bash: BashAnalysis | null;
   changes: FileChange[];
+  /** For Bash: whether the line provably changes no file (no snapshot before it); false for every other tool. */
+  readOnlyShell: boolean;
   /** A git command that can throw away uncommitted work (reset, checkout, restore, read-tree, ...): the guard then asks git. */
   mayDiscardWork: boolean;
   /** For a tool the guards do not know: the repository paths its input names. */
@@ -67,6 +69,7 @@ export function readToolCall(input: ToolCallInput): ToolCall {
     return {
       bash,
       changes: [],
+      readOnlyShell: false,
       mayDiscardWork: false,
       unknownToolPaths: named.inside,
       unknownToolOutsidePaths: named.outside,
@@ -75,6 +78,7 @@ export function readToolCall(input: ToolCallInput): ToolCall {
   return {
     bash,
     changes: shell?.changes ?? collectChanges({ ...input, bash }),
+    readOnlyShell: toolName === "Bash" && shell?.readOnly === true,
     mayDiscardWork: bash !== null && mayDiscardWork(bash),
   };
 }

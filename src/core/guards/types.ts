@@ -124,6 +124,11 @@ export interface GuardContext {
    */
   repositoryPlaces?: readonly string[];
   bash: BashAnalysis | null;
+  /**
+   * For a Bash call: whether the line provably changes no file (core/bash/read-only.ts). Anything else gets a
+   * snapshot of the uncommitted work before it runs. Absent for other tools.
+   */
+  readOnlyShell?: boolean;
   /** Repository paths Read in this session (init guard); null when the session is unknown. */
   reads: readonly string[] | null;
   claudeMdExists: boolean;
