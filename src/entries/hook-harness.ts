@@ -5,6 +5,7 @@ import type { HookDeps, HookRun } from "../app/hook/hook-run.ts";
 import { logHookRun } from "../app/hook/log-hook-run.ts";
 import {
   readBashCallLazily,
+  snapshotLazily,
   loadArchive,
   loadParser,
   parsedDocuments,
@@ -17,7 +18,7 @@ import {
   type EarlyStart,
 } from "./early-start.ts";
 import { toHookReply, type HookAnswer } from "../hooks/reply.ts";
-import { checkBudget, startDeadline } from "./deadline.ts";
+import { checkBudget, startDeadline, timeLeftOf } from "./deadline.ts";
 import { failedPreToolUse } from "../hooks/failed-reply.ts";
 import { isOutOfTime, NO_DEADLINE } from "../core/time/deadline.ts";
 import { KILL_SWITCH } from "../core/guards/facts.ts";
@@ -127,13 +128,9 @@ async function answerEvent(
   }
   // Worked out once for the call: Claude Code's CLAUDE_PROJECT_DIR, else the event's cwd.
   const projectDir = hookProjectDir(json);
+  const budget = checkBudget(process.env["PLAYBOOK_CHECK_BUDGET_MS"]);
   const checkTime =
-    event === "PreToolUse"
-      ? startDeadline(
-          checkBudget(process.env["PLAYBOOK_CHECK_BUDGET_MS"]),
-          clock,
-        )
-      : NO_DEADLINE;
+    event === "PreToolUse" ? startDeadline(budget, clock) : NO_DEADLINE;
   let run;
   try {
     run = await runner(event, json, projectDir, {
@@ -146,6 +143,7 @@ async function answerEvent(
       clock,
       distDir: __dirname,
       treeListing: early?.listing ?? null,
+      snapshotBeforeBash: snapshotLazily(timeLeftOf(budget, clock)),
     });
   } catch (error) {
     if (event === "PreToolUse" && isOutOfTime(error)) {

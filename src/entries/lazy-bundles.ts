@@ -9,6 +9,10 @@ import type {
   ReadBashCall,
 } from "../app/hook/read-bash-call.ts";
 import type { CheckTime } from "../core/time/deadline.ts";
+import type {
+  BashSnapshotAnswer,
+  BashSnapshotRequest,
+} from "../app/snapshot/snapshot-before-bash.ts";
 
 declare const __dirname: string;
 
@@ -76,4 +80,21 @@ export function loadArchive(): ArchiveBundle {
     join(__dirname, "archive.cjs"),
   ) as ArchiveBundle;
   return archiveBundle;
+}
+
+interface SnapshotBundle {
+  snapshotForHook: (
+    request: BashSnapshotRequest,
+    timeLeft: () => number,
+  ) => Promise<BashSnapshotAnswer>;
+}
+
+/** The snapshot before a shell command that may change files: its bundle loads only for such a call. */
+export function snapshotLazily(
+  timeLeft: () => number,
+): (request: BashSnapshotRequest) => Promise<BashSnapshotAnswer> {
+  return (request) =>
+    (
+      requireWithCodeCache(join(__dirname, "snapshot.cjs")) as SnapshotBundle
+    ).snapshotForHook(request, timeLeft);
 }

@@ -5,7 +5,7 @@ import {
 } from "../../../adapters/parse-cache.ts";
 import { writeGrant } from "../../../adapters/grant-store.ts";
 import { addSessionReads } from "../../../adapters/session-store.ts";
-import { evaluateGuards } from "../../../core/guards/evaluate.ts";
+import { evaluateGuards, type Verdict } from "../../../core/guards/evaluate.ts";
 import type { HookEvent } from "../../../core/guards/events.ts";
 import type { Effect, GuardContext } from "../../../core/guards/types.ts";
 import type { PlaybookSummary } from "../../../core/model/summary.ts";
@@ -114,9 +114,42 @@ function judgeToolUse(
   ctx: GuardContext,
   payload: HookPayload,
   deps: HookDeps,
-): HookRun {
+): HookRun | Promise<HookRun> {
   const verdict = evaluateGuards(ctx, undefined, deps.clock, deps.checkTime);
   if (verdict.failures.length > 0) forgetCachedSummaries(ctx.projectDir);
+  const command = ctx.toolInput["command"];
+  // A shell command that may change files runs only once a copy of the uncommitted work is kept (app/snapshot).
+  if (
+    verdict.block === null &&
+    deps.snapshotBeforeBash &&
+    typeof command === "string" &&
+    ((ctx.toolName === "Bash" && ctx.readOnlyShell !== true) ||
+      ctx.toolName === "PowerShell")
+  )
+    return deps
+      .snapshotBeforeBash({
+        projectDir: ctx.projectDir,
+        session: ctx.sessionId,
+        command,
+        security: ctx.security,
+      })
+      .then((kept) => {
+        if (kept.block !== null) {
+          verdict.block = { guard: "snapshot", reason: kept.block };
+          verdict.effects = [];
+        }
+        if (kept.context !== null) verdict.context.push(kept.context);
+        return answerToolUse(ctx, payload, deps, verdict);
+      });
+  return answerToolUse(ctx, payload, deps, verdict);
+}
+
+function answerToolUse(
+  ctx: GuardContext,
+  payload: HookPayload,
+  deps: HookDeps,
+  verdict: Verdict,
+): HookRun {
   let updatedInput: Record<string, unknown> | undefined;
   try {
     applyEffects(ctx, verdict.effects, deps.now);
