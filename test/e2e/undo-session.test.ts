@@ -14,21 +14,21 @@ function blindPython(code: string): string {
   return `python3 -c "import base64;exec(base64.b64decode('${Buffer.from(code).toString("base64")}'))"`;
 }
 
-/** Every file of the store with the SHA-256 of its content. */
+/** Every blob and manifest of the store with the SHA-256 of its content (the cache beside them is playbook's own). */
 function storeFiles(world: GoldenPath): Record<string, string> {
   const dir = world.path(STORE);
   if (!existsSync(dir)) return {};
   return Object.fromEntries(
     readdirSync(dir, { recursive: true, withFileTypes: true })
       .filter((e) => e.isFile() && e.parentPath !== dir)
-      .map((e) => {
+      .map((e): [string, string] => {
         const file = join(e.parentPath, e.name);
         return [
           file.slice(dir.length + 1),
           createHash("sha256").update(readFileSync(file)).digest("hex"),
         ];
       })
-      .sort(([a], [b]) => (a! < b! ? -1 : 1)),
+      .sort(([a], [b]) => (a < b ? -1 : 1)),
   );
 }
 
