@@ -268,6 +268,27 @@ describe("what a snapshot keeps, and how often", () => {
     expect(listed[0]).toMatchObject({ id: taken.id, files: 1, skipped: 1 });
   });
 
+  it("past the count cap, paths are counted, not named", async () => {
+    const p = repository();
+    for (const name of ["a", "b", "c", "d"]) p.write(`new/${name}.txt`, name);
+    const limits: SnapshotLimits = { ...SNAPSHOT_LIMITS, maxFiles: 2 };
+    const taken = await snap(p, "make", { limits });
+    if (taken.kind !== "taken") throw new Error(taken.kind);
+    const manifest = readSnapshot(p.dir, taken.id);
+    expect(manifest?.files.map((f) => f.path)).toEqual([
+      "new/a.txt",
+      "new/b.txt",
+    ]);
+    expect(manifest?.unlisted).toBe(2);
+    expect(taken.newlySkipped).toEqual([
+      { path: "2 more files", why: "past the cap of 2 files in one snapshot" },
+    ]);
+    expect(await snap(p, "make", { limits })).toMatchObject({
+      kind: "unchanged",
+    });
+    expect(listUndoSnapshots(p.dir)[0]).toMatchObject({ files: 2, skipped: 2 });
+  });
+
   it("keeps the newest snapshots up to the retention count, removing the oldest and the content only they held", async () => {
     const p = repository();
     const limits: SnapshotLimits = { ...SNAPSHOT_LIMITS, keep: 3 };

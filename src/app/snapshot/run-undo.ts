@@ -33,7 +33,7 @@ export interface SnapshotSummary {
   files: number;
   /** Of those, the ones whose content on disk differs now: what `playbook undo <id>` would look at. */
   differ: number;
-  /** Paths it names without their content (over a cap). */
+  /** Paths it holds no content for: named ones (over a cap) and those past the count cap. */
   skipped: number;
 }
 
@@ -64,7 +64,7 @@ export function listUndoSnapshots(projectDir: string): SnapshotSummary[] {
         head: m.head,
         files,
         differ,
-        skipped,
+        skipped: skipped + (m.unlisted ?? 0),
       };
     });
 }

@@ -139,6 +139,7 @@ async function snapshot(
   const next: StoreCache = { files: {}, bytes: cache.bytes };
   let copied = 0;
   let held = 0;
+  let unlisted = 0;
   const skip = (path: string, why: string, size?: number) => {
     skipped.push({ path, why });
     files.push(
@@ -165,7 +166,7 @@ async function snapshot(
       continue;
     }
     if (held >= limits.maxFiles) {
-      skip(path, `over the cap of ${limits.maxFiles} files in one snapshot`);
+      unlisted++;
       continue;
     }
     held++;
@@ -236,6 +237,11 @@ async function snapshot(
     if (isSettled(read.stat, clock))
       next.files[path] = { stat: statId(read.stat), blob, mode };
   }
+  if (unlisted > 0)
+    skipped.push({
+      path: `${unlisted} more files`,
+      why: `past the cap of ${limits.maxFiles} files in one snapshot`,
+    });
   if (files.length === 0) return { kind: "clean" };
 
   const ids = listSnapshotIds(root);
@@ -245,6 +251,7 @@ async function snapshot(
   if (
     newest !== null &&
     newest.head === head &&
+    (newest.unlisted ?? 0) === unlisted &&
     sameFiles(newest.files, files)
   ) {
     if (request.write) writeStoreCache(root, next);
@@ -265,6 +272,7 @@ async function snapshot(
     command: request.command.slice(0, MAX_COMMAND_CHARS),
     head,
     files,
+    ...(unlisted > 0 ? { unlisted } : {}),
   });
   if (ids.length + 1 > limits.keep || next.bytes > limits.maxStoreBytes)
     makeRoom(root, limits, next, now, 0);
@@ -275,8 +283,10 @@ async function snapshot(
     files: files.filter((f) => "blob" in f).length,
     copied,
     skipped,
-    newlySkipped: skipped.filter(
-      (s) => !newest?.files.some((f) => f.path === s.path && "skipped" in f),
+    newlySkipped: skipped.filter((s) =>
+      s.path.endsWith(" more files")
+        ? (newest?.unlisted ?? 0) === 0
+        : !newest?.files.some((f) => f.path === s.path && "skipped" in f),
     ),
   };
 }

@@ -26,6 +26,8 @@ export interface SnapshotManifest {
   head: string | null;
   /** Sorted by path. */
   files: SnapshotFile[];
+  /** Paths past the cap of `maxFiles`, counted and not named (an untracked folder git does not ignore). */
+  unlisted?: number;
 }
 
 export const MAX_COMMAND_CHARS = 2000;
@@ -130,6 +132,7 @@ export function parseManifest(text: string): SnapshotManifest | null {
     if (file === null) return null;
     files.push(file);
   }
+  const unlisted = m["unlisted"];
   return {
     version: 1,
     id: m["id"],
@@ -138,6 +141,7 @@ export function parseManifest(text: string): SnapshotManifest | null {
     command: m["command"],
     head: m["head"],
     files,
+    ...(typeof unlisted === "number" && unlisted > 0 ? { unlisted } : {}),
   };
 }
 
