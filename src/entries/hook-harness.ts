@@ -143,7 +143,7 @@ async function answerEvent(
       clock,
       distDir: __dirname,
       treeListing: early?.listing ?? null,
-      snapshotBeforeBash: snapshotLazily(timeLeftOf(budget, clock)),
+      ...snapshotDeps(snapshotLazily(timeLeftOf(budget, clock))),
     });
   } catch (error) {
     if (event === "PreToolUse" && isOutOfTime(error)) {
@@ -179,4 +179,10 @@ async function answerEvent(
  */
 export function clock(): number {
   return Number(process.hrtime.bigint()) / 1e6;
+}
+
+function snapshotDeps(
+  lazy: ReturnType<typeof snapshotLazily>,
+): Pick<HookDeps, "snapshotBeforeBash" | "startWorkListing"> {
+  return { snapshotBeforeBash: lazy.snapshot, startWorkListing: lazy.start };
 }

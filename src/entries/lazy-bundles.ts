@@ -13,6 +13,7 @@ import type {
   BashSnapshotAnswer,
   BashSnapshotRequest,
 } from "../app/snapshot/snapshot-before-bash.ts";
+import type { UncommittedFiles } from "../adapters/uncommitted-files.ts";
 
 declare const __dirname: string;
 
@@ -87,14 +88,26 @@ interface SnapshotBundle {
     request: BashSnapshotRequest,
     timeLeft: () => number,
   ) => Promise<BashSnapshotAnswer>;
+  startListingForHook: (
+    root: string,
+    timeLeft: () => number,
+  ) => Promise<UncommittedFiles>;
 }
 
+let snapshotBundle: SnapshotBundle | undefined;
+
+const loadSnapshot = () =>
+  (snapshotBundle ??= requireWithCodeCache(
+    join(__dirname, "snapshot.cjs"),
+  ) as SnapshotBundle);
+
 /** The snapshot before a shell command that may change files: its bundle loads only for such a call. */
-export function snapshotLazily(
-  timeLeft: () => number,
-): (request: BashSnapshotRequest) => Promise<BashSnapshotAnswer> {
-  return (request) =>
-    (
-      requireWithCodeCache(join(__dirname, "snapshot.cjs")) as SnapshotBundle
-    ).snapshotForHook(request, timeLeft);
+export function snapshotLazily(timeLeft: () => number): {
+  snapshot: (request: BashSnapshotRequest) => Promise<BashSnapshotAnswer>;
+  start: (root: string) => Promise<UncommittedFiles>;
+} {
+  return {
+    snapshot: (request) => loadSnapshot().snapshotForHook(request, timeLeft),
+    start: (root) => loadSnapshot().startListingForHook(root, timeLeft),
+  };
 }

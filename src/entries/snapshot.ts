@@ -1,3 +1,5 @@
+import type { UncommittedFiles } from "../adapters/uncommitted-files.ts";
+import { startWorkListing } from "../app/snapshot/take-snapshot.ts";
 import {
   snapshotBeforeBash,
   type BashSnapshotAnswer,
@@ -12,10 +14,19 @@ export function snapshotForHook(
   request: BashSnapshotRequest,
   timeLeft: () => number,
 ): Promise<BashSnapshotAnswer> {
-  const { randomBytes } = process.getBuiltinModule("node:crypto");
   return snapshotBeforeBash(request, {
     now: () => new Date(),
     timeLeft,
-    suffix: () => randomBytes(2).toString("hex"),
+    // Loaded only when a snapshot is written: a clean tree or an unchanged one never needs it.
+    suffix: () =>
+      process.getBuiltinModule("node:crypto").randomBytes(2).toString("hex"),
   });
+}
+
+/** git's listing of the work, started before the shell command is read (see `startWorkListing`). */
+export function startListingForHook(
+  root: string,
+  timeLeft: () => number,
+): Promise<UncommittedFiles> {
+  return startWorkListing(root, timeLeft);
 }

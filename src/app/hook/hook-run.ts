@@ -8,6 +8,7 @@ import type { ReadBashCall } from "./read-bash-call.ts";
 import type { SetStateField } from "../workspace/write-state-field.ts";
 
 import type { TreeListing } from "../../adapters/tree-listing.ts";
+import type { UncommittedFiles } from "../../adapters/uncommitted-files.ts";
 import type {
   BashSnapshotAnswer,
   BashSnapshotRequest,
@@ -36,6 +37,8 @@ export interface HookDeps {
   snapshotBeforeBash?: (
     request: BashSnapshotRequest,
   ) => Promise<BashSnapshotAnswer>;
+  /** Starts git's listing of the work for that snapshot, before the shell command is read. */
+  startWorkListing?: (root: string) => Promise<UncommittedFiles>;
 }
 
 /** What the archive the hook started came to, in words: one line for the user, and each step for the agent. */

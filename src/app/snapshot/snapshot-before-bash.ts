@@ -1,4 +1,5 @@
 import { KILL_SWITCH } from "../../core/guards/facts.ts";
+import type { UncommittedFiles } from "../../adapters/uncommitted-files.ts";
 import type { SecurityMode } from "../../core/model/state.ts";
 import {
   takeSnapshot,
@@ -11,6 +12,8 @@ export interface BashSnapshotRequest {
   session: string | null;
   command: string;
   security: SecurityMode;
+  /** git's listing, started before the command was read (`startWorkListing`). */
+  listing?: Promise<UncommittedFiles>;
 }
 
 /** What the hook adds to its answer: a refusal, or a fact for the model; both null when the snapshot was kept. */
@@ -36,6 +39,7 @@ export async function snapshotBeforeBash(
       session: request.session,
       command: request.command,
       write: true,
+      ...(request.listing ? { listing: request.listing } : {}),
     },
     deps,
   );

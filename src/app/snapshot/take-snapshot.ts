@@ -15,7 +15,10 @@ import {
   writeStoreCache,
   type StoreCache,
 } from "../../adapters/snapshot-store.ts";
-import { listUncommittedFiles } from "../../adapters/uncommitted-files.ts";
+import {
+  listUncommittedFiles,
+  type UncommittedFiles,
+} from "../../adapters/uncommitted-files.ts";
 import {
   readWorkFile,
   statWorkFile,
@@ -49,6 +52,8 @@ export interface SnapshotRequest {
    */
   write: boolean;
   limits?: SnapshotLimits;
+  /** git's listing of the work, when the caller started it earlier (`startWorkListing`). */
+  listing?: Promise<UncommittedFiles>;
 }
 
 export interface SnapshotDeps {
@@ -80,6 +85,17 @@ export type SnapshotOutcome =
 
 /** Below this, a snapshot is not started or not finished: the hook still has to answer. */
 const RESERVE_MS = 150;
+
+/**
+ * Starts git's listing of the uncommitted work now, for a snapshot decided on later: the hook starts it before it
+ * reads the shell command, so git walks the tree while the analysis and the guards run.
+ */
+export function startWorkListing(
+  root: string,
+  timeLeft: () => number,
+): Promise<UncommittedFiles> {
+  return listUncommittedFiles(root, timeLeft() - RESERVE_MS);
+}
 
 /**
  * Keeps a copy of the uncommitted work under `root`: tracked files that changed (staged or not) and untracked files
@@ -115,7 +131,8 @@ async function snapshot(
     outOfTime: true,
   });
   if (deps.timeLeft() < RESERVE_MS * 2) return outOfTime();
-  const listed = await listUncommittedFiles(root, deps.timeLeft() - RESERVE_MS);
+  const listed = await (request.listing ??
+    listUncommittedFiles(root, deps.timeLeft() - RESERVE_MS));
   if (listed.kind === "no-repository") return listed;
   if (listed.kind === "failed")
     return {

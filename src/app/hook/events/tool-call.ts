@@ -24,6 +24,8 @@ import { readConfig } from "../../workspace/read-config.ts";
 import { runToolFailure } from "./tool-failure.ts";
 import { preparePayload, type HookDeps, type HookRun } from "../hook-run.ts";
 import { toIsoTime } from "../../../core/time/iso-time.ts";
+import { looksReadOnly } from "../../../core/bash/looks-read-only.ts";
+import type { UncommittedFiles } from "../../../adapters/uncommitted-files.ts";
 
 /**
  * One tool event (PreToolUse, PostToolUse, PostToolUseFailure): validate the payload, run the guards
@@ -76,6 +78,14 @@ function checkToolUse(
   )
     ? currentTreeFingerprintSoon(projectDir, deps.treeListing)
     : null;
+  const command = payload.tool_input?.["command"];
+  // git walks the tree for the snapshot while the command is read and judged, unless it looks read-only.
+  const listing =
+    payload.tool_name === "Bash" &&
+    typeof command === "string" &&
+    !looksReadOnly(command)
+      ? deps.startWorkListing?.(projectDir)
+      : undefined;
   let wantsTree = false;
   let ctx: GuardContext;
   try {
@@ -100,13 +110,13 @@ function checkToolUse(
     soon?.cancel();
     throw error;
   }
-  if (soon === null) return judgeToolUse(ctx, payload, deps);
+  if (soon === null) return judgeToolUse(ctx, payload, deps, listing);
   if (!wantsTree) {
     soon.cancel();
-    return judgeToolUse(ctx, payload, deps);
+    return judgeToolUse(ctx, payload, deps, listing);
   }
   return soon.result.then((tree) =>
-    judgeToolUse({ ...ctx, tree }, payload, deps),
+    judgeToolUse({ ...ctx, tree }, payload, deps, listing),
   );
 }
 
@@ -114,6 +124,7 @@ function judgeToolUse(
   ctx: GuardContext,
   payload: HookPayload,
   deps: HookDeps,
+  listing: Promise<UncommittedFiles> | undefined,
 ): HookRun | Promise<HookRun> {
   const verdict = evaluateGuards(ctx, undefined, deps.clock, deps.checkTime);
   if (verdict.failures.length > 0) forgetCachedSummaries(ctx.projectDir);
@@ -132,6 +143,7 @@ function judgeToolUse(
         session: ctx.sessionId,
         command,
         security: ctx.security,
+        ...(listing ? { listing } : {}),
       })
       .then((kept) => {
         if (kept.block !== null) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { analyzeBash } from "../../../../src/core/bash/analyze-bash.ts";
+import { looksReadOnly } from "../../../../src/core/bash/looks-read-only.ts";
 import { isProvablyReadOnly } from "../../../../src/core/bash/read-only.ts";
 
 const readOnly = (command: string, gitAtRoot = true) =>
@@ -113,5 +114,22 @@ describe("isProvablyReadOnly: a snapshot first for these", () => {
   it("git away from the project's root (a nested repository's configuration may run programs)", () => {
     expect(readOnly("git status", false)).toBe(false);
     expect(readOnly("ls", false)).toBe(true);
+  });
+});
+
+describe("looksReadOnly: the guess that starts git's listing early when false", () => {
+  it.each([
+    ["git status", true],
+    ["git log --oneline | head -5", true],
+    ["ls -la src", true],
+    ["cat a.txt | grep x | wc -l", true],
+    ["npm test", false],
+    ["git status && npm test", false],
+    ["cat x > y", false],
+    ["ls $HOME", false],
+    ["echo $(rm -rf x)", false],
+    ["grep -r x src\nrm -rf src", false],
+  ])("%s -> %s", (command, expected) => {
+    expect(looksReadOnly(command)).toBe(expected);
   });
 });
