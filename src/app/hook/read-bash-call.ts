@@ -45,6 +45,7 @@ export function readBashCall(
     changes: collectBashChanges({ ...input, checkTime }, bash),
     readOnly: isProvablyReadOnly(bash, {
       gitAtRoot:
+        input.cwd === input.projectDir ||
         resolveRealPath(input.projectDir, input.cwd) === input.projectDir,
     }),
   };
