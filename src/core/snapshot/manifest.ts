@@ -89,7 +89,7 @@ export function isBlobName(text: string): boolean {
 
 /**
  * Whether a path from a listing may be written back under the project: relative, with no `.` or `..` step, no NUL
- * or backslash, and neither git's folder nor playbook's runtime folder.
+ * or backslash, nothing inside a `.git` folder, and not playbook's runtime folder.
  */
 export function isRestorablePath(path: string): boolean {
   if (
@@ -101,7 +101,8 @@ export function isRestorablePath(path: string): boolean {
     return false;
   const steps = path.split("/");
   if (steps.some((s) => s === "" || s === "." || s === "..")) return false;
-  if (steps[0]?.toLowerCase() === ".git") return false;
+  // git never lists a path through a `.git` folder; a manifest that did must not write git's own files.
+  if (steps.some((s) => s.toLowerCase() === ".git")) return false;
   return !isRuntimePath(path);
 }
 

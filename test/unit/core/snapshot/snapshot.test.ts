@@ -79,6 +79,8 @@ describe("isRestorablePath", () => {
     ["./a", false],
     [".git/config", false],
     [".GIT/hooks/pre-commit", false],
+    ["sub/.git/hooks/pre-commit", false],
+    [".github/workflows/ci.yml", true],
     [".claude/playbook/records/x.json", false],
     ["a\\b", false],
   ])("%s -> %s", (path, expected) => {
