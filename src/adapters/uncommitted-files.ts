@@ -32,7 +32,11 @@ export async function listUncommittedFiles(
     git(["diff-index", "--cached", "--name-only", "-z", "--relative", "HEAD"]),
   ]);
   if (worktree.status !== 0) {
-    if (/not a git repository/i.test(worktree.stderr))
+    // Outside a repository, or where git is not installed, git has no uncommitted work to lose.
+    if (
+      /not a git repository/i.test(worktree.stderr) ||
+      (worktree.status === null && /\bENOENT\b/.test(worktree.stderr))
+    )
       return { kind: "no-repository" };
     return { kind: "failed", why: gitFailure("ls-files", worktree) };
   }

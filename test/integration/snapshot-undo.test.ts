@@ -359,6 +359,18 @@ describe("what a snapshot keeps, and how often", () => {
     expect((await snap(p)).kind).toBe("no-repository");
   });
 
+  it("where git is not installed there is nothing to keep either", async () => {
+    const p = repository();
+    makeWork(p);
+    const path = process.env["PATH"];
+    process.env["PATH"] = p.path("no-such-folder");
+    try {
+      expect((await snap(p)).kind).toBe("no-repository");
+    } finally {
+      process.env["PATH"] = path;
+    }
+  });
+
   it("stores a link as its target, never the file it points to", async () => {
     const p = repository();
     const outside = mkdtempSync(join(tmpdir(), "playbook-outside-"));
