@@ -35,11 +35,14 @@ export function hasBlob(root: string, blob: string): boolean {
   return existsSync(store(root, "blobs", blobPath(blob)));
 }
 
-/** Stores content under its name; a crash leaves it whole or absent (a torn one is refused by `readBlob`). */
+/**
+ * Stores content under its name, flushed to disk before it is renamed into place: later snapshots take a stored blob
+ * as it is, so one a power cut left empty would be named by every snapshot after it (`readBlob` refuses one anyway).
+ */
 export function writeBlob(root: string, blob: string, bytes: Uint8Array): void {
   const file = store(root, "blobs", blobPath(blob));
   mkdirSync(join(file, ".."), { recursive: true });
-  writeTextAtomic(file, bytes, { durable: false });
+  writeTextAtomic(file, bytes);
 }
 
 /** Marks a stored blob as just used, so the clean-up of another process keeps it (see `removeBlobsExcept`). */
