@@ -65,7 +65,7 @@ export function readBlob(root: string, blob: string): Buffer | null {
 }
 
 /** The ids of the stored snapshots, oldest first. */
-export function listSnapshotIds(root: string): string[] {
+export function readSnapshotIds(root: string): string[] {
   let names: string[];
   try {
     names = readdirSync(store(root, "manifests"));

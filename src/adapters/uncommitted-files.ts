@@ -15,7 +15,7 @@ export type UncommittedFiles =
  * fingerprint lists, with its stat settings) and `git diff-index --cached` against HEAD (staged changes). On a branch
  * with no commit yet every index entry counts as staged. Paths are relative to `root`. Never throws.
  */
-export async function listUncommittedFiles(
+export async function readUncommittedFiles(
   root: string,
   timeoutMs: number,
 ): Promise<UncommittedFiles> {

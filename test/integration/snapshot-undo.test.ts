@@ -16,11 +16,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
-  listSnapshotIds,
+  readSnapshotIds,
   readSnapshot,
   SNAPSHOT_DIR,
 } from "../../src/adapters/snapshot-store.ts";
-import { listUndoSnapshots, runUndo } from "../../src/app/snapshot/run-undo.ts";
+import { readUndoSnapshots, runUndo } from "../../src/app/snapshot/run-undo.ts";
 import {
   takeSnapshot,
   type SnapshotDeps,
@@ -246,7 +246,7 @@ describe("what a snapshot keeps, and how often", () => {
       kind: "unchanged",
       id: first.kind === "taken" ? first.id : "",
     });
-    expect(listSnapshotIds(p.dir)).toHaveLength(1);
+    expect(readSnapshotIds(p.dir)).toHaveLength(1);
   });
 
   it("a file over the size cap is named in the manifest, not copied", async () => {
@@ -264,7 +264,7 @@ describe("what a snapshot keeps, and how often", () => {
       skipped: "over the 1000 bytes cap for one file",
       size: 5000,
     });
-    const listed = listUndoSnapshots(p.dir);
+    const listed = readUndoSnapshots(p.dir);
     expect(listed[0]).toMatchObject({ id: taken.id, files: 1, skipped: 1 });
   });
 
@@ -286,7 +286,7 @@ describe("what a snapshot keeps, and how often", () => {
     expect(await snap(p, "make", { limits })).toMatchObject({
       kind: "unchanged",
     });
-    expect(listUndoSnapshots(p.dir)[0]).toMatchObject({ files: 2, skipped: 2 });
+    expect(readUndoSnapshots(p.dir)[0]).toMatchObject({ files: 2, skipped: 2 });
   });
 
   it("keeps the newest snapshots up to the retention count, removing the oldest and the content only they held", async () => {
@@ -302,7 +302,7 @@ describe("what a snapshot keeps, and how often", () => {
       if (taken.kind !== "taken") throw new Error(taken.kind);
       ids.push(taken.id);
     }
-    expect(listSnapshotIds(p.dir)).toEqual(ids.slice(2));
+    expect(readSnapshotIds(p.dir)).toEqual(ids.slice(2));
     const blobs = readdirSync(join(p.dir, SNAPSHOT_DIR, "blobs"), {
       recursive: true,
       withFileTypes: true,
@@ -326,7 +326,7 @@ describe("what a snapshot keeps, and how often", () => {
       ids.push(taken.id);
     }
     // 400 bytes each: two fit in 1000.
-    expect(listSnapshotIds(p.dir)).toEqual(ids.slice(2));
+    expect(readSnapshotIds(p.dir)).toEqual(ids.slice(2));
   });
 
   it("a file over the store's cap on its own is named, and the command goes on", async () => {
@@ -351,7 +351,7 @@ describe("what a snapshot keeps, and how often", () => {
       deps({ timeLeft: () => (left -= 2000) }),
     );
     expect(taken).toMatchObject({ kind: "failed", outOfTime: true });
-    expect(listSnapshotIds(p.dir)).toEqual([]);
+    expect(readSnapshotIds(p.dir)).toEqual([]);
   });
 
   it("outside a git repository there is nothing to keep", async () => {
@@ -421,7 +421,7 @@ describe("playbook undo", () => {
     const plan = await runUndo(p.dir, taken.id, { dryRun: true }, deps());
     expect(plan.restored.map((r) => r.path)).toContain("src/app.ts");
     expect(p.read("src/app.ts")).toBe("export const app = 1;\n");
-    expect(listSnapshotIds(p.dir)).toEqual([taken.id]);
+    expect(readSnapshotIds(p.dir)).toEqual([taken.id]);
   });
 
   it("uses the newest snapshot as the state before the undo when it holds the work as it is now (the hook's, in the sandbox)", async () => {
@@ -434,7 +434,7 @@ describe("playbook undo", () => {
     if (hooks.kind !== "taken") throw new Error(hooks.kind);
     const undone = await runUndo(p.dir, first.id, { dryRun: false }, deps());
     expect(undone.before).toBe(hooks.id);
-    expect(listSnapshotIds(p.dir)).toEqual([first.id, hooks.id]);
+    expect(readSnapshotIds(p.dir)).toEqual([first.id, hooks.id]);
   });
 
   it("leaves state.md and playbooks to the Edit tool and says where their content is", async () => {
@@ -516,7 +516,7 @@ describe("playbook undo", () => {
     const second = await snap(p, "npm run build");
     if (first.kind !== "taken" || second.kind !== "taken")
       throw new Error("not taken");
-    const listed = listUndoSnapshots(p.dir);
+    const listed = readUndoSnapshots(p.dir);
     expect(listed.map((s) => [s.id, s.command, s.files, s.differ])).toEqual([
       [second.id, "npm run build", 6, 0],
       [first.id, "npm test", 6, 1],

@@ -1,7 +1,7 @@
 import { realpathSync } from "node:fs";
 import { sha256Hex } from "../../adapters/sha256-text.ts";
 import {
-  listSnapshotIds,
+  readSnapshotIds,
   readBlob,
   readSnapshot,
 } from "../../adapters/snapshot-store.ts";
@@ -38,10 +38,10 @@ export interface SnapshotSummary {
 }
 
 /** Every snapshot of the project, newest first, with how many of its files differ from the working tree now. */
-export function listUndoSnapshots(projectDir: string): SnapshotSummary[] {
+export function readUndoSnapshots(projectDir: string): SnapshotSummary[] {
   const root = realpathSync(projectDir);
   const current = currentFiles(root);
-  return listSnapshotIds(root)
+  return readSnapshotIds(root)
     .reverse()
     .map((id) => readSnapshot(root, id))
     .filter((m): m is SnapshotManifest => m !== null)
@@ -97,7 +97,7 @@ export async function runUndo(
   deps: SnapshotDeps,
 ): Promise<UndoResult> {
   const root = realpathSync(projectDir);
-  const ids = listSnapshotIds(root);
+  const ids = readSnapshotIds(root);
   if (ids.length === 0)
     throw new PlaybookError(
       "E_NOT_FOUND",

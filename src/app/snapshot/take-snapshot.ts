@@ -4,7 +4,7 @@ import { sha256Hex } from "../../adapters/sha256-text.ts";
 import {
   clockProbe,
   hasBlob,
-  listSnapshotIds,
+  readSnapshotIds,
   readSnapshot,
   readStoreCache,
   removeBlobsExcept,
@@ -16,7 +16,7 @@ import {
   type StoreCache,
 } from "../../adapters/snapshot-store.ts";
 import {
-  listUncommittedFiles,
+  readUncommittedFiles,
   type UncommittedFiles,
 } from "../../adapters/uncommitted-files.ts";
 import {
@@ -29,8 +29,8 @@ import {
   isBlobName,
   isRestorablePath,
   MAX_COMMAND_CHARS,
-  nextSnapshotId,
-  sameFiles,
+  toNextSnapshotId,
+  hasSameFiles,
   SNAPSHOT_LIMITS,
   type SnapshotFile,
   type SnapshotLimits,
@@ -94,7 +94,7 @@ export function startWorkListing(
   root: string,
   timeLeft: () => number,
 ): Promise<UncommittedFiles> {
-  return listUncommittedFiles(root, timeLeft() - RESERVE_MS);
+  return readUncommittedFiles(root, timeLeft() - RESERVE_MS);
 }
 
 /**
@@ -132,7 +132,7 @@ async function snapshot(
   });
   if (deps.timeLeft() < RESERVE_MS * 2) return outOfTime();
   const listed = await (request.listing ??
-    listUncommittedFiles(root, deps.timeLeft() - RESERVE_MS));
+    readUncommittedFiles(root, deps.timeLeft() - RESERVE_MS));
   if (listed.kind === "no-repository") return listed;
   if (listed.kind === "failed")
     return {
@@ -261,7 +261,7 @@ async function snapshot(
     });
   if (files.length === 0) return { kind: "clean" };
 
-  const ids = listSnapshotIds(root);
+  const ids = readSnapshotIds(root);
   const newestId = ids.at(-1);
   const newest = newestId === undefined ? null : readSnapshot(root, newestId);
   const head = readHeadCommit(root);
@@ -269,7 +269,7 @@ async function snapshot(
     newest !== null &&
     newest.head === head &&
     (newest.unlisted ?? 0) === unlisted &&
-    sameFiles(newest.files, files)
+    hasSameFiles(newest.files, files)
   ) {
     if (request.write) writeStoreCache(root, next);
     return { kind: "unchanged", id: newest.id };
@@ -280,7 +280,7 @@ async function snapshot(
       why: "the newest snapshot does not hold the work as it is now",
       outOfTime: false,
     };
-  const id = nextSnapshotId(now, deps.suffix(), newestId);
+  const id = toNextSnapshotId(now, deps.suffix(), newestId);
   writeSnapshot(root, {
     version: 1,
     id,
@@ -322,7 +322,7 @@ function makeRoom(
   now: Date,
   incoming: number,
 ): boolean {
-  const manifests = listSnapshotIds(root)
+  const manifests = readSnapshotIds(root)
     .map((id) => readSnapshot(root, id))
     .filter((m): m is SnapshotManifest => m !== null);
   const plan = planRetention(manifests, {

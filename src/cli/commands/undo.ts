@@ -1,7 +1,7 @@
 import { defineCommand } from "citty";
 import { createSnapshotDeps } from "../../app/deps.ts";
 import {
-  listUndoSnapshots,
+  readUndoSnapshots,
   runUndo,
   type SnapshotSummary,
   type UndoResult,
@@ -35,7 +35,7 @@ export const undoCommand = defineCommand({
     const out = (text: string) => process.stdout.write(`${text}\n`);
     const id = args.id === undefined ? "" : String(args.id);
     if (id === "") {
-      const snapshots = listUndoSnapshots(root);
+      const snapshots = readUndoSnapshots(root);
       if (args.json) out(JSON.stringify({ snapshots }, null, 2));
       else printList(snapshots, out);
       return;

@@ -63,7 +63,7 @@ export function toSnapshotId(at: Date, suffix: string): string {
  * The id for a snapshot taken at `at` that sorts after `newest`: ids sort by time, so one taken in the same second
  * as the newest, or after the clock went back, is stamped a second after it.
  */
-export function nextSnapshotId(
+export function toNextSnapshotId(
   at: Date,
   suffix: string,
   newest: string | undefined,
@@ -168,7 +168,7 @@ function parseFile(entry: unknown): SnapshotFile | null {
 }
 
 /** Whether two snapshots hold the same paths with the same content and state (their time and command aside). */
-export function sameFiles(
+export function hasSameFiles(
   a: readonly SnapshotFile[],
   b: readonly SnapshotFile[],
 ): boolean {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import {
   isRestorablePath,
-  nextSnapshotId,
+  toNextSnapshotId,
   parseManifest,
   resolveSnapshotId,
-  sameFiles,
+  hasSameFiles,
   toSnapshotId,
   type SnapshotFile,
   type SnapshotManifest,
@@ -132,15 +132,15 @@ describe("manifests", () => {
     const other = manifest("20261127-110000-0000", good.files, {
       command: "make",
     });
-    expect(sameFiles(good.files, other.files)).toBe(true);
+    expect(hasSameFiles(good.files, other.files)).toBe(true);
     expect(
-      sameFiles(good.files, [
+      hasSameFiles(good.files, [
         { path: "a.ts", blob: blob("b"), mode: "100644", size: 3 },
         ...good.files.slice(1),
       ]),
     ).toBe(false);
     expect(
-      sameFiles(good.files, [
+      hasSameFiles(good.files, [
         { path: "a.ts", blob: blob("a"), mode: "100755", size: 3 },
         ...good.files.slice(1),
       ]),
@@ -159,7 +159,7 @@ describe("snapshot ids", () => {
     ["the same second", "20261127-102030-ffff", "20261127-102031-0001"],
     ["a clock that went back", "20261127-120000-0000", "20261127-120001-0001"],
   ])("after %s", (_name, newest, expected) => {
-    expect(nextSnapshotId(at, "0001", newest)).toBe(expected);
+    expect(toNextSnapshotId(at, "0001", newest)).toBe(expected);
   });
   it.each([
     ["an exact id", "20261127-100000-aaaa", { id: "20261127-100000-aaaa" }],
