@@ -31,6 +31,11 @@ const hookPath = [
   "src/app/hook/build-guard-context.ts",
   "src/app/hook/collect-bash-changes.ts",
   "src/app/hook/record-critic-verdicts.ts",
+  "src/app/snapshot/snapshot-before-bash.ts",
+  "src/app/snapshot/take-snapshot.ts",
+  "src/adapters/snapshot-store.ts",
+  "src/adapters/uncommitted-files.ts",
+  "src/adapters/work-files.ts",
 ];
 
 /**
@@ -41,6 +46,7 @@ const appFolders = [
   "workspace",
   "lint",
   "records",
+  "snapshot",
   "hook",
   "loop",
   "archive",

@@ -10,6 +10,7 @@ import { benchDemo } from "./demo.ts";
 import { benchParallel, formatSpread } from "./parallel.ts";
 import { benchInit } from "./init.ts";
 import { benchLoader, benchVerify } from "./verify.ts";
+import { benchSnapshots } from "./snapshot.ts";
 import {
   LISTING,
   TREE_GIT_SETTINGS,
@@ -676,6 +677,8 @@ try {
 
   const parallel = await benchParallel();
 
+  const snapshotLines = benchSnapshots(pairs);
+
   const verifyLines = benchVerify(Math.min(pairs, 10));
   const loaderLines = benchLoader(pairs);
 
@@ -709,6 +712,10 @@ try {
       (r) =>
         `| ${r.name} | ${r.command.toFixed(1)} | ${r.baseline.toFixed(1)} | ${r.ratio.toFixed(2)} | ${guardTarget(r.name, r.ratio)} | ${r.predecessor} |`,
     ),
+    "",
+    "## Snapshots before shell commands (issue 25)",
+    "",
+    ...snapshotLines,
     "",
     "## Session events (issue 4)",
     "",

@@ -7,7 +7,7 @@ import {
   renameSync,
   rmSync,
   statSync,
-  writeSync,
+  writeFileSync,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
 
@@ -20,7 +20,7 @@ import { basename, dirname, join } from "node:path";
  */
 export function writeTextAtomic(
   requested: string,
-  text: string,
+  text: string | Uint8Array,
   { durable = true }: { durable?: boolean } = {},
 ): void {
   const path = followLinks(requested);
@@ -39,7 +39,8 @@ export function writeTextAtomic(
   try {
     // open() applies the umask; the target's exact mode must survive the rename.
     if (mode !== undefined) fchmodSync(fd, mode);
-    writeSync(fd, text);
+    // Writes it all: a large buffer may take more than one write(2).
+    writeFileSync(fd, text);
     if (durable) fsyncSync(fd);
   } catch (error) {
     closeSync(fd);

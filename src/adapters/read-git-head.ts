@@ -41,6 +41,30 @@ export function readGitHead(projectDir: string): GitHead {
   return { branch, defaultBranch: local };
 }
 
+/**
+ * The commit HEAD names, read from git's files (HEAD, then the branch's loose ref or `packed-refs`); null on an unborn
+ * branch, in a project below its repository's top, or when the files cannot be read.
+ */
+export function readHeadCommit(projectDir: string): string | null {
+  const gitDir = findGitDir(projectDir);
+  if (!gitDir) return null;
+  const head = readText(join(gitDir, "HEAD"))?.trim() ?? "";
+  if (/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(head)) return head;
+  const ref = /^ref: (refs\/\S+)$/.exec(head)?.[1];
+  if (!ref) return null;
+  const commonDir = readCommonDir(gitDir);
+  const loose = (
+    readText(join(gitDir, ref)) ?? readText(join(commonDir, ref))
+  )?.trim();
+  if (loose && /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(loose)) return loose;
+  const packed = readText(join(commonDir, "packed-refs")) ?? "";
+  for (const line of packed.split("\n")) {
+    const [oid, name] = line.split(" ");
+    if (name === ref && oid && /^[0-9a-f]{40,64}$/.test(oid)) return oid;
+  }
+  return null;
+}
+
 /** The project's git folder: `.git` itself, or the folder a worktree's `.git` file names. */
 export function findGitDir(projectDir: string): string | null {
   const dotGit = join(projectDir, ".git");

@@ -52,7 +52,6 @@ export function protectedPaths(
   return paths;
 }
 
-
 function expandHome(path: string, home: string): string {
   return path === "~" || path.startsWith("~/")
     ? join(home, path.slice(2))

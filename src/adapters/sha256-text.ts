@@ -6,3 +6,9 @@ export function sha256Text(text: string): string {
   const { createHash } = process.getBuiltinModule("node:crypto");
   return `sha256:${createHash("sha256").update(text).digest("hex")}`;
 }
+
+/** The SHA-256 of bytes as bare hex, the name a snapshot's blob is stored under. */
+export function sha256Hex(bytes: string | Uint8Array): string {
+  const { createHash } = process.getBuiltinModule("node:crypto");
+  return createHash("sha256").update(bytes).digest("hex");
+}

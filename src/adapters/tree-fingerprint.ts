@@ -1,13 +1,7 @@
-import {
-  lstatSync,
-  mkdirSync,
-  readlinkSync,
-  statSync,
-  writeFileSync,
-  type BigIntStats,
-} from "node:fs";
-import { dirname, join } from "node:path";
+import { lstatSync, readlinkSync, type BigIntStats } from "node:fs";
+import { join } from "node:path";
 import { findDotGit, readRepositoryLayout, runGitSync } from "./git-runner.ts";
+import { fileClock, isSettled, statId } from "./file-stat.ts";
 import { CACHE_DIR } from "./parse-cache.ts";
 import { isPlaceholderOnDisk } from "./placeholder-check.ts";
 import { sha256Text } from "./sha256-text.ts";
@@ -69,7 +63,7 @@ function gitIn(root: string, timeoutMs: number): Git {
  */
 export function readWorkingTree(root: string, timeoutMs = 8000): TreeReading {
   const git = gitIn(root, timeoutMs);
-  const clock = fileClock(root);
+  const clock = fileClock(join(root, CACHE_DIR, ".tree-clock"));
   const index = indexIdentity(root);
   const listed = git([...LISTING, "-s", "-c", ...WORKTREE]);
   if (listed.status !== 0) {
@@ -312,10 +306,6 @@ function hashFile(path: string, format: ObjectFormat): string {
   return hash.digest("hex");
 }
 
-function statId(stat: BigIntStats): string {
-  return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mode}:${stat.mtimeNs}:${stat.ctimeNs}`;
-}
-
 /**
  * The files a later tick may take from the basis without reading them: those last written before the reading
  * began. A file written in the same tick of the file system's clock as the reading could be written again within
@@ -326,24 +316,8 @@ function knownFiles(
   clock: bigint | null,
 ): Record<string, KnownFile> {
   const known: Record<string, KnownFile> = {};
-  if (clock === null) return known;
   for (const f of hashed)
-    if (f.stat.mtimeNs < clock && f.stat.ctimeNs < clock)
+    if (isSettled(f.stat, clock))
       known[f.path] = { stat: statId(f.stat), mode: f.mode, oid: f.oid };
   return known;
-}
-
-/**
- * The file system's time now, as it stamps files (its clock may be coarser than the system's): the ctime of a file
- * written in the runtime folder. Null when that folder cannot be written (then no file is taken from the basis).
- */
-function fileClock(root: string): bigint | null {
-  const file = join(root, CACHE_DIR, ".tree-clock");
-  try {
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, "");
-    return statSync(file, { bigint: true }).ctimeNs;
-  } catch {
-    return null;
-  }
 }

@@ -22,6 +22,7 @@ import { locateHook } from "./scaffold/locate-hook.ts";
 import type { DoctorDeps } from "./scaffold/run-doctor.ts";
 import { runProgram } from "../adapters/run-program.ts";
 import type { InitDeps } from "./scaffold/run-init.ts";
+import type { SnapshotDeps } from "./snapshot/take-snapshot.ts";
 import { readConfig } from "./workspace/read-config.ts";
 
 /*
@@ -231,4 +232,14 @@ function personAtTerminal(): boolean {
     stdout: process.stdout.isTTY === true,
     env: process.env,
   });
+}
+
+/** The real dependencies of `playbook undo`: the clock, a minute for git's listing and the copies, random ids. */
+export function createSnapshotDeps(): SnapshotDeps {
+  const end = Date.now() + 60_000;
+  return {
+    now: () => new Date(),
+    timeLeft: () => end - Date.now(),
+    suffix: () => randomUUID().slice(0, 4),
+  };
 }

@@ -67,6 +67,7 @@ const subCommands: Record<string, () => Promise<CommandDef>> = {
   uninstall: command(() =>
     import("./commands/uninstall.ts").then((m) => m.uninstallCommand),
   ),
+  undo: command(() => import("./commands/undo.ts").then((m) => m.undoCommand)),
   statusline: command(() =>
     import("./commands/statusline.ts").then((m) => m.statuslineCommand),
   ),

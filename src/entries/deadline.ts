@@ -21,8 +21,21 @@ export function startDeadline(
   budgetMs: number,
   clock: () => number,
 ): CheckTime {
-  const end = clock() - process.uptime() * 1000 + budgetMs;
+  const end = deadlineOf(budgetMs, clock);
   return () => {
     if (clock() > end) throw new OutOfTime(budgetMs);
   };
+}
+
+/** Milliseconds left of `budgetMs` counted from the start of the process. */
+export function timeLeftOf(
+  budgetMs: number,
+  clock: () => number,
+): () => number {
+  const end = deadlineOf(budgetMs, clock);
+  return () => end - clock();
+}
+
+function deadlineOf(budgetMs: number, clock: () => number): number {
+  return clock() - process.uptime() * 1000 + budgetMs;
 }

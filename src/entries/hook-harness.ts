@@ -4,6 +4,7 @@ import type { HookDeps, HookRun } from "../app/hook/hook-run.ts";
 import { logHookRun } from "../app/hook/log-hook-run.ts";
 import {
   readBashCallLazily,
+  snapshotLazily,
   loadArchive,
   loadParser,
   parsedDocuments,
@@ -16,7 +17,7 @@ import {
   type EarlyStart,
 } from "./early-start.ts";
 import { toHookReply, type HookAnswer } from "../hooks/reply.ts";
-import { checkBudget, startDeadline } from "./deadline.ts";
+import { checkBudget, startDeadline, timeLeftOf } from "./deadline.ts";
 import { failedPreToolUse } from "../hooks/failed-reply.ts";
 import { isOutOfTime, NO_DEADLINE } from "../core/time/deadline.ts";
 import { KILL_SWITCH } from "../core/guards/facts.ts";
@@ -131,15 +132,15 @@ async function answerEvent(
   }
   // Worked out once for the call: Claude Code's CLAUDE_PROJECT_DIR (never the event's cwd).
   const projectDir = hookProjectDir();
-  const budgetMs = checkBudget(process.env["PLAYBOOK_CHECK_BUDGET_MS"]);
+  const budget = checkBudget(process.env["PLAYBOOK_CHECK_BUDGET_MS"]);
   const checkTime =
-    event === "PreToolUse" ? startDeadline(budgetMs, clock) : NO_DEADLINE;
+    event === "PreToolUse" ? startDeadline(budget, clock) : NO_DEADLINE;
   if (event === "PreToolUse")
-    setProcessDeadline(budgetMs, () =>
+    setProcessDeadline(budget, () =>
       armWatchdog(
-        watchdogAt(budgetMs),
+        watchdogAt(budget),
         toHookReply(event, {
-          block: `Blocked: playbook could not finish checking this call within ${watchdogAt(budgetMs) / 1000} s, and refuses it rather than let it through unchecked: a document it had to read (${[...new Set(parsedDocuments())].map((d) => `\`${d}\``).join(", ") || "state.md or the playbook"}) took the time. Next: make the same call again (what was read is kept); if it is refused again, run \`playbook doctor\` and shrink the document it names. ${KILL_SWITCH}`,
+          block: `Blocked: playbook could not finish checking this call within ${watchdogAt(budget) / 1000} s, and refuses it rather than let it through unchecked: a document it had to read (${[...new Set(parsedDocuments())].map((d) => `\`${d}\``).join(", ") || "state.md or the playbook"}) took the time. Next: make the same call again (what was read is kept); if it is refused again, run \`playbook doctor\` and shrink the document it names. ${KILL_SWITCH}`,
           context: [],
           notice: null,
         }).stdout,
@@ -157,6 +158,7 @@ async function answerEvent(
       clock,
       distDir: __dirname,
       treeListing: early?.listing ?? null,
+      ...snapshotDeps(snapshotLazily(timeLeftOf(budget, clock))),
     });
   } catch (error) {
     if (event === "PreToolUse" && isOutOfTime(error)) {
@@ -202,4 +204,10 @@ function watchdogAt(budgetMs: number): number {
  */
 export function clock(): number {
   return Number(process.hrtime.bigint()) / 1e6;
+}
+
+function snapshotDeps(
+  lazy: ReturnType<typeof snapshotLazily>,
+): Pick<HookDeps, "snapshotBeforeBash" | "startWorkListing"> {
+  return { snapshotBeforeBash: lazy.snapshot, startWorkListing: lazy.start };
 }

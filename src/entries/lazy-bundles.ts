@@ -10,6 +10,11 @@ import type {
   ReadBashCall,
 } from "../app/hook/read-bash-call.ts";
 import type { CheckTime } from "../core/time/deadline.ts";
+import type {
+  BashSnapshotAnswer,
+  BashSnapshotRequest,
+} from "../app/snapshot/snapshot-before-bash.ts";
+import type { UncommittedFiles } from "../adapters/uncommitted-files.ts";
 
 declare const __dirname: string;
 
@@ -79,4 +84,33 @@ export function loadArchive(): ArchiveBundle {
     join(__dirname, "archive.cjs"),
   ) as ArchiveBundle;
   return archiveBundle;
+}
+
+interface SnapshotBundle {
+  snapshotForHook: (
+    request: BashSnapshotRequest,
+    timeLeft: () => number,
+  ) => Promise<BashSnapshotAnswer>;
+  startListingForHook: (
+    root: string,
+    timeLeft: () => number,
+  ) => Promise<UncommittedFiles>;
+}
+
+let snapshotBundle: SnapshotBundle | undefined;
+
+const loadSnapshot = () =>
+  (snapshotBundle ??= requireWithCodeCache(
+    join(__dirname, "snapshot.cjs"),
+  ) as SnapshotBundle);
+
+/** The snapshot before a shell command that may change files: its bundle loads only for such a call. */
+export function snapshotLazily(timeLeft: () => number): {
+  snapshot: (request: BashSnapshotRequest) => Promise<BashSnapshotAnswer>;
+  start: (root: string) => Promise<UncommittedFiles>;
+} {
+  return {
+    snapshot: (request) => loadSnapshot().snapshotForHook(request, timeLeft),
+    start: (root) => loadSnapshot().startListingForHook(root, timeLeft),
+  };
 }

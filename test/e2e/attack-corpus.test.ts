@@ -448,9 +448,13 @@ function expectAllTried(world: GoldenPath, moves: Move[]): void {
   expect(new Set(tried.map((s) => s.title)).size).toBe(new Set(titles).size);
 }
 
-/** Records, grants, locks and the journal: what proves work (logs, caches and job output are playbook's own). */
+/**
+ * Records, grants, locks and the journal: what proves work (logs, caches, job output and the snapshots of
+ * uncommitted work are playbook's own).
+ */
 function isTrustState(file: string): boolean {
   return (
-    !/^(?:logs|cache|jobs|sessions)\//.test(file) && !file.endsWith(".v8cache")
+    !/^(?:logs|cache|jobs|sessions|snapshots)\//.test(file) &&
+    !file.endsWith(".v8cache")
   );
 }

@@ -234,6 +234,7 @@ describe("CLI conventions", () => {
     "doctor",
     "new",
     "uninstall",
+    "undo",
     "statusline",
   ];
 

@@ -166,6 +166,11 @@ describe("dist/hook.cjs", () => {
     expect(existsSync(HOOK_BUNDLE.replace(/hook\.cjs$/, "bash.cjs"))).toBe(
       true,
     );
+    // The snapshot before a shell command that may change files is its own bundle, loaded only for such a call.
+    expect(existsSync(HOOK_BUNDLE.replace(/hook\.cjs$/, "snapshot.cjs"))).toBe(
+      true,
+    );
+    expect(readFileSync(HOOK_MAIN, "utf8")).not.toContain("diff-index");
     const parser = readFileSync(
       HOOK_BUNDLE.replace(/hook\.cjs$/, "parser.cjs"),
       "utf8",

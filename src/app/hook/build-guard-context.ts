@@ -143,6 +143,7 @@ export function buildGuardContext(input: ContextInput): GuardContext {
       : { claudeConfigPaths: [] }),
     bash,
     failOpen: readFailOpen(projectDir),
+    ...(call?.bash ? { readOnlyShell: call.readOnlyShell } : {}),
     reads: payload.session_id
       ? readSessionReads(projectDir, payload.session_id)
       : null,

@@ -8,6 +8,11 @@ import type { ReadBashCall } from "./read-bash-call.ts";
 import type { SetStateField } from "../workspace/write-state-field.ts";
 
 import type { TreeListing } from "../../adapters/tree-listing.ts";
+import type { UncommittedFiles } from "../../adapters/uncommitted-files.ts";
+import type {
+  BashSnapshotAnswer,
+  BashSnapshotRequest,
+} from "../snapshot/snapshot-before-bash.ts";
 
 export interface HookDeps {
   summarize: Summarize;
@@ -28,6 +33,12 @@ export interface HookDeps {
   distDir: string;
   /** git listing the tree's changes, started by the hook's loader for a call that may claim proof. */
   treeListing?: TreeListing | null;
+  /** Keeps a copy of the uncommitted work before a shell command that may change files (app/snapshot). */
+  snapshotBeforeBash?: (
+    request: BashSnapshotRequest,
+  ) => Promise<BashSnapshotAnswer>;
+  /** Starts git's listing of the work for that snapshot, before the shell command is read. */
+  startWorkListing?: (root: string) => Promise<UncommittedFiles>;
 }
 
 /** What the archive the hook started came to, in words: one line for the user, and each step for the agent. */

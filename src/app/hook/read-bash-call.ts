@@ -1,4 +1,6 @@
+import { resolveRealPath } from "../../adapters/resolve-real-path.ts";
 import { analyzeBash } from "../../core/bash/analyze-bash.ts";
+import { isProvablyReadOnly } from "../../core/bash/read-only.ts";
 import type { BashAnalysis } from "../../core/bash/types.ts";
 import type { FileChange } from "../../core/guards/types.ts";
 import type { CheckTime } from "../../core/time/deadline.ts";
@@ -19,6 +21,8 @@ export interface BashCallInput {
 export interface BashCall {
   bash: BashAnalysis;
   changes: FileChange[];
+  /** Whether the line provably changes no file (core/bash/read-only.ts): then no snapshot is taken before it. */
+  readOnly: boolean;
 }
 
 /** Reads a shell command's effect: the line analysed with the scripts it runs folded in, and the files it changes. */
@@ -46,5 +50,10 @@ export function readBashCall(
   return {
     bash: withPlaybookCalls(bash, input),
     changes: collectBashChanges({ ...input, checkTime }, bash),
+    readOnly: isProvablyReadOnly(bash, {
+      gitAtRoot:
+        input.cwd === input.projectDir ||
+        resolveRealPath(input.projectDir, input.cwd) === input.projectDir,
+    }),
   };
 }

@@ -50,7 +50,9 @@ export interface ToolCallInput {
 export interface ToolCall {
   bash: BashAnalysis | null;
   changes: FileChange[];
-  /** A git command that can throw away uncommitted work (reset, checkout, restore): the guard then asks git. */
+  /** For Bash: whether the line provably changes no file (no snapshot before it); false for every other tool. */
+  readOnlyShell: boolean;
+  /** A git command that can throw away uncommitted work (reset, checkout, restore, read-tree, ...): the guard then asks git. */
   mayDiscardWork: boolean;
   /** For a tool the guards do not know: the repository paths its input names. */
   unknownToolPaths?: string[];
@@ -73,6 +75,7 @@ export function readToolCall(input: ToolCallInput): ToolCall {
     return {
       bash,
       changes: [],
+      readOnlyShell: false,
       mayDiscardWork: false,
       unknownToolPaths: named.inside,
       unknownToolOutsidePaths: named.outside,
@@ -81,6 +84,7 @@ export function readToolCall(input: ToolCallInput): ToolCall {
   return {
     bash,
     changes: shell?.changes ?? collectChanges({ ...input, bash }),
+    readOnlyShell: toolName === "Bash" && shell?.readOnly === true,
     mayDiscardWork: bash !== null && mayDiscardWork(bash),
   };
 }
@@ -94,7 +98,9 @@ function mayDiscardWork(bash: BashAnalysis): boolean {
       sub === "reset" ||
       sub === "checkout" ||
       sub === "restore" ||
-      sub === "switch"
+      sub === "switch" ||
+      sub === "read-tree" ||
+      sub === "checkout-index"
     );
   });
 }

@@ -223,6 +223,10 @@ function checkDestructive(
 
 type Finding = { level: "block" | "warn"; text: string } | null;
 
+/** For the refusals of commands that discard work: what to do when some other command already did. */
+const UNDO_HINT =
+  "Work a shell command already threw away: `playbook undo` lists the copies playbook keeps.";
+
 function judgeCommand(ctx: GuardContext, cmd: SimpleCommand): Finding {
   const name = baseName(cmd.argv[0] ?? "");
   const args = cmd.argv.slice(1);
@@ -446,10 +450,22 @@ function judgeGit(
     if (ctx.git.dirtyTracked === true)
       return {
         level: "block",
-        text: `\`${cmd.text}\` would throw away uncommitted changes to tracked files. Next: commit them or \`git stash\` them first; then reset.`,
+        text: `\`${cmd.text}\` would throw away uncommitted changes to tracked files. Next: commit them or \`git stash\` them first; then reset. ${UNDO_HINT}`,
       };
     return null;
   }
+  // Plumbing that rewrites the working tree from the index or a tree: the porcelain's `reset --hard` by another name.
+  if (
+    ((sub === "read-tree" && hasFlag(rest, "u")) ||
+      (sub === "checkout-index" &&
+        hasFlag(rest, "f", ["--force"]) &&
+        hasFlag(rest, "a", ["--all", "--stdin"]))) &&
+    ctx.git.dirtyTracked === true
+  )
+    return {
+      level: "block",
+      text: `\`${cmd.text}\` would throw away uncommitted changes to tracked files. Next: commit them or \`git stash\` them first. ${UNDO_HINT}`,
+    };
   if (sub === "!alias")
     return {
       level: "block",
@@ -467,7 +483,7 @@ function judgeGit(
     if (all && !(sub === "restore" && isStagedOnly(rest)))
       return {
         level: "block",
-        text: `\`${cmd.text}\` would throw away uncommitted changes to tracked files. Next: \`git stash\` them first (or name only the files to restore).`,
+        text: `\`${cmd.text}\` would throw away uncommitted changes to tracked files. Next: \`git stash\` them first (or name only the files to restore). ${UNDO_HINT}`,
       };
     return null;
   }
@@ -477,7 +493,7 @@ function judgeGit(
       text: `\`${cmd.text}\` deletes stashed work for good. Next: \`git stash pop\` or \`git stash branch <name>\` keeps it; ask the user before dropping a stash.`,
     };
   if (sub === "clean") {
-    if (hasFlag(rest, "xX"))
+    if (cleansIgnored(rest))
       return {
         level: "block",
         text: `\`${cmd.text}\` deletes ignored files too (.env, local config, build caches) and cannot be undone. Next: delete the specific files, or run \`git clean -n\` to see what it would remove.`,
@@ -485,7 +501,7 @@ function judgeGit(
     if (hasFlag(rest, "f", ["--force"]))
       return {
         level: "warn",
-        text: `\`${cmd.text}\` permanently deletes untracked files; \`git clean -n\` shows which.`,
+        text: `\`${cmd.text}\` permanently deletes untracked files; \`git clean -n\` shows which (\`playbook undo\` keeps a copy of those git does not ignore).`,
       };
     return null;
   }
@@ -519,11 +535,56 @@ function judgeGit(
   return null;
 }
 
-/** A pathspec that covers the whole tree or its current folder: `.`, `./`, `*`, `:/`, `:(top)`, `:/.`. */
+/**
+ * A pathspec that covers the whole tree, its current folder or more: `.`, `./`, `*`, `:/`, `:(top)`, `:/.`, and
+ * any path of `.` and `..` steps once resolved (`..`, `../..`, `src/..`), which from a subfolder or `git -C <dir>`
+ * reaches the folders above it.
+ */
 function isWholeTreePathspec(spec: string): boolean {
-  return /^(?:\.\/?|\*|:\/?\.?|:\((?:top|glob|icase|[,a-z]+)\)\.?\*?|:\/\*)$/.test(
-    spec,
+  return (
+    /^(?:\.\/?|\*|:\/?\.?|:\((?:top|glob|icase|[,a-z]+)\)\.?\*?|:\/\*)$/.test(
+      spec,
+    ) || climbsToFolderAbove(spec)
   );
+}
+
+function climbsToFolderAbove(spec: string): boolean {
+  const down: string[] = [];
+  for (const step of spec.split("/")) {
+    if (step === "" || step === ".") continue;
+    if (step === "..") down.pop();
+    else down.push(step);
+  }
+  return down.length === 0 && spec.includes("..");
+}
+
+/**
+ * Whether `git clean` also deletes ignored files: `-x`/`-X`, or an `-e`/`--exclude` pattern starting with `!`, which
+ * takes files back out of the ignore rules (`-e '!*'` is `-x`). `-e` takes the rest of its cluster or the next word,
+ * so `-ex` is the pattern `x`.
+ */
+function cleansIgnored(args: readonly string[]): boolean {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? "";
+    if (arg === "--") return false;
+    if (arg === "--exclude") {
+      if ((args[i + 1] ?? "").startsWith("!")) return true;
+      i++;
+    } else if (arg.startsWith("--exclude=")) {
+      if (arg.slice("--exclude=".length).startsWith("!")) return true;
+    } else if (/^-[^-]/.test(arg)) {
+      for (let at = 1; at < arg.length; at++) {
+        const letter = arg[at];
+        if (letter === "x" || letter === "X") return true;
+        if (letter === "e") {
+          const value = at + 1 < arg.length ? arg.slice(at + 1) : args[++i];
+          if ((value ?? "").startsWith("!")) return true;
+          break;
+        }
+      }
+    }
+  }
+  return false;
 }
 
 /** `git restore --staged` without `--worktree` touches only the index. */

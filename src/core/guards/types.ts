@@ -138,6 +138,11 @@ export interface GuardContext {
    * SessionStart found it; null when sound. The init guard then refuses every call that could change something.
    */
   failOpen: string | null;
+  /**
+   * For a Bash call: whether the line provably changes no file (core/bash/read-only.ts). Anything else gets a
+   * snapshot of the uncommitted work before it runs. Absent for other tools.
+   */
+  readOnlyShell?: boolean;
   /** Repository paths Read in this session (init guard); null when the session is unknown. */
   reads: readonly string[] | null;
   claudeMdExists: boolean;

@@ -5,7 +5,7 @@ import {
 } from "../../../adapters/parse-cache.ts";
 import { writeGrant } from "../../../adapters/grant-store.ts";
 import { addSessionReads } from "../../../adapters/session-store.ts";
-import { evaluateGuards } from "../../../core/guards/evaluate.ts";
+import { evaluateGuards, type Verdict } from "../../../core/guards/evaluate.ts";
 import type { HookEvent } from "../../../core/guards/events.ts";
 import type { Effect, GuardContext } from "../../../core/guards/types.ts";
 import type { PlaybookSummary } from "../../../core/model/summary.ts";
@@ -24,6 +24,8 @@ import { readConfig } from "../../workspace/read-config.ts";
 import { runToolFailure } from "./tool-failure.ts";
 import { preparePayload, type HookDeps, type HookRun } from "../hook-run.ts";
 import { toIsoTime } from "../../../core/time/iso-time.ts";
+import { looksReadOnly } from "../../../core/bash/looks-read-only.ts";
+import type { UncommittedFiles } from "../../../adapters/uncommitted-files.ts";
 
 /**
  * One tool event (PreToolUse, PostToolUse, PostToolUseFailure): validate the payload, run the guards
@@ -76,6 +78,14 @@ function checkToolUse(
   )
     ? currentTreeFingerprintSoon(projectDir, deps.treeListing)
     : null;
+  const command = payload.tool_input?.["command"];
+  // git walks the tree for the snapshot while the command is read and judged, unless it looks read-only.
+  const listing =
+    payload.tool_name === "Bash" &&
+    typeof command === "string" &&
+    !looksReadOnly(command)
+      ? deps.startWorkListing?.(projectDir)
+      : undefined;
   let wantsTree = false;
   let ctx: GuardContext;
   try {
@@ -100,13 +110,13 @@ function checkToolUse(
     soon?.cancel();
     throw error;
   }
-  if (soon === null) return judgeToolUse(ctx, payload, deps);
+  if (soon === null) return judgeToolUse(ctx, payload, deps, listing);
   if (!wantsTree) {
     soon.cancel();
-    return judgeToolUse(ctx, payload, deps);
+    return judgeToolUse(ctx, payload, deps, listing);
   }
   return soon.result.then((tree) =>
-    judgeToolUse({ ...ctx, tree }, payload, deps),
+    judgeToolUse({ ...ctx, tree }, payload, deps, listing),
   );
 }
 
@@ -114,9 +124,44 @@ function judgeToolUse(
   ctx: GuardContext,
   payload: HookPayload,
   deps: HookDeps,
-): HookRun {
+  listing: Promise<UncommittedFiles> | undefined,
+): HookRun | Promise<HookRun> {
   const verdict = evaluateGuards(ctx, undefined, deps.clock, deps.checkTime);
   if (verdict.failures.length > 0) forgetCachedSummaries(ctx.projectDir);
+  const command = ctx.toolInput["command"];
+  // A shell command that may change files runs only once a copy of the uncommitted work is kept (app/snapshot).
+  if (
+    verdict.block === null &&
+    deps.snapshotBeforeBash &&
+    typeof command === "string" &&
+    ((ctx.toolName === "Bash" && ctx.readOnlyShell !== true) ||
+      ctx.toolName === "PowerShell")
+  )
+    return deps
+      .snapshotBeforeBash({
+        projectDir: ctx.projectDir,
+        session: ctx.sessionId,
+        command,
+        security: ctx.security,
+        ...(listing ? { listing } : {}),
+      })
+      .then((kept) => {
+        if (kept.block !== null) {
+          verdict.block = { guard: "snapshot", reason: kept.block };
+          verdict.effects = [];
+        }
+        if (kept.context !== null) verdict.context.push(kept.context);
+        return answerToolUse(ctx, payload, deps, verdict);
+      });
+  return answerToolUse(ctx, payload, deps, verdict);
+}
+
+function answerToolUse(
+  ctx: GuardContext,
+  payload: HookPayload,
+  deps: HookDeps,
+  verdict: Verdict,
+): HookRun {
   let updatedInput: Record<string, unknown> | undefined;
   try {
     applyEffects(ctx, verdict.effects, deps.now);

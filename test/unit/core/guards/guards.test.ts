@@ -1172,6 +1172,139 @@ table(bashCheckGuard, [
     "`git clean -fdx` deletes ignored files",
   ],
   [
+    "git clean -e '!*' un-ignores every ignored file",
+    bash("git clean -fd -e '!*'"),
+    "block",
+    "`git clean -fd -e '!*'` deletes ignored files",
+  ],
+  [
+    "git clean --exclude='!.env' un-ignores .env",
+    bash("git clean -f --exclude='!.env'"),
+    "block",
+    "deletes ignored files",
+  ],
+  [
+    "git clean --exclude '!*' (value as the next word)",
+    bash("git clean -f --exclude '!*'"),
+    "block",
+    "deletes ignored files",
+  ],
+  [
+    "git clean -fde'!*' (the pattern glued to a cluster)",
+    bash("git clean -fde'!*'"),
+    "block",
+    "deletes ignored files",
+  ],
+  [
+    "git clean -e with a plain pattern keeps ignored files",
+    bash("git clean -fd -e build"),
+    "context",
+  ],
+  [
+    "git clean -ex is the pattern x, not -x",
+    bash("git clean -f -ex"),
+    "context",
+  ],
+  [
+    "read-tree -u --reset with uncommitted work",
+    bash("git read-tree -u --reset HEAD", {
+      git: { branch: "feat/x", defaultBranch: "main", dirtyTracked: true },
+    }),
+    "block",
+    "`git read-tree -u --reset HEAD` would throw away uncommitted changes",
+  ],
+  [
+    "read-tree -m -u with uncommitted work",
+    bash("git read-tree -m -u HEAD", {
+      git: { branch: "feat/x", defaultBranch: "main", dirtyTracked: true },
+    }),
+    "block",
+    "would throw away uncommitted changes",
+  ],
+  [
+    "read-tree --reset -u on a clean tree",
+    bash("git read-tree --reset -u HEAD", {
+      git: { branch: "feat/x", defaultBranch: "main", dirtyTracked: false },
+    }),
+    "allow",
+  ],
+  [
+    "read-tree without -u touches only the index",
+    bash("git read-tree HEAD", {
+      git: { branch: "feat/x", defaultBranch: "main", dirtyTracked: true },
+    }),
+    "allow",
+  ],
+  [
+    "checkout-index -a -f with uncommitted work",
+    bash("git checkout-index -a -f", {
+      git: { branch: "feat/x", defaultBranch: "main", dirtyTracked: true },
+    }),
+    "block",
+    "`git checkout-index -a -f` would throw away uncommitted changes",
+  ],
+  [
+    "checkout-index -af (a cluster)",
+    bash("git checkout-index -af", {
+      git: { branch: "feat/x", defaultBranch: "main", dirtyTracked: true },
+    }),
+    "block",
+    "would throw away uncommitted changes",
+  ],
+  [
+    "checkout-index --force --stdin",
+    bash("git ls-files | git checkout-index --force --stdin", {
+      git: { branch: "feat/x", defaultBranch: "main", dirtyTracked: true },
+    }),
+    "block",
+    "would throw away uncommitted changes",
+  ],
+  [
+    "checkout-index -f of one named file",
+    bash("git checkout-index -f -- src/app.ts", {
+      git: { branch: "feat/x", defaultBranch: "main", dirtyTracked: true },
+    }),
+    "allow",
+  ],
+  [
+    "checkout-index -a without -f overwrites nothing",
+    bash("git checkout-index -a", {
+      git: { branch: "feat/x", defaultBranch: "main", dirtyTracked: true },
+    }),
+    "allow",
+  ],
+  [
+    "git -C src checkout -- .. (the parent of src: the whole tree)",
+    bash("git -C src checkout -- ..", {
+      git: { branch: "feat/x", defaultBranch: "main", dirtyTracked: true },
+    }),
+    "block",
+    "`git -C src checkout -- ..` would throw away uncommitted changes",
+  ],
+  [
+    "checkout -- ../.. from a subfolder",
+    bash("git checkout -- ../..", {
+      git: { branch: "feat/x", defaultBranch: "main", dirtyTracked: true },
+    }),
+    "block",
+    "would throw away uncommitted changes",
+  ],
+  [
+    "restore src/.. (the whole tree, spelt through a folder)",
+    bash("git restore src/..", {
+      git: { branch: "feat/x", defaultBranch: "main", dirtyTracked: true },
+    }),
+    "block",
+    "would throw away uncommitted changes",
+  ],
+  [
+    "checkout -- ../lib names one folder",
+    bash("git checkout -- ../lib", {
+      git: { branch: "feat/x", defaultBranch: "main", dirtyTracked: true },
+    }),
+    "allow",
+  ],
+  [
     "a -c alias hides checkout -- .",
     bash("git -c alias.fresh='checkout -- .' fresh", {
       git: { branch: "feat/x", defaultBranch: "main", dirtyTracked: true },
