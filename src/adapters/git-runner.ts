@@ -2,6 +2,7 @@ import type { ChildProcessByStdio, SpawnSyncReturns } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Readable } from "node:stream";
+import { childTimeoutMs } from "./process-deadline.ts";
 
 /** `os.devNull`, without loading node:os on the hook's path. */
 const devNull = process.platform === "win32" ? "\\\\.\\nul" : "/dev/null";
@@ -371,18 +372,30 @@ function prepare(
   return gitInvocation(call, layout);
 }
 
+/** A call not started because the process's deadline has passed (adapters/process-deadline.ts). */
+function outOfTime(call: GitCall): GitResult {
+  return {
+    status: null,
+    stdout: "",
+    stderr: timedOutMessage(call),
+    timedOut: true,
+  };
+}
+
 /** Runs git and waits (the hook's synchronous steps). */
 export function runGitSync(call: GitCall): GitResult {
   const prepared = prepare(call);
   if ("refused" in prepared)
     return refusedResult(describeRefusal(prepared.refused));
+  const timeout = childTimeoutMs(call.timeoutMs);
+  if (timeout <= 0) return outOfTime(call);
   const { spawnSync } = process.getBuiltinModule("node:child_process");
   const result: SpawnSyncReturns<string> = spawnSync("git", prepared.args, {
     cwd: call.cwd,
     env: prepared.env,
     encoding: "utf8",
     input: call.input,
-    timeout: Math.max(1, call.timeoutMs),
+    timeout,
     maxBuffer: 1 << 30,
     windowsHide: true,
   });
@@ -405,6 +418,8 @@ export function runGit(call: GitCall): Promise<GitResult> {
   const prepared = prepare(call);
   if ("refused" in prepared)
     return Promise.resolve(refusedResult(describeRefusal(prepared.refused)));
+  const timeout = childTimeoutMs(call.timeoutMs);
+  if (timeout <= 0) return Promise.resolve(outOfTime(call));
   const { execFile } = process.getBuiltinModule("node:child_process");
   return new Promise((resolve) => {
     const child = execFile(
@@ -414,7 +429,7 @@ export function runGit(call: GitCall): Promise<GitResult> {
         cwd: call.cwd,
         env: prepared.env,
         encoding: "utf8",
-        timeout: Math.max(1, call.timeoutMs),
+        timeout,
         maxBuffer: 256 * 1024 * 1024,
         windowsHide: true,
       },
@@ -449,12 +464,14 @@ export function startGit(
 ): ChildProcessByStdio<null, Readable, null> | null {
   const prepared = prepare(call);
   if ("refused" in prepared) return null;
+  const timeout = childTimeoutMs(call.timeoutMs);
+  if (timeout <= 0) return null;
   const { spawn } = process.getBuiltinModule("node:child_process");
   return spawn("git", prepared.args, {
     cwd: call.cwd,
     env: prepared.env,
     stdio: ["ignore", "pipe", "ignore"],
-    timeout: Math.max(1, call.timeoutMs),
+    timeout,
     windowsHide: true,
   });
 }

@@ -1,3 +1,5 @@
+import { setProcessDeadline } from "../adapters/process-deadline.ts";
+import { checkBudget } from "./deadline.ts";
 import { HOOK_PROCESS_ENV } from "../adapters/git-runner.ts";
 import { dropAgentWritablePath } from "../adapters/trusted-path-env.ts";
 import type { TreeListing } from "../adapters/tree-listing.ts";
@@ -46,6 +48,8 @@ export async function startToolCall(
   startListing: (root: string) => TreeListing | null,
 ): Promise<EarlyStart> {
   becomeHookProcess();
+  // Set before the first program starts: git's listing gets no more than the call's time.
+  setProcessDeadline(checkBudget(process.env["PLAYBOOK_CHECK_BUDGET_MS"]));
   const input = await readEvent(MAX_STDIN_BYTES, STDIN_TIMEOUT_MS);
   if (input.timedOut || input.truncated) return { input, listing: null };
   let json: unknown;
