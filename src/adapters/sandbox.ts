@@ -12,6 +12,8 @@ export interface SandboxPolicy {
   allowedDomains: readonly string[];
   /** Extra folders it may write (absolute, or `~/...`). */
   allowWrite: readonly string[];
+  /** Absolute folders it may read even where the sandbox hides their parent (a clean checkout's linked dependencies). */
+  allowRead?: readonly string[];
   /** The installed playbook-kit, write-protected when it sits inside the project (node_modules, a link). */
   packageRoot: string | null;
 }
@@ -132,6 +134,7 @@ export async function startSandbox(policy: SandboxPolicy): Promise<Sandbox> {
   );
   const guarded = protectedPaths(root, policy.packageRoot);
   const sockets = unixSocketPolicy(home, tempDir, writable, internal);
+  sockets.allowRead.push(...(policy.allowRead ?? []));
   let last = "";
   let count = 0;
   try {

@@ -1,5 +1,12 @@
-import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+} from "node:fs";
+import { RUNTIME_DIR } from "../../adapters/runtime-files.ts";
 import { join } from "node:path";
 import { runGitSync } from "../../adapters/git-runner.ts";
 import { PlaybookError } from "../../core/errors.ts";
@@ -20,6 +27,8 @@ export interface CleanCheckout {
    * ignores the folder (`node_modules/` matches folders only), and the fingerprint is of the commit.
    */
   linkDependencies: () => void;
+  /** Where the folders `linkDependencies` links really are: the validations' sandbox must be able to read them. */
+  dependencies: string[];
   remove: () => void;
 }
 
@@ -39,7 +48,12 @@ export function makeCleanCheckout(root: string, rev: string): CleanCheckout {
     throw new PlaybookError("E_GIT", `git cannot find the commit ${rev}.`, {
       hint: "Commit the work first, or name a commit git knows.",
     });
-  const dir = join(mkdtempSync(join(tmpdir(), "playbook-reprove-")), "tree");
+  // In the runtime folder, a trust path: the agent's shell cannot change the checkout while its validations run (a
+  // temporary folder it can write would let it), and the validations' sandbox, which hides the host's temporary
+  // folders, still sees it.
+  const parent = join(root, RUNTIME_DIR, "reprove");
+  mkdirSync(parent, { recursive: true });
+  const dir = join(mkdtempSync(join(parent, "run-")), "tree");
   const added = git(["worktree", "add", "--detach", "--quiet", dir, commit]);
   if (added.status !== 0)
     throw new PlaybookError(
@@ -49,13 +63,16 @@ export function makeCleanCheckout(root: string, rev: string): CleanCheckout {
         hint: "Fix what git says (`git worktree prune` clears stale worktrees), then run the command again.",
       },
     );
+  const linked = DEPENDENCY_FOLDERS.filter(
+    (name) => existsSync(join(root, name)) && !existsSync(join(dir, name)),
+  );
   return {
     dir,
     commit,
+    dependencies: linked.map((name) => realpathSync(join(root, name))),
     linkDependencies: () => {
-      for (const name of DEPENDENCY_FOLDERS)
-        if (existsSync(join(root, name)) && !existsSync(join(dir, name)))
-          symlinkSync(join(root, name), join(dir, name), "dir");
+      for (const name of linked)
+        symlinkSync(join(root, name), join(dir, name), "dir");
     },
     remove: () => {
       git(["worktree", "remove", "--force", dir]);

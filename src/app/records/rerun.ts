@@ -140,7 +140,10 @@ async function rerunIn(
         }
       }
   }
-  const isolation = await isolate(runRoot, planned.length > 0, deps);
+  const isolation = await isolate(runRoot, planned.length > 0, deps, {
+    configRoot: root,
+    allowRead: checkout?.dependencies ?? [],
+  });
   const rows: RerunRow[] = [];
   let tree: string | null;
   try {

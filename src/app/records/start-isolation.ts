@@ -1,11 +1,14 @@
 import { findPackageRoot } from "../../adapters/package-root.ts";
 import { startSandbox } from "../../adapters/sandbox.ts";
 import { readConfig } from "../workspace/read-config.ts";
-import type { Isolation } from "./verify.ts";
+import type { IsolateOptions, Isolation } from "./verify.ts";
 
 /** The sandbox for the validations of `root`, with the hosts and folders `verify` in `.claude/playbook.json` allows. */
-export async function startIsolation(root: string): Promise<Isolation> {
-  const { verify } = readConfig(root).config;
+export async function startIsolation(
+  root: string,
+  options: IsolateOptions = {},
+): Promise<Isolation> {
+  const { verify } = readConfig(options.configRoot ?? root).config;
   let packageRoot: string | null;
   try {
     packageRoot = findPackageRoot().root;
@@ -16,6 +19,7 @@ export async function startIsolation(root: string): Promise<Isolation> {
     root,
     allowedDomains: verify.allowedDomains,
     allowWrite: verify.allowWrite,
+    allowRead: options.allowRead ?? [],
     packageRoot,
   });
   return sandbox.ok

@@ -48,6 +48,16 @@ export type RunCommand = (
   options: { cwd: string; timeoutMs: number },
 ) => Promise<CommandRun>;
 
+/**
+ * For the final proof in a clean checkout: the project whose `.claude/playbook.json` decides what the validations
+ * may reach (never the checkout's, which a commit could have changed), and folders linked into the checkout that
+ * must stay readable where they really are (the project's dependencies).
+ */
+export interface IsolateOptions {
+  configRoot?: string;
+  allowRead?: readonly string[];
+}
+
 /** Where validation commands run: inside the OS sandbox, or (where none can run) as they are, and why. */
 export type Isolation =
   | {
@@ -66,7 +76,7 @@ export interface VerifyDeps {
   now: () => Date;
   run: RunCommand;
   /** Starts the sandbox for `root` (adapters/sandbox.ts), or says why none can run. */
-  isolate: (root: string) => Promise<Isolation>;
+  isolate: (root: string, options?: IsolateOptions) => Promise<Isolation>;
   /** The working tree's fingerprint (adapters/tree-fingerprint.ts). */
   readTree: (root: string) => TreeReading;
   /** The security mode, which decides whether validations may run without a sandbox. */
@@ -264,11 +274,12 @@ export async function isolate(
   root: string,
   needed: boolean,
   deps: Pick<VerifyDeps, "isolate" | "securityMode">,
+  options: IsolateOptions = {},
 ): Promise<Isolation> {
   if (!needed) return { sandboxed: false, why: "nothing to run", next: "" };
-  const isolation = await deps.isolate(root);
+  const isolation = await deps.isolate(root, options);
   if (isolation.sandboxed) return isolation;
-  const mode = deps.securityMode(root);
+  const mode = deps.securityMode(options.configRoot ?? root);
   if (mode === "strict")
     throw new PlaybookError(
       "E_CONFIG",
