@@ -1,10 +1,10 @@
+import { filesUnder, isTrustState } from "../helpers/runtime-files.ts";
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
   existsSync,
   mkdirSync,
   mkdtempSync,
-  readdirSync,
   readFileSync,
   writeFileSync,
 } from "node:fs";
@@ -19,15 +19,6 @@ import { createWorld, TODAY } from "../helpers/golden-path-world.ts";
 
 const PLAYBOOK = "plan/playbook-multiply.md";
 const RUNTIME = ".claude/playbook";
-
-/** Every file under `dir` (relative), for before/after comparisons. */
-function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
-    .sort();
-}
 
 const sha = (path: string) =>
   createHash("sha256").update(readFileSync(path)).digest("hex");
@@ -446,15 +437,4 @@ function expectAllTried(world: GoldenPath, moves: Move[]): void {
     tried.filter((s) => s.verdict === "missing").map((s) => s.title),
   ).toEqual([]);
   expect(new Set(tried.map((s) => s.title)).size).toBe(new Set(titles).size);
-}
-
-/**
- * Records, grants, locks and the journal: what proves work (logs, caches, job output and the snapshots of
- * uncommitted work are playbook's own).
- */
-function isTrustState(file: string): boolean {
-  return (
-    !/^(?:logs|cache|jobs|sessions|snapshots)\//.test(file) &&
-    !file.endsWith(".v8cache")
-  );
 }

@@ -1,10 +1,10 @@
+import { filesUnder, isTrustState } from "../helpers/runtime-files.ts";
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
   existsSync,
   mkdirSync,
   mkdtempSync,
-  readdirSync,
   readFileSync,
   writeFileSync,
 } from "node:fs";
@@ -55,19 +55,6 @@ const TASK: SampleTask = {
     ],
   },
 };
-
-/** Every file under `dir` (relative), for before/after comparisons. */
-function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
-    .sort();
-}
-
-/** Records, grants, locks and the journal: what proves work (logs, caches and job output are playbook's own). */
-const isTrustState = (file: string) =>
-  !/^(?:logs|cache|jobs|sessions)\//.test(file) && !file.endsWith(".v8cache");
 
 const sha = (path: string) =>
   createHash("sha256").update(readFileSync(path)).digest("hex");
