@@ -130,18 +130,18 @@ describe("playbook doctor", () => {
     expect(status_.stdout).toContain("next      write the plan: fill it in");
   });
 
-  it("fails below the Claude Code that runs exec-form hooks, and says when there is none", () => {
+  it("fails below the Claude Code that runs the hooks init writes (onFailure came in 2.1.295), and says when there is none", () => {
     const p = installed();
     // An older release answers `claude --version` the way the real one does.
     const old = createTempProject({
-      "bin/claude": '#!/bin/sh\necho "2.1.138 (Claude Code)"\n',
+      "bin/claude": '#!/bin/sh\necho "2.1.294 (Claude Code)"\n',
     });
     chmodSync(old.path("bin/claude"), 0o755);
     const tooOld = doctor(p, `${old.path("bin")}:${process.env["PATH"] ?? ""}`);
     expect(tooOld.findings.find((f) => f.area === "claude")).toEqual({
       level: "error",
       area: "claude",
-      message: "Claude Code 2.1.138 does not run exec-form hooks",
+      message: "Claude Code 2.1.294 does not run the hooks init writes",
       fix: `Update Claude Code to ${MINIMUM_CLAUDE_CODE} or later (\`claude update\`).`,
     });
     expect(tooOld.status).toBe(1);

@@ -207,7 +207,7 @@ function checkHooksAndBoundary(
     checkBoundary(root, readConfig(root).config.security, plugin, say.findings);
 }
 
-/** Claude Code, new enough for exec-form hooks. */
+/** Claude Code, new enough for the hooks init writes (exec form, `onFailure`). */
 function checkClaude({ deps }: DoctorContext, say: Say): void {
   const claude = deps.run("claude", ["--version"]);
   const version =
@@ -221,7 +221,7 @@ function checkClaude({ deps }: DoctorContext, say: Say): void {
   else if (compareVersions(version, EXEC_FORM_VERSION) < 0)
     say.error(
       "claude",
-      `Claude Code ${version.join(".")} does not run exec-form hooks`,
+      `Claude Code ${version.join(".")} does not run the hooks init writes`,
       `Update Claude Code to ${MINIMUM_CLAUDE_CODE} or later (\`claude update\`).`,
     );
   else say.ok("claude", `Claude Code ${version.join(".")}`);
