@@ -1,5 +1,7 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   createFinishedRepo,
@@ -102,6 +104,37 @@ describe("the archive's final proof (archive.requireRerun, on by default)", () =
     expect(result.stdout + result.stderr).toContain("p1.1 consistency");
     expect(remoteBranches(repo)).not.toContain("feat/login-form");
     expect(repo.git("log", "main", "--oneline")).not.toContain("archive");
+  });
+
+  it("what the validations may reach comes from the project's configuration, not from a copy a commit slipped in", () => {
+    const outside = mkdtempSync(join(tmpdir(), "playbook-reach-"));
+    const repo = finishedWith(`automated - touch ${outside}/mark`);
+    // With git plumbing, the agent commits a configuration that lets validations write anywhere, and hides the
+    // difference from git status, so the archive's commit leaves it in.
+    const evil = `${JSON.stringify({
+      security: sandboxed ? "strict" : "trusted",
+      archive: { requireRerun: true },
+      verify: { allowWrite: [outside] },
+    })}\n`;
+    const blob = execFileSync("git", ["hash-object", "-w", "--stdin"], {
+      cwd: repo.dir,
+      input: evil,
+      encoding: "utf8",
+    }).trim();
+    repo.git(
+      "update-index",
+      "--cacheinfo",
+      `100644,${blob},.claude/playbook.json`,
+    );
+    repo.git("update-index", "--assume-unchanged", ".claude/playbook.json");
+    repo.git("commit", "-q", "-m", "tune the sandbox");
+
+    const result = archive(repo);
+
+    expect(result.status).not.toBe(0);
+    expect(result.stdout + result.stderr).toContain("p1.1 consistency");
+    expect(existsSync(join(outside, "mark"))).toBe(false);
+    expect(remoteBranches(repo)).not.toContain("feat/login-form");
   });
 
   it("evidence of an earlier tree is proven again and replaced, not a chore: the archive merges", () => {
