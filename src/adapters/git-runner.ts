@@ -1,5 +1,5 @@
 import type { ChildProcessByStdio, SpawnSyncReturns } from "node:child_process";
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Readable } from "node:stream";
 import { childTimeoutMs } from "./process-deadline.ts";
@@ -143,11 +143,13 @@ export interface RepositoryLayout {
 export interface SettingsRefusal {
   file: string;
   line: string;
-  why: "include" | "agent-writable";
+  why: "include" | "agent-writable" | "too-large";
 }
 
 /** What a refused repository's settings tell the user: the file, the line, and the next step. */
 export function describeRefusal({ file, line, why }: SettingsRefusal): string {
+  if (why === "too-large")
+    return `${file} is larger than the 1 MiB playbook's git reads, so its settings cannot be checked. Next: shrink it to the settings the repository needs, then try again.`;
   return why === "include"
     ? `${file} includes another file (${line}), which playbook's git does not read: the agent's file tools may have written it. Next: copy the settings you need into ${file} and remove the include, then try again.`
     : `${file} holds \`${line}\`, and the agent's shell can write that file. Next: move the setting into .git/config (or remove it), then try again.`;
@@ -191,6 +193,13 @@ export function readRepositoryLayout(cwd: string): RepositoryLayout | null {
     commonDir = common ? resolve(gitDir, common) : gitDir;
   }
   const config = readText(join(commonDir, "config")) ?? "";
+  if (Buffer.byteLength(config) > MAX_SETTINGS_BYTES)
+    return {
+      gitDir,
+      commonDir,
+      sha256: false,
+      refused: { file: join(commonDir, "config"), line: "", why: "too-large" },
+    };
   return {
     gitDir,
     commonDir,
@@ -534,9 +543,26 @@ function refusedResult(message: string): GitResult {
   return { status: null, stdout: "", stderr: message, timedOut: false };
 }
 
+/** The most of a git settings or pointer file the runner reads: a larger settings file is refused, not half read. */
+const MAX_SETTINGS_BYTES = 1 << 20;
+
+/**
+ * A git settings or pointer file, read no further than one byte past `MAX_SETTINGS_BYTES` (so a larger one shows as
+ * such): null when unreadable.
+ */
 function readText(path: string): string | null {
   try {
-    return readFileSync(path, "utf8");
+    const { openSync, fstatSync, readSync, closeSync } =
+      process.getBuiltinModule("node:fs");
+    const fd = openSync(path, "r");
+    try {
+      const size = Math.min(fstatSync(fd).size, MAX_SETTINGS_BYTES + 1);
+      const buffer = Buffer.alloc(size);
+      const read = readSync(fd, buffer, 0, size, 0);
+      return buffer.toString("utf8", 0, read);
+    } finally {
+      closeSync(fd);
+    }
   } catch {
     return null;
   }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readDocumentText } from "../adapters/read-document.ts";
 import { dirname, join } from "node:path";
 import { createGitPort } from "../adapters/git-port.ts";
 import { findGitHubToken } from "../adapters/github-token.ts";
@@ -67,7 +67,7 @@ export function createArchiveDeps(
       try {
         return summarizeDocument(
           "state",
-          readFileSync(join(dir, "state.md"), "utf8"),
+          readDocumentText(join(dir, "state.md"), "state", "state.md"),
           "state.md",
         ) as StateSummary;
       } catch {
@@ -78,7 +78,7 @@ export function createArchiveDeps(
       try {
         return summarizeDocument(
           "playbook",
-          readFileSync(join(dir, path), "utf8"),
+          readDocumentText(join(dir, path), "playbook", path),
           path,
         ) as PlaybookSummary;
       } catch {

@@ -263,6 +263,22 @@ describe("the repository's own settings are read only where the agent cannot hav
     expect(home.marks()).toEqual([]);
   });
 
+  it("a .git/config over 1 MiB is refused, not half read: an include past the first MiB would go unseen", () => {
+    const home = createHostileGitHome();
+    const repo = createFinishedRepo();
+    const config = join(repo.dir, ".git", "config");
+    writeFileSync(
+      config,
+      `${readFileSync(config, "utf8")}# ${"x".repeat(1 << 20)}\n[include]\n\tpath = ${join(home.home, "included.gitconfig")}\n`,
+    );
+    becomeHookProcess(home);
+
+    expect(currentTreeFingerprint(repo.dir)).toEqual({
+      unreadable: expect.stringContaining("larger than the 1 MiB") as string,
+    });
+    expect(home.marks()).toEqual([]);
+  });
+
   it("a .git/commondir the agent's shell wrote is not read (git would take its settings from there)", () => {
     const home = createHostileGitHome();
     const p = workRepo();
