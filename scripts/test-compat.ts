@@ -1,5 +1,5 @@
 // `npm run test:compat`: the end-to-end files that drive the real Claude Code, run against the oldest release that
-// runs the hooks `playbook init` writes (exec form). `npm test` runs them against the pinned release.
+// runs the hooks `playbook init` writes (exec form, onFailure). `npm test` runs them against the pinned release.
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import process from "node:process";
@@ -12,6 +12,8 @@ const REAL_CLIENT_FILES = [
   "test/e2e/plugin-route.test.ts",
   "test/e2e/demo.test.ts",
   "test/e2e/trust-boundary.test.ts",
+  // The minimum must block a hook that crashes or times out (onFailure).
+  "test/e2e/hook-failure-contract.test.ts",
 ];
 
 const root = join(import.meta.dirname, "..");
