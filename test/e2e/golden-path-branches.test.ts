@@ -1,3 +1,4 @@
+import { claudeCodeVersion } from "../../scripts/claude-code.ts";
 import { existsSync, readFileSync, renameSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { GoldenPath, Move } from "../../demo/golden-path.ts";
@@ -229,57 +230,63 @@ describe("the Golden Path's failure branches, through the real Claude Code CLI",
     expectOnPath(world);
   }, 300_000);
 
-  it("the session is compacted mid-phase (/compact): PreCompact saves where the work stands, SessionStart gives it back, work goes on", async () => {
-    const world = await createWorld();
-    const m = createMoves(world.project.dir, MULTIPLY);
-    const outcome = await world.session({
-      prompt: MULTIPLY.prompt,
-      followUps: ["/compact", "Go on with the playbook."],
-      moves: [
-        ...m.plan(TODAY),
-        ...m.review("approve"),
-        ...m.begin(),
-        ...m.work("p1.1"),
-        ...m.verify("p1.1"),
-        ...m.tick("p1.1", "allow"),
-        m.say(
-          "agent",
-          "it pauses before compaction",
-          "p1.1 is done. <promise>DONE</promise>",
-          "stop",
-        ),
-        // After /compact and the user's next message, the next subtask goes on without starting over.
-        ...m.work("p1.2"),
-        ...m.verify("p1.2"),
-        ...m.tick("p1.2", "allow"),
-        ...m.verify("p1"),
-        ...m.crit("p1", "PASS", "npm test passes"),
-        ...m.finishPhase("allow"),
-        ...m.tick("ft1", "allow"),
-        m.say("agent", "it ends its turn", "Merged.", "stop"),
-      ],
-    });
-    const session = outcome.session.sessionId;
-    const snapshot = readFileSync(
-      world.path(`.claude/playbook/sessions/${session}.compact.json`),
-      "utf8",
-    );
-    expect(snapshot).toContain(PLAYBOOK);
-    expect(snapshot).toContain("p1.2");
-    const restored = outcome.hooks.find(
-      (run) => run.name === "SessionStart:compact",
-    );
-    expect(restored?.stdout).toContain("Restored after compaction");
-    expect(restored?.stdout).toContain("p1.2");
-    expect(outcome.requests.some((r) => r.agent === "compact")).toBe(true);
-    const merged = readTaskOutcome(world, [
-      "src/multiply.js",
-      "plan/archive/playbook-multiply.md",
-    ]);
-    expect(merged.onMain).toEqual({
-      "src/multiply.js": true,
-      "plan/archive/playbook-multiply.md": true,
-    });
-    expectOnPath(world);
-  }, 300_000);
+  // 2.1.295, the minimum, takes `/compact` in a headless session without asking the model for a summary and runs no
+  // SessionStart after it, so this scene cannot be played there (docs/claude-code.md): it runs on every later release.
+  it.skipIf(claudeCodeVersion() === "2.1.295")(
+    "the session is compacted mid-phase (/compact): PreCompact saves where the work stands, SessionStart gives it back, work goes on",
+    async () => {
+      const world = await createWorld();
+      const m = createMoves(world.project.dir, MULTIPLY);
+      const outcome = await world.session({
+        prompt: MULTIPLY.prompt,
+        followUps: ["/compact", "Go on with the playbook."],
+        moves: [
+          ...m.plan(TODAY),
+          ...m.review("approve"),
+          ...m.begin(),
+          ...m.work("p1.1"),
+          ...m.verify("p1.1"),
+          ...m.tick("p1.1", "allow"),
+          m.say(
+            "agent",
+            "it pauses before compaction",
+            "p1.1 is done. <promise>DONE</promise>",
+            "stop",
+          ),
+          // After /compact and the user's next message, the next subtask goes on without starting over.
+          ...m.work("p1.2"),
+          ...m.verify("p1.2"),
+          ...m.tick("p1.2", "allow"),
+          ...m.verify("p1"),
+          ...m.crit("p1", "PASS", "npm test passes"),
+          ...m.finishPhase("allow"),
+          ...m.tick("ft1", "allow"),
+          m.say("agent", "it ends its turn", "Merged.", "stop"),
+        ],
+      });
+      const session = outcome.session.sessionId;
+      const snapshot = readFileSync(
+        world.path(`.claude/playbook/sessions/${session}.compact.json`),
+        "utf8",
+      );
+      expect(snapshot).toContain(PLAYBOOK);
+      expect(snapshot).toContain("p1.2");
+      const restored = outcome.hooks.find(
+        (run) => run.name === "SessionStart:compact",
+      );
+      expect(restored?.stdout).toContain("Restored after compaction");
+      expect(restored?.stdout).toContain("p1.2");
+      expect(outcome.requests.some((r) => r.agent === "compact")).toBe(true);
+      const merged = readTaskOutcome(world, [
+        "src/multiply.js",
+        "plan/archive/playbook-multiply.md",
+      ]);
+      expect(merged.onMain).toEqual({
+        "src/multiply.js": true,
+        "plan/archive/playbook-multiply.md": true,
+      });
+      expectOnPath(world);
+    },
+    300_000,
+  );
 });
