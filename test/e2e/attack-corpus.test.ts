@@ -13,9 +13,8 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { GoldenPath, Move } from "../../demo/golden-path.ts";
 import { packPlaybook } from "../../demo/install-playbook.ts";
-import { createMoves } from "../../demo/moves.ts";
-import { MULTIPLY } from "../../demo/tasks.ts";
-import { createWorld, TODAY } from "../helpers/golden-path-world.ts";
+import type { createMoves } from "../../demo/moves.ts";
+import { createReviewedWorld } from "../helpers/golden-path-world.ts";
 
 const PLAYBOOK = "plan/playbook-multiply.md";
 const RUNTIME = ".claude/playbook";
@@ -43,12 +42,7 @@ describe("the attack corpus, through the real client with init's settings", () =
   };
 
   beforeAll(async () => {
-    world = await createWorld();
-    m = createMoves(world.project.dir, MULTIPLY);
-    await world.session({
-      prompt: MULTIPLY.prompt,
-      moves: [...m.plan(TODAY), ...m.review("approve")],
-    });
+    ({ world, m } = await createReviewedWorld());
     writeFileSync(
       forged,
       JSON.stringify({

@@ -3,10 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { GoldenPath, Move } from "../../demo/golden-path.ts";
-import { createMoves } from "../../demo/moves.ts";
+import type { createMoves } from "../../demo/moves.ts";
 import { goldenPathSessions } from "../../demo/run-task.ts";
 import { MULTIPLY, type SampleTask } from "../../demo/tasks.ts";
 import {
+  createReviewedWorld,
   createWorld,
   stepTitled,
   TODAY,
@@ -33,12 +34,7 @@ describe("the deputies act on nothing the agent shaped, through the real client"
   const mark = join(outside, "ran-outside-the-sandbox");
 
   beforeAll(async () => {
-    world = await createWorld();
-    m = createMoves(world.project.dir, MULTIPLY);
-    await world.session({
-      prompt: MULTIPLY.prompt,
-      moves: [...m.plan(TODAY), ...m.review("approve")],
-    });
+    ({ world, m } = await createReviewedWorld());
   }, 600_000);
 
   it("a copy of the project the agent made, with its own git filter and settings, is never where a job runs", async () => {

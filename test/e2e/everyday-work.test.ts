@@ -13,13 +13,12 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { GoldenPath, Move } from "../../demo/golden-path.ts";
 import { packPlaybook } from "../../demo/install-playbook.ts";
-import { createMoves } from "../../demo/moves.ts";
+import type { createMoves } from "../../demo/moves.ts";
 import { MULTIPLY, type SampleTask } from "../../demo/tasks.ts";
 import { readRecords } from "../../src/adapters/record-store.ts";
 import {
-  createWorld,
+  createReviewedWorld,
   stepTitled,
-  TODAY,
 } from "../helpers/golden-path-world.ts";
 
 const PLAYBOOK = "plan/playbook-multiply.md";
@@ -70,12 +69,7 @@ describe("everyday work goes through, through the real client with init's settin
   const outside = mkdtempSync(join(tmpdir(), "playbook-everyday-"));
 
   beforeAll(async () => {
-    world = await createWorld();
-    m = createMoves(world.project.dir, TASK);
-    await world.session({
-      prompt: TASK.prompt,
-      moves: [...m.plan(TODAY), ...m.review("approve")],
-    });
+    ({ world, m } = await createReviewedWorld(TASK));
     // As `npm i -D playbook-kit` leaves a project, and tsx from a local folder (no network here).
     execFileSync(
       "npm",

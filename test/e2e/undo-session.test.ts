@@ -3,9 +3,9 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { GoldenPath, Move } from "../../demo/golden-path.ts";
-import { createMoves } from "../../demo/moves.ts";
+import type { createMoves } from "../../demo/moves.ts";
 import { MULTIPLY } from "../../demo/tasks.ts";
-import { createWorld, TODAY } from "../helpers/golden-path-world.ts";
+import { createReviewedWorld } from "../helpers/golden-path-world.ts";
 
 const STORE = ".claude/playbook/snapshots";
 
@@ -42,12 +42,7 @@ describe("work the agent's spelling cannot destroy, through the real client", ()
   let m: ReturnType<typeof createMoves>;
 
   beforeAll(async () => {
-    world = await createWorld();
-    m = createMoves(world.project.dir, MULTIPLY);
-    await world.session({
-      prompt: MULTIPLY.prompt,
-      moves: [...m.plan(TODAY), ...m.review("approve")],
-    });
+    ({ world, m } = await createReviewedWorld());
   }, 600_000);
 
   it("a parser-blind git checkout -- . and git read-tree -u --reset are undone by playbook undo from the agent's shell", async () => {

@@ -3,9 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { GoldenPath, Move } from "../../demo/golden-path.ts";
-import { createMoves } from "../../demo/moves.ts";
-import { MULTIPLY } from "../../demo/tasks.ts";
-import { createWorld, TODAY } from "../helpers/golden-path-world.ts";
+import type { createMoves } from "../../demo/moves.ts";
+import { createReviewedWorld } from "../helpers/golden-path-world.ts";
 import { userProgramDenyRules } from "../../src/core/paths/user-program-files.ts";
 
 const PLAYBOOK = "plan/playbook-multiply.md";
@@ -27,12 +26,7 @@ describe("Claude Code's own configuration, through the file tools of the real cl
   const mark = join(mkdtempSync(join(tmpdir(), "playbook-mark-")), "ran");
   let m: ReturnType<typeof createMoves>;
   beforeAll(async () => {
-    world = await createWorld();
-    m = createMoves(world.project.dir, MULTIPLY);
-    await world.session({
-      prompt: MULTIPLY.prompt,
-      moves: [...m.plan(TODAY), ...m.review("approve")],
-    });
+    ({ world, m } = await createReviewedWorld());
   }, 600_000);
 
   const write = (title: string, file: string, content: string): Move => ({

@@ -7,6 +7,8 @@ import {
   type Move,
   type Step,
 } from "../../demo/golden-path.ts";
+import { createMoves } from "../../demo/moves.ts";
+import { MULTIPLY, type SampleTask } from "../../demo/tasks.ts";
 import { createTempProject } from "./temp-project.ts";
 
 export const TODAY = "2026-11-23";
@@ -70,4 +72,17 @@ export function probeBefore(
     earlier?.();
     probe();
   };
+}
+
+/** A world whose task the pm has planned and the reviewer approved (one session): where an attack or a scene starts. */
+export async function createReviewedWorld(
+  task: SampleTask = MULTIPLY,
+): Promise<{ world: GoldenPath; m: ReturnType<typeof createMoves> }> {
+  const world = await createWorld();
+  const m = createMoves(world.project.dir, task);
+  await world.session({
+    prompt: task.prompt,
+    moves: [...m.plan(TODAY), ...m.review("approve")],
+  });
+  return { world, m };
 }

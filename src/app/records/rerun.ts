@@ -12,7 +12,12 @@ import { parsePlaybook } from "../../core/parse/parse-playbook.ts";
 import { treeMismatch } from "../../core/records/proof-state.ts";
 import { createRecordSet } from "../../core/records/record-set.ts";
 import { commandOf } from "../../core/records/validation-command.ts";
-import { isolate, readTreeOrThrow, type VerifyDeps } from "./verify.ts";
+import {
+  isolate,
+  readTreeOrThrow,
+  runDetail,
+  type VerifyDeps,
+} from "./verify.ts";
 import { runLint } from "../lint/lint.ts";
 import { makeCleanCheckout, type CleanCheckout } from "./clean-checkout.ts";
 import { readDocumentText } from "../../adapters/read-document.ts";
@@ -190,12 +195,7 @@ async function rerunIn(
           at: deps.now().toISOString(),
           detail: {
             command: row.command,
-            exitCode: run.exitCode,
-            signal: run.signal,
-            timedOut: run.timedOut,
-            durationMs: run.durationMs,
-            outputDigest: run.outputDigest,
-            outputTail: run.outputTail,
+            ...runDetail(run),
             sandboxed: isolation.sandboxed,
             tree,
             commit,

@@ -208,13 +208,7 @@ export async function runVerify(
         at: deps.now().toISOString(),
         detail: {
           command,
-          exitCode: run.exitCode,
-          signal: run.signal,
-          timedOut: run.timedOut,
-          durationMs: run.durationMs,
-          outputDigest: run.outputDigest,
-          outputTail: run.outputTail,
-          ...(run.error !== null ? { error: run.error } : {}),
+          ...runDetail(run),
           sandboxed: isolation.sandboxed,
           tree: before.fingerprint,
         },
@@ -261,6 +255,19 @@ export async function runVerify(
       before.fingerprint === after.fingerprint
         ? []
         : changedPaths(before.entries, after.entries),
+  };
+}
+
+/** What an evidence record keeps of a command's run. */
+export function runDetail(run: CommandRun): Record<string, unknown> {
+  return {
+    exitCode: run.exitCode,
+    signal: run.signal,
+    timedOut: run.timedOut,
+    durationMs: run.durationMs,
+    outputDigest: run.outputDigest,
+    outputTail: run.outputTail,
+    ...(run.error !== null ? { error: run.error } : {}),
   };
 }
 
