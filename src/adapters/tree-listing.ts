@@ -2,30 +2,47 @@ import { lstatSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startGit } from "./git-runner.ts";
 import { readTreeBasis, type TreeBasis } from "./tree-basis-store.ts";
+import { fileIdentity, TREE_INDEX_FILE } from "./tree-index-store.ts";
 
 /**
- * The settings a fingerprint relies on, whatever the repository's config says: every stat field is compared (so a
- * file rewritten with its size and mtime put back still shows as modified). The runner adds the rest: no fsmonitor,
- * no configuration but the repository's own.
+ * The settings a listing relies on, whatever the repository's config says: every stat field is compared (so a file
+ * rewritten with its size and mtime put back still shows as modified), and no untracked cache (an index extension the
+ * agent can write) decides what is untracked. The runner adds the rest: no fsmonitor, no configuration but the
+ * repository's own.
  */
 export const TREE_GIT_SETTINGS = [
   "-c",
   "core.checkStat=default",
   "-c",
   "core.trustctime=true",
+  "-c",
+  "core.untrackedCache=false",
 ];
 
 export const LISTING = ["ls-files", "-z", "-v", "-t"];
 export const WORKTREE = ["-m", "-o", "-d", "--exclude-standard"];
+/** Every path the fingerprint covers: the index's paths (with mode, id and stage) and untracked files not ignored. */
+export const PATHS = [
+  "ls-files",
+  "-z",
+  "-t",
+  "-s",
+  "-c",
+  "-o",
+  "--exclude-standard",
+];
 
 export interface BasisStart {
   index: string;
   basis: TreeBasis;
+  /** playbook's own index the basis was written with (absolute), which git lists changes against. */
+  indexFile: string;
 }
 
 /**
- * `git ls-files -m -o -d` running against the tree's basis: what changed since the last full reading. Started as soon
- * as a call may claim proof (by the hook's loader, before the tool bundle loads), answered by `treeFingerprintSoon`.
+ * `git ls-files -m -o -d` against playbook's own index, running for the tree's basis: what changed since the last
+ * full reading. Started as soon as a call may claim proof (by the hook's loader, before the tool bundle loads),
+ * answered by `treeFingerprintSoon`.
  */
 export interface TreeListing {
   /** The project git lists. */
@@ -37,8 +54,19 @@ export interface TreeListing {
   cancel: () => void;
 }
 
+/** The listing of changes since the basis, as git runs it (the same in the hook, its loader and the bench). */
+export function changesListing(start: BasisStart): {
+  args: string[];
+  indexFile: string;
+} {
+  return {
+    args: [...TREE_GIT_SETTINGS, ...LISTING, ...WORKTREE],
+    indexFile: start.indexFile,
+  };
+}
+
 /**
- * Starts the listing, or null when there is no basis for the index git has now or git was not started (a full
+ * Starts the listing, or null when there is no basis for the indexes there are now or git was not started (a full
  * reading is due, and says why).
  */
 export function startTreeListing(
@@ -49,7 +77,7 @@ export function startTreeListing(
   if (start === null) return null;
   const child = startGit({
     cwd: root,
-    args: [...TREE_GIT_SETTINGS, ...LISTING, ...WORKTREE],
+    ...changesListing(start),
     purpose: "read",
     timeoutMs,
   });
@@ -73,11 +101,15 @@ export function startTreeListing(
   };
 }
 
-/** The basis, when there is one for the index git has now. */
+/** The basis, when there is one for the repository's index git has now and playbook's own index is the one it names. */
 export function startFromBasis(root: string): BasisStart | null {
   const index = indexIdentity(root);
   const basis = index === null ? null : readTreeBasis(root);
-  return basis !== null && basis.index === index ? { index, basis } : null;
+  if (basis === null || basis.index !== index) return null;
+  const indexFile = join(root, TREE_INDEX_FILE);
+  return fileIdentity(indexFile) === basis.treeIndex
+    ? { index, basis, indexFile }
+    : null;
 }
 
 /**
@@ -98,9 +130,7 @@ export function indexIdentity(root: string): string | null {
       if (match[1].trim().startsWith("/"))
         file = join(match[1].trim(), "index");
     } else if (!dotGit.isDirectory()) return null;
-    const s = lstatSync(file, { bigint: true });
-    if (!s.isFile()) return null;
-    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+    return fileIdentity(file);
   } catch {
     return null;
   }

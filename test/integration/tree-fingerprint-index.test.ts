@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { rmSync, writeFileSync } from "node:fs";
+import { rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
   readWorkingTree,
@@ -126,4 +126,37 @@ describe("the fingerprint takes nothing from git's index but paths (the index is
     expect(treeFingerprint(p.dir)).not.toBe(proven);
     expect(readWorkingTree(p.dir).fingerprint).not.toBe(proven);
   });
+
+  it("git's own content comparison (which applies the repository's conversions) never takes a changed file for the proven one", () => {
+    const p = repo();
+    // In the working tree the file is Shift-JIS, which git converts to UTF-8 when it compares content: the proven
+    // bytes are UTF-8 "Α", and the same letter in Shift-JIS has the same size and converts to exactly those bytes.
+    p.write(".gitattributes", "*.txt working-tree-encoding=SHIFT-JIS\n");
+    p.git("add", ".gitattributes");
+    p.git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "a");
+    writeFileSync(p.path("greek.txt"), Buffer.from([0xce, 0x91, 0x0a]));
+    settleSecond(p.path("greek.txt"));
+    const proven = readWorkingTree(p.dir).fingerprint;
+    expect(treeFingerprint(p.dir)).toBe(proven);
+
+    const { mtime } = statSync(p.path("greek.txt"));
+    writeFileSync(p.path("greek.txt"), Buffer.from([0x83, 0x9f, 0x0a]));
+    utimesSync(p.path("greek.txt"), mtime, mtime);
+
+    expect(treeFingerprint(p.dir)).not.toBe(proven);
+    expect(readWorkingTree(p.dir).fingerprint).not.toBe(proven);
+  });
 });
+
+/** Waits until the file system's clock is in a later second than `file` was written in. */
+function settleSecond(file: string): void {
+  const second = statSync(file, { bigint: true }).ctimeNs / 1_000_000_000n;
+  const probe = `${file}.settle`;
+  for (;;) {
+    writeFileSync(probe, "");
+    const now = statSync(probe, { bigint: true }).ctimeNs / 1_000_000_000n;
+    rmSync(probe);
+    if (now > second) return;
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+  }
+}

@@ -1,0 +1,70 @@
+import { lstatSync, mkdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { writeTextAtomic } from "./atomic-write.ts";
+import { CACHE_DIR } from "./parse-cache.ts";
+import {
+  parseTreeIndex,
+  toTreeIndex,
+  type IndexedFile,
+  type TreeIndexEntry,
+} from "../core/records/tree-index.ts";
+
+/**
+ * playbook's own index of the working tree (core/records/tree-index.ts), in the runtime folder: only playbook's
+ * processes write it, so git's stat comparison against it (`GIT_INDEX_FILE`) compares with what playbook saw, never
+ * with what the agent wrote into `.git/index`.
+ */
+export const TREE_INDEX_FILE = join(CACHE_DIR, "tree-index");
+
+/**
+ * A file's identity and state as dev:inode:size:mtime:ctime (nanoseconds), or null when it is not a file. While it
+ * is the same, so is the file: any write changes the ctime, which no process can set back, and a file renamed over it
+ * has another inode.
+ */
+export function fileIdentity(path: string): string | null {
+  try {
+    const s = lstatSync(path, { bigint: true });
+    return s.isFile()
+      ? `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The files playbook's own index holds by their stat; empty when there is none or it does not parse. */
+export function readTreeIndex(
+  root: string,
+  oidBytes: 20 | 32,
+): Map<string, IndexedFile> {
+  let files: Map<string, IndexedFile> | null = null;
+  try {
+    files = parseTreeIndex(readFileSync(join(root, TREE_INDEX_FILE)), oidBytes);
+  } catch {
+    // None yet: every file is read.
+  }
+  return files ?? new Map<string, IndexedFile>();
+}
+
+/**
+ * Writes playbook's own index and returns its identity (`fileIdentity`), or null when it could not be written (a
+ * sandboxed process, which may not write the runtime folder).
+ */
+export function writeTreeIndex(
+  root: string,
+  entries: readonly TreeIndexEntry[],
+  format: "sha1" | "sha256",
+): string | null {
+  const file = join(root, TREE_INDEX_FILE);
+  const { createHash } = process.getBuiltinModule("node:crypto");
+  try {
+    const bytes = toTreeIndex(entries, format === "sha1" ? 20 : 32, (b) =>
+      createHash(format).update(b).digest(),
+    );
+    mkdirSync(dirname(file), { recursive: true });
+    writeTextAtomic(file, bytes, { durable: false });
+    return fileIdentity(file);
+  } catch {
+    return null;
+  }
+}
