@@ -102,7 +102,8 @@ const lazyTreeReading = {
     build.onLoad({ filter: /.*/, namespace: "lazy-tree-reading" }, () => ({
       contents:
         'let tree; const load = () => (tree ??= require(require("node:path").join(__dirname, "tree.cjs")));' +
-        " exports.readWorkingTree = (...args) => load().readWorkingTree(...args);",
+        " exports.readWorkingTree = (...args) => load().readWorkingTree(...args);" +
+        " exports.readTreeFingerprint = (...args) => load().readTreeFingerprint(...args);",
       loader: "js",
     }));
   },

@@ -14,6 +14,8 @@ export interface TreeBasis {
   index: string;
   /** playbook's own index written with this basis (tree-index-store.ts), by the same identity. */
   treeIndex: string;
+  /** The digest of the paths git listed (tree-reading.ts): with the same paths, a new repository index changes nothing. */
+  pathSet: string;
   /** Gitlinks (submodules) by path, with the commit the repository's index named: read on every tick. */
   gitlinks: Record<string, string>;
   /** The untracked paths among `delta` (a sandbox's mount point there is not code). */
@@ -44,10 +46,19 @@ export function readTreeBasis(root: string): TreeBasis | null {
       string,
       unknown
     >;
-    const { index, treeIndex, gitlinks, untracked, delta, fingerprint, known } =
-      data;
+    const {
+      index,
+      treeIndex,
+      pathSet,
+      gitlinks,
+      untracked,
+      delta,
+      fingerprint,
+      known,
+    } = data;
     return typeof index === "string" &&
       typeof treeIndex === "string" &&
+      typeof pathSet === "string" &&
       typeof delta === "string" &&
       typeof fingerprint === "string" &&
       isStrings(untracked) &&
@@ -55,6 +66,7 @@ export function readTreeBasis(root: string): TreeBasis | null {
       ? {
           index,
           treeIndex,
+          pathSet,
           gitlinks,
           untracked,
           delta,

@@ -3,44 +3,48 @@ import { fileIdentity } from "./tree-index-store.ts";
 import {
   changesListing,
   indexIdentity,
-  startFromBasis,
+  startTree,
   startTreeListing,
-  type BasisStart,
   type TreeListing,
+  type TreeStart,
 } from "./tree-listing.ts";
-import { readWorkingTree } from "./tree-reading.ts";
-import { createPathReader, objectFormat, stateOf } from "./tree-path-reader.ts";
-import {
-  deltaText,
-  parseChangedPaths,
-  type PathState,
-} from "../core/records/tree-fingerprint.ts";
+import { readTreeFingerprint } from "./tree-reading.ts";
+import { isBasisDelta } from "./tree-path-reader.ts";
 
-export { readWorkingTree, type TreeReading } from "./tree-reading.ts";
+export {
+  readTreeFingerprint,
+  readWorkingTree,
+  type TreeReading,
+} from "./tree-reading.ts";
 
 /**
- * The working tree's fingerprint, as `readWorkingTree` computes it. While the repository's index and playbook's own
- * index are the ones the basis was read with, git's stat comparison against playbook's own index (`git ls-files -m
- * -o -d` with `GIT_INDEX_FILE`) lists every file that changed since, and every untracked file that is new: when the
- * paths it lists read as they did, the fingerprint is the basis's. In a 10,000-file repository that saves reading
- * every file's stat from Node on each tick.
+ * The working tree's fingerprint, as `readWorkingTree` computes it. git compares every file's stat with playbook's
+ * own index (`git ls-files -m -o -d` with `GIT_INDEX_FILE`) and lists each file that changed since the last full
+ * reading, and each untracked file that is new. While the repository's index and playbook's own index are the ones
+ * the basis was read with, and the paths git lists read as they did then, the fingerprint is the basis's; otherwise
+ * `readTreeFingerprint` lists the tree's paths and reads only the files git listed. In a 10,000-file repository that
+ * saves reading every file's stat from Node.
  *
  * @throws Error when git fails inside a repository.
  */
 export function treeFingerprint(root: string, timeoutMs = 8000): string | null {
-  const start = startFromBasis(root);
-  if (start !== null) {
-    const listed = runGitSync({
-      cwd: root,
-      ...changesListing(start),
-      purpose: "read",
+  const start = startTree(root);
+  if (start === null) return readTreeFingerprint(root, timeoutMs, null);
+  const listed = runGitSync({
+    cwd: root,
+    ...changesListing(start),
+    purpose: "read",
+    timeoutMs,
+  });
+  const changes = listed.status === 0 ? listed.stdout : null;
+  return (
+    answerFromBasis(root, start, changes) ??
+    readTreeFingerprint(
+      root,
       timeoutMs,
-    });
-    const answer =
-      listed.status === 0 ? answerFromBasis(root, start, listed.stdout) : null;
-    if (answer !== null) return answer;
-  }
-  return readWorkingTree(root, timeoutMs).fingerprint;
+      changes === null ? null : { start, changes },
+    )
+  );
 }
 
 /**
@@ -55,18 +59,24 @@ export function treeFingerprintSoon(
 ): { result: Promise<string | null>; cancel: () => void } {
   if (listing === null)
     return {
-      result: Promise.resolve().then(
-        () => readWorkingTree(root, timeoutMs).fingerprint,
+      result: Promise.resolve().then(() =>
+        readTreeFingerprint(root, timeoutMs, null),
       ),
       cancel: () => {},
     };
   let cancelled = false;
+  const { start } = listing;
   return {
-    result: listing.stdout.then((stdout) => {
+    result: listing.stdout.then((changes) => {
       if (cancelled) return null;
-      const answer =
-        stdout === null ? null : answerFromBasis(root, listing.start, stdout);
-      return answer ?? readWorkingTree(root, timeoutMs).fingerprint;
+      return (
+        answerFromBasis(root, start, changes) ??
+        readTreeFingerprint(
+          root,
+          timeoutMs,
+          changes === null ? null : { start, changes },
+        )
+      );
     }),
     cancel: () => {
       cancelled = true;
@@ -76,36 +86,18 @@ export function treeFingerprintSoon(
 }
 
 /**
- * The basis's fingerprint when the paths git listed against playbook's own index read as they did then and both
- * indexes are still the ones the basis names, else null. A path the basis does not know (a file changed since, a new
- * untracked file) means a full reading.
+ * The basis's fingerprint when there is a basis for both indexes, the paths git listed against playbook's own index
+ * read as they did then, and both indexes are still the ones the basis names; else null.
  */
 function answerFromBasis(
   root: string,
-  { index, basis, indexFile }: BasisStart,
-  listing: string,
+  { index, basis, indexFile }: TreeStart,
+  listing: string | null,
 ): string | null {
-  const { paths, untracked } = parseChangedPaths(listing);
-  const read = createPathReader(
-    root,
-    objectFormat(root),
-    new Map(),
-    basis.known,
-  );
-  const placeholders = new Set([...untracked, ...basis.untracked]);
-  const delta = new Map<string, PathState>();
-  for (const path of new Set([...paths, ...Object.keys(basis.gitlinks)]))
-    delta.set(
-      path,
-      stateOf(
-        read(path, {
-          untracked: placeholders.has(path),
-          gitlink: basis.gitlinks[path],
-          indexMode: undefined,
-        }),
-      ),
-    );
-  return deltaText(delta) === basis.delta &&
+  return basis !== null &&
+    basis.index === index &&
+    listing !== null &&
+    isBasisDelta(root, basis, listing) &&
     indexIdentity(root) === index &&
     fileIdentity(indexFile) === basis.treeIndex
     ? basis.fingerprint

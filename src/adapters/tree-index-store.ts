@@ -1,11 +1,11 @@
-import { lstatSync, mkdirSync, readFileSync } from "node:fs";
+import { lstatSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { writeTextAtomic } from "./atomic-write.ts";
 import { CACHE_DIR } from "./parse-cache.ts";
 import {
   parseTreeIndex,
   toTreeIndex,
-  type IndexedFile,
+  type ParsedTreeIndex,
   type TreeIndexEntry,
 } from "../core/records/tree-index.ts";
 
@@ -32,18 +32,43 @@ export function fileIdentity(path: string): string | null {
   }
 }
 
-/** The files playbook's own index holds by their stat; empty when there is none or it does not parse. */
+/**
+ * What playbook's own index holds (`ParsedTreeIndex`), read from the file whose identity is `identity` when one is
+ * given (the index a listing ran against); null when there is none, it does not parse, or it is another file now.
+ */
 export function readTreeIndex(
   root: string,
   oidBytes: 20 | 32,
-): Map<string, IndexedFile> {
-  let files: Map<string, IndexedFile> | null = null;
+  identity?: string,
+): ParsedTreeIndex | null {
+  const { openSync, fstatSync, readSync, closeSync } =
+    process.getBuiltinModule("node:fs");
+  let fd: number;
   try {
-    files = parseTreeIndex(readFileSync(join(root, TREE_INDEX_FILE)), oidBytes);
+    fd = openSync(join(root, TREE_INDEX_FILE), "r");
   } catch {
-    // None yet: every file is read.
+    return null;
   }
-  return files ?? new Map<string, IndexedFile>();
+  try {
+    const s = fstatSync(fd, { bigint: true });
+    if (
+      identity !== undefined &&
+      identity !== `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`
+    )
+      return null;
+    const bytes = Buffer.allocUnsafe(Number(s.size));
+    let read = 0;
+    while (read < bytes.length) {
+      const n = readSync(fd, bytes, read, bytes.length - read, read);
+      if (n === 0) return null;
+      read += n;
+    }
+    return parseTreeIndex(bytes, oidBytes);
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**

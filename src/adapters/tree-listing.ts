@@ -32,30 +32,38 @@ export const PATHS = [
   "--exclude-standard",
 ];
 
-export interface BasisStart {
-  index: string;
-  basis: TreeBasis;
-  /** playbook's own index the basis was written with (absolute), which git lists changes against. */
+/** playbook's own index as a listing started against it, and the basis, when there is one for both indexes now. */
+export interface TreeStart {
+  /** playbook's own index (absolute), which git lists changes against. */
   indexFile: string;
+  /** Its identity (`fileIdentity`) when the listing started. */
+  treeIndex: string;
+  /**
+   * The basis written with that index. It answers alone while the repository's index is the one it names; after a
+   * `git add` or a commit, when git lists the same paths.
+   */
+  basis: TreeBasis | null;
+  /** The repository's index when the listing started (`indexIdentity`). */
+  index: string | null;
 }
 
 /**
- * `git ls-files -m -o -d` against playbook's own index, running for the tree's basis: what changed since the last
- * full reading. Started as soon as a call may claim proof (by the hook's loader, before the tool bundle loads),
- * answered by `treeFingerprintSoon`.
+ * `git ls-files -m -o -d` against playbook's own index: what changed since the last full reading. Started as soon as
+ * a call may claim proof (by the hook's loader, before the tool bundle loads), answered by `treeFingerprintSoon`:
+ * from the basis when one is there, else by a full reading that reads only the files it lists.
  */
 export interface TreeListing {
   /** The project git lists. */
   root: string;
-  start: BasisStart;
+  start: TreeStart;
   /** git's output; null when git failed or the listing was cancelled. */
   stdout: Promise<string | null>;
   /** Stops git; harmless once it has ended. */
   cancel: () => void;
 }
 
-/** The listing of changes since the basis, as git runs it (the same in the hook, its loader and the bench). */
-export function changesListing(start: BasisStart): {
+/** The listing of changes since playbook's own index, as git runs it (the same in the hook, its loader and the bench). */
+export function changesListing(start: TreeStart): {
   args: string[];
   indexFile: string;
 } {
@@ -66,14 +74,14 @@ export function changesListing(start: BasisStart): {
 }
 
 /**
- * Starts the listing, or null when there is no basis for the indexes there are now or git was not started (a full
- * reading is due, and says why).
+ * Starts the listing, or null when playbook has no index of this tree yet or git was not started (a full reading is
+ * due, and says why).
  */
 export function startTreeListing(
   root: string,
   timeoutMs = 8000,
 ): TreeListing | null {
-  const start = startFromBasis(root);
+  const start = startTree(root);
   if (start === null) return null;
   const child = startGit({
     cwd: root,
@@ -101,15 +109,19 @@ export function startTreeListing(
   };
 }
 
-/** The basis, when there is one for the repository's index git has now and playbook's own index is the one it names. */
-export function startFromBasis(root: string): BasisStart | null {
-  const index = indexIdentity(root);
-  const basis = index === null ? null : readTreeBasis(root);
-  if (basis === null || basis.index !== index) return null;
+/** playbook's own index of the tree, if there is one, with the basis when it was written with that index. */
+export function startTree(root: string): TreeStart | null {
   const indexFile = join(root, TREE_INDEX_FILE);
-  return fileIdentity(indexFile) === basis.treeIndex
-    ? { index, basis, indexFile }
-    : null;
+  const treeIndex = fileIdentity(indexFile);
+  if (treeIndex === null) return null;
+  const index = indexIdentity(root);
+  const basis = readTreeBasis(root);
+  return {
+    indexFile,
+    treeIndex,
+    index,
+    basis: basis?.treeIndex === treeIndex ? basis : null,
+  };
 }
 
 /**

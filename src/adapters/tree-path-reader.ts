@@ -13,8 +13,12 @@ import { readRepositoryLayout } from "./git-runner.ts";
 import { statId } from "./file-stat.ts";
 import { isOpenedWhereItSays } from "./opened-file.ts";
 import { isPlaceholderOnDisk } from "./placeholder-check.ts";
-import type { KnownFile } from "./tree-basis-store.ts";
-import type { PathState } from "../core/records/tree-fingerprint.ts";
+import type { KnownFile, TreeBasis } from "./tree-basis-store.ts";
+import {
+  deltaText,
+  parseChangedPaths,
+  type PathState,
+} from "../core/records/tree-fingerprint.ts";
 import {
   isProjectPath,
   type IndexedFile,
@@ -113,8 +117,9 @@ export function createPathReader(
           ? "100755"
           : "100644";
     const held = indexed.get(path);
-    if (held?.mode === mode && isSameStat(held.stat, stat))
-      return { kind: "file", mode, oid: held.oid, stat, indexed: held.stat };
+    const heldStat = held?.mode === mode ? held.stat : undefined;
+    if (held && heldStat && isSameStat(heldStat, stat))
+      return { kind: "file", mode, oid: held.oid, stat, indexed: heldStat };
     const prior = known[path];
     if (prior?.mode === mode && prior.stat === statId(stat))
       return { kind: "file", mode, oid: prior.oid, stat };
@@ -199,4 +204,37 @@ function hashFile(
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Whether the paths git listed against playbook's own index (`listing`) read as they did when `basis` was written:
+ * the files it lists always, the gitlinks, and nothing else (a file changed since, or a new untracked file, is a path
+ * the basis does not know).
+ */
+export function isBasisDelta(
+  root: string,
+  basis: TreeBasis,
+  listing: string,
+): boolean {
+  const { paths, untracked } = parseChangedPaths(listing);
+  const read = createPathReader(
+    root,
+    objectFormat(root),
+    new Map(),
+    basis.known,
+  );
+  const placeholders = new Set([...untracked, ...basis.untracked]);
+  const delta = new Map<string, PathState>();
+  for (const path of new Set([...paths, ...Object.keys(basis.gitlinks)]))
+    delta.set(
+      path,
+      stateOf(
+        read(path, {
+          untracked: placeholders.has(path),
+          gitlink: basis.gitlinks[path],
+          indexMode: undefined,
+        }),
+      ),
+    );
+  return deltaText(delta) === basis.delta;
 }

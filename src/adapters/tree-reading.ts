@@ -8,25 +8,41 @@ import {
   writeTreeBasis,
   type KnownFile,
 } from "./tree-basis-store.ts";
-import { readTreeIndex, writeTreeIndex } from "./tree-index-store.ts";
-import { indexIdentity, PATHS, TREE_GIT_SETTINGS } from "./tree-listing.ts";
+import {
+  fileIdentity,
+  readTreeIndex,
+  writeTreeIndex,
+} from "./tree-index-store.ts";
+import {
+  changesListing,
+  indexIdentity,
+  PATHS,
+  startTree,
+  TREE_GIT_SETTINGS,
+  type TreeStart,
+} from "./tree-listing.ts";
 import {
   createPathReader,
+  isBasisDelta,
   NS,
   objectFormat,
   stateOf,
   U32,
+  type ObjectFormat,
 } from "./tree-path-reader.ts";
 import {
   deltaText,
   fingerprintText,
+  parseChangedPaths,
   parseTreePaths,
   type PathState,
   type TreeEntry,
 } from "../core/records/tree-fingerprint.ts";
 import {
   isProjectPath,
+  type IndexedFile,
   type IndexStat,
+  type ParsedTreeIndex,
   type TreeIndexEntry,
 } from "../core/records/tree-index.ts";
 import type { BigIntStats } from "node:fs";
@@ -53,8 +69,65 @@ export interface TreeReading {
  * @throws Error with git's words when git cannot read the tree of a repository (a `.git` exists at or above `root`),
  * or when a file cannot be read.
  */
-export function readWorkingTree(root: string, timeoutMs = 8000): TreeReading {
-  const clock = fileClock(join(root, CACHE_DIR, ".tree-clock"));
+export function readWorkingTree(
+  root: string,
+  timeoutMs = 8000,
+  since: Since | null = null,
+): TreeReading {
+  const listed = listTree(root, timeoutMs);
+  return listed === null
+    ? { fingerprint: null, entries: new Map() }
+    : readListedTree(root, timeoutMs, since, listed);
+}
+
+/** A listing git made against playbook's own index (`TreeStart`), and what it listed. */
+export interface Since {
+  start: TreeStart;
+  changes: string;
+}
+
+/**
+ * The working tree's fingerprint, as `readWorkingTree` computes it. When only the repository's index changed since
+ * the basis (a `git add`, a commit), git lists the same paths, and the files it lists against playbook's own index
+ * read as they did, the fingerprint is the basis's, which then names the new index: nothing is read again.
+ *
+ * @throws Error as `readWorkingTree` does.
+ */
+export function readTreeFingerprint(
+  root: string,
+  timeoutMs: number,
+  since: Since | null,
+): string | null {
+  const listed = listTree(root, timeoutMs);
+  if (listed === null) return null;
+  const basis = since?.start.basis;
+  if (
+    since &&
+    basis?.pathSet === listed.pathSet &&
+    isBasisDelta(root, basis, since.changes) &&
+    fileIdentity(since.start.indexFile) === basis.treeIndex
+  ) {
+    if (listed.index !== null && listed.index === indexIdentity(root))
+      writeTreeBasis(root, { ...basis, index: listed.index });
+    return basis.fingerprint;
+  }
+  return readListedTree(root, timeoutMs, since, listed).fingerprint;
+}
+
+/** The tree's paths as git lists them (`parseTreePaths`), with the repository's index they were listed from. */
+interface ListedTree extends ReturnType<typeof parseTreePaths> {
+  /** `indexIdentity` before git listed. */
+  index: string | null;
+  /** A digest of the covered paths, with their modes and gitlinks' commits: the same text, the same paths. */
+  pathSet: string;
+}
+
+/**
+ * Lists the tree's paths; null outside any git repository.
+ *
+ * @throws Error with git's words when git cannot read the tree of a repository.
+ */
+function listTree(root: string, timeoutMs: number): ListedTree | null {
   const index = indexIdentity(root);
   const listed = runGitSync({
     cwd: root,
@@ -68,14 +141,40 @@ export function readWorkingTree(root: string, timeoutMs = 8000): TreeReading {
       /not a git repository/i.test(listed.stderr) &&
       findDotGit(root) === null
     )
-      return { fingerprint: null, entries: new Map() };
+      return null;
     throw new Error(`git ls-files: ${gitWords(listed.stderr)}`);
   }
+  const parsed = parseTreePaths(listed.stdout);
+  // Tracked paths come in the index's order; untracked ones in the order git walked the folders, which may vary.
+  const tracked: string[] = [];
+  const untracked: string[] = [];
+  for (const [path, mode] of parsed.paths)
+    if (mode === null) untracked.push(path);
+    else tracked.push(`${mode} ${parsed.gitlinks.get(path) ?? ""} ${path}`);
+  return {
+    ...parsed,
+    index,
+    pathSet: sha256Text(
+      `${tracked.join("\0")}\0\0${untracked.sort().join("\0")}`,
+    ),
+  };
+}
+
+/** The full reading of `readWorkingTree`, from the listed paths. */
+function readListedTree(
+  root: string,
+  timeoutMs: number,
+  since: Since | null,
+  listing: ListedTree,
+): TreeReading {
+  const clock = fileClock(join(root, CACHE_DIR, ".tree-clock"));
   const format = objectFormat(root);
+  const own = readOwnIndex(root, format, since, timeoutMs);
   const read = createPathReader(
     root,
     format,
-    readTreeIndex(root, format === "sha1" ? 20 : 32),
+    // Where git said which files changed, the others are taken as held; else each file's stat is compared here.
+    own?.changed ? new Map() : (own?.held.files ?? new Map()),
     readTreeBasis(root)?.known ?? {},
   );
   // Files written in the same second of the file system's clock as the reading (or later) are listed always: git
@@ -87,12 +186,21 @@ export function readWorkingTree(root: string, timeoutMs = 8000): TreeReading {
   const gitlinks: Record<string, string> = {};
   const untracked: string[] = [];
   const known: Record<string, KnownFile> = {};
-  for (const [path, indexed] of parseTreePaths(listed.stdout)) {
-    const gitlink = indexed?.mode === "160000" ? indexed.oid : undefined;
+  const always = new Map<string, string>();
+  const reused: [string, IndexedFile][] = [];
+  for (const [path, indexMode] of listing.paths) {
+    const held = own?.changed?.has(path) === false && own.held.files.get(path);
+    if (held) {
+      // Unchanged since playbook's own index was written, by git's comparison with the stat it holds.
+      entries.set(path, { path, mode: held.mode, oid: held.oid });
+      reused.push([path, held]);
+      continue;
+    }
+    const gitlink = listing.gitlinks.get(path);
     const found = read(path, {
-      untracked: indexed === null,
+      untracked: indexMode === null,
       gitlink,
-      indexMode: indexed?.mode,
+      indexMode: indexMode ?? undefined,
     });
     const state = stateOf(found);
     if (state !== "none") entries.set(path, { path, ...state });
@@ -108,7 +216,7 @@ export function readWorkingTree(root: string, timeoutMs = 8000): TreeReading {
     // A path that cannot stand in an index: git lists it on every reading when it is untracked (a nested
     // repository, `sub/`), never when it is the repository index's (`../x`, which names no file of the project).
     if (!isProjectPath(path)) {
-      if (indexed === null) {
+      if (indexMode === null) {
         delta.set(path, state);
         untracked.push(path);
       }
@@ -116,7 +224,7 @@ export function readWorkingTree(root: string, timeoutMs = 8000): TreeReading {
     }
     // Everything else git lists on every reading, and its state now is kept to compare with.
     delta.set(path, state);
-    if (indexed === null) untracked.push(path);
+    if (indexMode === null) untracked.push(path);
     if (gitlink !== undefined) gitlinks[path] = gitlink;
     if (
       found.kind === "file" &&
@@ -129,6 +237,7 @@ export function readWorkingTree(root: string, timeoutMs = 8000): TreeReading {
         mode: found.mode,
         oid: found.oid,
       };
+    always.set(path, gitlink ?? "");
     indexEntries.push(
       gitlink !== undefined
         ? { path, mode: "160000", oid: gitlink, stat: null }
@@ -136,12 +245,33 @@ export function readWorkingTree(root: string, timeoutMs = 8000): TreeReading {
     );
   }
   const fingerprint = sha256Text(fingerprintText(entries.values()));
-  const treeIndex = writeTreeIndex(root, indexEntries, format);
+  // After a `git add` or a commit no file changed: the index playbook has is the one it would write.
+  const treeIndex =
+    own !== null &&
+    reused.length === own.held.files.size &&
+    indexEntries.length === always.size &&
+    isSameMap(always, own.held.always)
+      ? own.identity
+      : writeTreeIndex(
+          root,
+          [
+            ...reused.map(([path, held]) => ({
+              path,
+              mode: held.mode,
+              oid: held.oid,
+              stat: held.stat,
+            })),
+            ...indexEntries,
+          ],
+          format,
+        );
   // The repository's index taken before the listing and again after: one git rewrote meanwhile keeps no basis.
+  const { index } = listing;
   if (treeIndex !== null && index !== null && index === indexIdentity(root))
     writeTreeBasis(root, {
       index,
       treeIndex,
+      pathSet: listing.pathSet,
       gitlinks,
       untracked,
       delta: deltaText(delta),
@@ -149,6 +279,55 @@ export function readWorkingTree(root: string, timeoutMs = 8000): TreeReading {
       known,
     });
   return { fingerprint, entries };
+}
+
+/**
+ * playbook's own index of the tree and which of its files git lists as changed since it was written (`since`, a
+ * listing already made against it, or one made now): null when there is none yet; `changed` null when git could not
+ * list against it, and each file's stat is then compared with the index in Node.
+ */
+function readOwnIndex(
+  root: string,
+  format: ObjectFormat,
+  since: Since | null,
+  timeoutMs: number,
+): {
+  held: ParsedTreeIndex;
+  identity: string;
+  changed: Set<string> | null;
+} | null {
+  const oidBytes = format === "sha1" ? 20 : 32;
+  let start = since?.start ?? null;
+  let changes = since?.changes ?? null;
+  let held = start && readTreeIndex(root, oidBytes, start.treeIndex);
+  if (!held || start === null) {
+    start = startTree(root);
+    if (start === null) return null;
+    const listed = runGitSync({
+      cwd: root,
+      ...changesListing(start),
+      purpose: "read",
+      timeoutMs,
+    });
+    changes = listed.status === 0 ? listed.stdout : null;
+    held = readTreeIndex(root, oidBytes, start.treeIndex);
+    if (!held) return null;
+  }
+  return {
+    held,
+    identity: start.treeIndex,
+    changed:
+      changes === null ? null : new Set(parseChangedPaths(changes).paths),
+  };
+}
+
+function isSameMap(
+  a: ReadonlyMap<string, string>,
+  b: ReadonlyMap<string, string>,
+): boolean {
+  if (a.size !== b.size) return false;
+  for (const [key, value] of a) if (b.get(key) !== value) return false;
+  return true;
 }
 
 /** Whether a file was last written before `second` (the start of the reading's second), by its mtime and ctime. */

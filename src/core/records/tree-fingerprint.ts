@@ -5,22 +5,18 @@ export interface TreeEntry {
   oid: string;
 }
 
-/** A path the repository's index names: its mode and id (a gitlink's commit), read only to tell a gitlink. */
-export interface IndexedPath {
-  mode: string;
-  oid: string;
-}
-
 /**
  * What `git ls-files -z -t -s -c -o --exclude-standard` names: each path of the repository's index once (an unmerged
- * path has an entry per stage), with its mode and id, and each untracked path git does not ignore (null), without the
- * paths the fingerprint leaves out. Nothing else of the index is read: its stat data, flags and ids are the agent's to
- * write.
+ * path has an entry per stage) with its mode, each untracked path git does not ignore (null), and the gitlinks with
+ * the commit the index names; without the paths the fingerprint leaves out. Nothing else of the index is read: its
+ * stat data, flags and ids are the agent's to write.
  */
-export function parseTreePaths(
-  output: string,
-): Map<string, IndexedPath | null> {
-  const paths = new Map<string, IndexedPath | null>();
+export function parseTreePaths(output: string): {
+  paths: Map<string, string | null>;
+  gitlinks: Map<string, string>;
+} {
+  const paths = new Map<string, string | null>();
+  const gitlinks = new Map<string, string>();
   // One pass with indexOf: this runs over every file of the repository.
   for (let at = 0; at < output.length;) {
     const nul = output.indexOf("\0", at);
@@ -29,8 +25,7 @@ export function parseTreePaths(
     at = end + 1;
     if (output[line] === "?") {
       const path = output.slice(line + 2, end);
-      if (!isOutsideFingerprint(path) && !paths.has(path))
-        paths.set(path, null);
+      if (!isOutsideFingerprint(path)) paths.set(path, null);
       continue;
     }
     const tab = output.indexOf("\t", line);
@@ -38,13 +33,15 @@ export function parseTreePaths(
     const path = output.slice(tab + 1, end);
     if (isOutsideFingerprint(path)) continue;
     const modeEnd = output.indexOf(" ", line + 2);
-    const oidEnd = output.indexOf(" ", modeEnd + 1);
     const mode = output.slice(line + 2, modeEnd);
-    const known = paths.get(path);
-    if (known === undefined || known === null || mode === "160000")
-      paths.set(path, { mode, oid: output.slice(modeEnd + 1, oidEnd) });
+    if (mode === "160000")
+      gitlinks.set(
+        path,
+        output.slice(modeEnd + 1, output.indexOf(" ", modeEnd + 1)),
+      );
+    paths.set(path, mode);
   }
-  return paths;
+  return { paths, gitlinks };
 }
 
 /**

@@ -31,9 +31,9 @@ export interface TreeIndexEntry {
 
 /** A file the index holds by its stat: the blob id playbook read when the file had that stat. */
 export interface IndexedFile {
-  mode: string;
-  oid: string;
-  stat: IndexStat;
+  readonly mode: string;
+  readonly oid: string;
+  readonly stat: IndexStat;
 }
 
 const SIGNATURE = 0x44495243; // "DIRC"
@@ -96,52 +96,96 @@ export function toTreeIndex(
   return bytes;
 }
 
+/** What an index `toTreeIndex` wrote holds. */
+export interface ParsedTreeIndex {
+  /** The files it holds by their stat, with their real blob ids. */
+  files: Map<string, IndexedFile>;
+  /** The paths listed always: a gitlink with its commit, any other with "". */
+  always: Map<string, string>;
+}
+
 /**
- * The files an index `toTreeIndex` wrote holds by their stat, with their real blob ids; null when the bytes are not
- * such an index (another version, a different hash, cut short).
+ * What an index `toTreeIndex` wrote holds; null when the bytes are not such an index (another version, a different
+ * hash, cut short). A file's stat is decoded only when asked for: a reading that changes nothing never needs it.
  */
 export function parseTreeIndex(
   bytes: Uint8Array,
   oidBytes: 20 | 32,
-): Map<string, IndexedFile> | null {
+): ParsedTreeIndex | null {
   if (bytes.length < 12 + oidBytes) return null;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (view.getUint32(0) !== SIGNATURE || view.getUint32(4) !== VERSION)
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (
+    buffer.readUInt32BE(0) !== SIGNATURE ||
+    buffer.readUInt32BE(4) !== VERSION
+  )
     return null;
-  const count = view.getUint32(8);
+  const count = buffer.readUInt32BE(8);
   const fixed = STAT_BYTES + oidBytes + 2;
-  const decoder = new TextDecoder();
   const files = new Map<string, IndexedFile>();
+  const always = new Map<string, string>();
+  const last = STAT_BYTES + oidBytes - 1;
   let at = 12;
   for (let i = 0; i < count; i++) {
-    if (at + fixed > bytes.length - oidBytes) return null;
-    const end = bytes.indexOf(0, at + fixed);
-    if (end < 0 || end > bytes.length - oidBytes) return null;
-    const ctimeS = view.getUint32(at);
-    const mode = view.getUint32(at + 24);
+    if (at + fixed > buffer.length - oidBytes) return null;
+    const end = buffer.indexOf(0, at + fixed);
+    if (end < 0 || end > buffer.length - oidBytes) return null;
+    const path = buffer.toString("utf8", at + fixed, end);
+    const mode = buffer.readUInt32BE(at + 24);
+    const oid = buffer.toString("hex", at + STAT_BYTES, at + last);
+    const final = buffer[at + last] ?? 0;
     // A zero change time marks a path listed always (or a gitlink): nothing to take by its stat.
-    if (ctimeS !== 0 && mode !== 0o160000) {
-      const oid = bytes.slice(at + STAT_BYTES, at + STAT_BYTES + oidBytes);
-      oid[oidBytes - 1]! ^= 1;
-      files.set(decoder.decode(bytes.subarray(at + fixed, end)), {
-        mode: mode.toString(8),
-        oid: toHex(oid),
-        stat: {
-          ctimeS,
-          ctimeN: view.getUint32(at + 4),
-          mtimeS: view.getUint32(at + 8),
-          mtimeN: view.getUint32(at + 12),
-          dev: view.getUint32(at + 16),
-          ino: view.getUint32(at + 20),
-          uid: view.getUint32(at + 28),
-          gid: view.getUint32(at + 32),
-          size: view.getUint32(at + 36),
-        },
-      });
-    }
+    if (mode === 0o160000) always.set(path, oid + BYTE_HEX[final]);
+    else if (buffer.readUInt32BE(at) === 0) always.set(path, "");
+    else
+      files.set(
+        path,
+        new HeldFile(
+          MODES[mode] ?? mode.toString(8),
+          oid + BYTE_HEX[final ^ 1],
+          buffer,
+          at,
+        ),
+      );
     at += entrySize(fixed, end - at - fixed);
   }
-  return files;
+  return { files, always };
+}
+
+const MODES: Record<number, string> = {
+  [0o100644]: "100644",
+  [0o100755]: "100755",
+  [0o120000]: "120000",
+};
+
+/** A file of a parsed index, whose stat is read from the index's bytes when asked for. */
+class HeldFile implements IndexedFile {
+  readonly mode: string;
+  readonly oid: string;
+  readonly #bytes: Buffer;
+  readonly #at: number;
+
+  constructor(mode: string, oid: string, bytes: Buffer, at: number) {
+    this.mode = mode;
+    this.oid = oid;
+    this.#bytes = bytes;
+    this.#at = at;
+  }
+
+  get stat(): IndexStat {
+    const b = this.#bytes;
+    const at = this.#at;
+    return {
+      ctimeS: b.readUInt32BE(at),
+      ctimeN: b.readUInt32BE(at + 4),
+      mtimeS: b.readUInt32BE(at + 8),
+      mtimeN: b.readUInt32BE(at + 12),
+      dev: b.readUInt32BE(at + 16),
+      ino: b.readUInt32BE(at + 20),
+      uid: b.readUInt32BE(at + 28),
+      gid: b.readUInt32BE(at + 32),
+      size: b.readUInt32BE(at + 36),
+    };
+  }
 }
 
 /**
@@ -173,18 +217,26 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
   return a.length - b.length;
 }
 
+/** Hex digit values by character code (-1 for anything else), and each byte's two hex digits. */
+const HEX_VALUE = /* @__PURE__ */ (() => {
+  const table = new Int8Array(128).fill(-1);
+  for (let i = 0; i < 16; i++) table["0123456789abcdef".charCodeAt(i)] = i;
+  for (let i = 10; i < 16; i++) table["ABCDEF".charCodeAt(i - 10)] = i;
+  return table;
+})();
+const BYTE_HEX = /* @__PURE__ */ Array.from({ length: 256 }, (_, i) =>
+  i.toString(16).padStart(2, "0"),
+);
+
 function writeHex(
   bytes: Uint8Array,
   at: number,
   hex: string,
   length: number,
 ): void {
-  for (let i = 0; i < length; i++)
-    bytes[at + i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16) || 0;
-}
-
-function toHex(bytes: Uint8Array): string {
-  let hex = "";
-  for (const byte of bytes) hex += byte.toString(16).padStart(2, "0");
-  return hex;
+  for (let i = 0; i < length; i++) {
+    const hi = HEX_VALUE[hex.charCodeAt(i * 2)] ?? -1;
+    const lo = HEX_VALUE[hex.charCodeAt(i * 2 + 1)] ?? -1;
+    bytes[at + i] = hi < 0 || lo < 0 ? 0 : (hi << 4) | lo;
+  }
 }

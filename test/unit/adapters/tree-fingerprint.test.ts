@@ -22,7 +22,6 @@ import { readTreeBasis } from "../../../src/adapters/tree-basis-store.ts";
 import {
   parseTreeIndex,
   toTreeIndex,
-  type IndexedFile,
 } from "../../../src/core/records/tree-index.ts";
 import {
   createTempProject,
@@ -108,18 +107,25 @@ function listedAgainstOwnIndex(project: TempProject): string[] {
 
 /** Rewrites playbook's own index so that `path` keeps its stat but names another blob. */
 function lieInOwnIndex(project: TempProject, path: string): void {
-  const files = parseTreeIndex(readFileSync(ownIndex(project)), 20);
-  const held = files?.get(path);
-  expect(held).toBeDefined();
+  const parsed = parseTreeIndex(readFileSync(ownIndex(project)), 20);
+  expect(parsed?.files.get(path)).toBeDefined();
   writeFileSync(
     ownIndex(project),
     toTreeIndex(
-      [...(files ?? new Map<string, IndexedFile>())].map(([p, f]) => ({
-        path: p,
-        mode: f.mode,
-        oid: p === path ? "f".repeat(40) : f.oid,
-        stat: f.stat,
-      })),
+      [
+        ...[...(parsed?.files ?? [])].map(([p, f]) => ({
+          path: p,
+          mode: f.mode,
+          oid: p === path ? "f".repeat(40) : f.oid,
+          stat: f.stat,
+        })),
+        ...[...(parsed?.always ?? [])].map(([p, oid]) => ({
+          path: p,
+          mode: oid === "" ? "100644" : "160000",
+          oid,
+          stat: null,
+        })),
+      ],
       20,
       (bytes) => createHash("sha1").update(bytes).digest(),
     ),

@@ -11,8 +11,8 @@ const OID = "78981922613b2afb6025042ff6bd878ac1994e85";
 const SUB = "1111111111111111111111111111111111111111";
 
 describe("parseTreePaths reads git ls-files -z -t -s -c -o", () => {
-  it("names each path once, with the index's mode and id, untracked ones as null", () => {
-    const paths = parseTreePaths(
+  it("names each path once, with the index's mode, untracked ones as null, and the gitlinks' commits", () => {
+    const { paths, gitlinks } = parseTreePaths(
       z(
         `H 100644 ${OID} 0\tsrc/a.ts`,
         `S 100755 ${OID} 0\tsrc/sparse.sh`,
@@ -32,13 +32,14 @@ describe("parseTreePaths reads git ls-files -z -t -s -c -o", () => {
       "src/new.ts",
       "nested/",
     ]);
-    expect(paths.get("src/a.ts")).toEqual({ mode: "100644", oid: OID });
-    expect(paths.get("vendor/lib")).toEqual({ mode: "160000", oid: SUB });
+    expect(paths.get("src/a.ts")).toBe("100644");
+    expect(paths.get("src/sparse.sh")).toBe("100755");
     expect(paths.get("src/new.ts")).toBeNull();
+    expect(gitlinks).toEqual(new Map([["vendor/lib", SUB]]));
   });
 
   it("leaves out the plan, state.md and the runtime folder", () => {
-    const paths = parseTreePaths(
+    const { paths } = parseTreePaths(
       z(
         "? plan/notes.md",
         "? .claude/playbook/records/x.json",

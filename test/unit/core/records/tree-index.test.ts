@@ -33,18 +33,22 @@ describe("playbook's own index", () => {
   const bytes = toTreeIndex(entries, 20, sha1);
 
   it("reads back the files it holds by their stat, with their real ids; not the paths listed always", () => {
-    const files = parseTreeIndex(bytes, 20);
+    const parsed = parseTreeIndex(bytes, 20);
+    const files = parsed?.files;
     expect([...(files?.keys() ?? [])].sort()).toEqual([
       "src/a.ts",
       "src/b.ts",
       "é.ts",
     ]);
-    expect(files?.get("src/b.ts")).toEqual({
-      mode: "100755",
-      oid: OID,
-      stat: STAT,
-    });
+    const b = files?.get("src/b.ts");
+    expect([b?.mode, b?.oid, b?.stat]).toEqual(["100755", OID, STAT]);
     expect(files?.get("é.ts")?.mode).toBe("120000");
+    expect(parsed?.always).toEqual(
+      new Map([
+        ["gone.ts", ""],
+        ["vendor/lib", OID],
+      ]),
+    );
   });
 
   it("is a version 2 index git would read: sorted by bytes, entries padded to 8, the checksum last", () => {
