@@ -1,5 +1,13 @@
 import { execFileSync } from "node:child_process";
-import { rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   readWorkingTree,
@@ -11,6 +19,7 @@ import {
   type TempProject,
 } from "../helpers/temp-project.ts";
 
+const OWN_INDEX = ".claude/playbook/cache/tree-index";
 const GOOD = "export const multiply = (a, b) => a * b;\n";
 const BROKEN = "export const multiply = (a, b) => a + b;\n";
 
@@ -160,3 +169,115 @@ function settleSecond(file: string): void {
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
   }
 }
+
+describe("what the fingerprint reads, and what it keeps", () => {
+  it("in a SHA-256 repository, git reads playbook's own index and the quick answer agrees with a full reading", () => {
+    const p = createTempProject({ "src/a.js": GOOD });
+    const git = (...args: string[]) =>
+      execFileSync("git", args, { cwd: p.dir, encoding: "utf8" });
+    git("init", "-q", "--object-format=sha256");
+    git("add", "-A");
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "i");
+    settleSecond(p.path("src/a.js"));
+    const proven = readWorkingTree(p.dir).fingerprint;
+    expect(treeFingerprint(p.dir)).toBe(proven);
+    const own = execFileSync("git", ["ls-files", "-s"], {
+      cwd: p.dir,
+      encoding: "utf8",
+      env: { ...process.env, GIT_INDEX_FILE: p.path(OWN_INDEX) },
+    });
+    expect(own).toMatch(/^100644 [0-9a-f]{64} 0\tsrc\/a\.js$/m);
+    p.write("src/a.js", BROKEN);
+    const broken = treeFingerprint(p.dir);
+    expect(broken).not.toBe(proven);
+    expect(readWorkingTree(p.dir).fingerprint).toBe(broken);
+  });
+
+  it("a commit that changes no file is answered from the basis, which then names the new index; new paths are read", () => {
+    const p = repo();
+    p.write("src/new.js", "new\n");
+    p.git("add", "-A");
+    settleSecond(p.path("src/new.js"));
+    readWorkingTree(p.dir);
+    const basisFile = p.path(".claude/playbook/cache/.tree-basis.json");
+    const basis = JSON.parse(readFileSync(basisFile, "utf8")) as object;
+    writeFileSync(
+      basisFile,
+      JSON.stringify({ ...basis, fingerprint: "sha256:kept" }),
+    );
+    const before = statSync(p.path(OWN_INDEX), { bigint: true });
+    p.git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "w");
+
+    // Answered without a full reading, and playbook's own index was not written again.
+    expect(treeFingerprint(p.dir)).toBe("sha256:kept");
+    expect(treeFingerprint(p.dir)).toBe("sha256:kept");
+    const after = statSync(p.path(OWN_INDEX), { bigint: true });
+    expect([after.ino, after.ctimeNs]).toEqual([before.ino, before.ctimeNs]);
+    // Taken out of the index, the same file is another path set: read in full.
+    p.git("rm", "-q", "--cached", "src/new.js");
+    expect(treeFingerprint(p.dir)).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+
+  it("an ignored file added to the index with `git add -f` is part of the tree from then on", () => {
+    const p = repo();
+    p.write(".gitignore", "*.log\n");
+    p.write("debug.log", "log\n");
+    p.git("add", ".gitignore");
+    const before = readWorkingTree(p.dir).fingerprint;
+    expect(treeFingerprint(p.dir)).toBe(before);
+    p.git("add", "-f", "debug.log");
+
+    const after = treeFingerprint(p.dir);
+    expect(after).not.toBe(before);
+    expect(readWorkingTree(p.dir).fingerprint).toBe(after);
+  });
+
+  it("an untracked nested repository is one path git lists, the same way each time", () => {
+    const p = repo();
+    execFileSync("git", ["init", "-q", p.path("vendor/lib")]);
+    p.write("vendor/lib/index.js", "export const lib = 1;\n");
+    const full = readWorkingTree(p.dir).fingerprint;
+    expect(treeFingerprint(p.dir)).toBe(full);
+    expect(treeFingerprint(p.dir)).toBe(full);
+  });
+
+  it("a file name that is not UTF-8 makes the tree unreadable rather than leaving the file out", () => {
+    const p = repo();
+    writeFileSync(
+      Buffer.concat([
+        Buffer.from(`${p.dir}/src/`),
+        Buffer.from([0xff, 0x2e, 0x6a, 0x73]),
+      ]),
+      "export const hidden = 1;\n",
+    );
+    expect(() => readWorkingTree(p.dir)).toThrow(/not UTF-8/);
+    expect(() => treeFingerprint(p.dir)).toThrow(/not UTF-8/);
+  });
+
+  it("a pipe where a tracked file was is read as no file, without waiting on it", () => {
+    const p = repo();
+    const proven = readWorkingTree(p.dir).fingerprint;
+    rmSync(p.path("src/multiply.js"));
+    execFileSync("mkfifo", [p.path("src/multiply.js")]);
+
+    const without = readWorkingTree(p.dir).fingerprint;
+    expect(without).not.toBe(proven);
+    expect(treeFingerprint(p.dir)).toBe(without);
+  });
+
+  it("index entries naming a file outside the project, or one through a linked folder, read nothing there", () => {
+    const p = repo();
+    const outside = createTempProject({ "secret.txt": "secret\n" });
+    symlinkSync(outside.dir, p.path("linked"));
+    const rel = relative(p.dir, outside.path("secret.txt"));
+    forgeIndex(p.dir, { path: rel, blob: "secret\n" });
+    forgeIndex(p.dir, { path: "linked/secret.txt", blob: "secret\n" });
+    expect(p.git("ls-files")).toContain("linked/secret.txt");
+    const before = readWorkingTree(p.dir).fingerprint;
+
+    outside.write("secret.txt", "another secret\n");
+
+    expect(readWorkingTree(p.dir).fingerprint).toBe(before);
+    expect(treeFingerprint(p.dir)).toBe(before);
+  });
+});
