@@ -1,6 +1,5 @@
 import { lstatSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { writeTextAtomic } from "./atomic-write.ts";
 import { CACHE_DIR } from "./parse-cache.ts";
 import {
   parseTreeIndex,
@@ -73,7 +72,8 @@ export function readTreeIndex(
 
 /**
  * Writes playbook's own index and returns its identity (`fileIdentity`), or null when it could not be written (a
- * sandboxed process, which may not write the runtime folder).
+ * sandboxed process, which may not write the runtime folder) or another reading replaced it at once: a basis must
+ * name the index written with it.
  */
 export function writeTreeIndex(
   root: string,
@@ -81,15 +81,31 @@ export function writeTreeIndex(
   format: "sha1" | "sha256",
 ): string | null {
   const file = join(root, TREE_INDEX_FILE);
+  const temp = `${file}.${process.pid}.tmp`;
   const { createHash } = process.getBuiltinModule("node:crypto");
+  const { openSync, writeSync, fstatSync, closeSync, renameSync, rmSync } =
+    process.getBuiltinModule("node:fs");
   try {
     const bytes = toTreeIndex(entries, format === "sha1" ? 20 : 32, (b) =>
       createHash(format).update(b).digest(),
     );
     mkdirSync(dirname(file), { recursive: true });
-    writeTextAtomic(file, bytes, { durable: false });
-    return fileIdentity(file);
+    const fd = openSync(temp, "w", 0o644);
+    let written: { dev: bigint; ino: bigint };
+    try {
+      for (let at = 0; at < bytes.length;)
+        at += writeSync(fd, bytes, at, bytes.length - at);
+      written = fstatSync(fd, { bigint: true });
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, file);
+    const s = lstatSync(file, { bigint: true });
+    return s.dev === written.dev && s.ino === written.ino
+      ? `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`
+      : null;
   } catch {
+    rmSync(temp, { force: true });
     return null;
   }
 }
