@@ -11,11 +11,7 @@ import { benchParallel, formatSpread } from "./parallel.ts";
 import { benchInit } from "./init.ts";
 import { benchLoader, benchVerify } from "./verify.ts";
 import { benchSnapshots } from "./snapshot.ts";
-import {
-  LISTING,
-  TREE_GIT_SETTINGS,
-  WORKTREE,
-} from "../src/adapters/tree-listing.ts";
+import { changesListing, startTree } from "../src/adapters/tree-listing.ts";
 import {
   gitInvocation,
   readRepositoryLayout,
@@ -560,11 +556,13 @@ try {
   const largeTick = guards.findIndex(
     (r) => r.name.includes("10,000-file") && r.name.includes("unset"),
   );
-  // As the runner starts it: the same argv and environment (git-runner.ts).
+  // As the runner starts it: the same argv and environment (git-runner.ts), against playbook's own index.
+  const start = startTree(provenLarge.dir);
+  if (start === null) throw new Error("the 10,000-file tick has no index");
   const listing = gitInvocation(
     {
       cwd: provenLarge.dir,
-      args: [...TREE_GIT_SETTINGS, ...LISTING, ...WORKTREE],
+      ...changesListing(start),
       purpose: "read",
       timeoutMs: 8000,
       env: noCaLarge,

@@ -94,7 +94,7 @@ export function provenWorkspace(
     .flatMap((p) => p.subtasks)
     .find((s) => !s.checked);
   if (!subtask) throw new Error("the bench playbook has no subtask");
-  // verify runs a while after the agent's last write, not in the same tick of the file system's clock.
+  // verify runs a while after the agent's last write, not in the same second of the file system's clock.
   settleFileClock(join(dir, "src", "a.ts"));
   const tree = readWorkingTree(dir).fingerprint;
   const at = new Date().toISOString();
@@ -156,13 +156,20 @@ export function hookPayload(
   });
 }
 
-/** Waits until the file system's clock has moved past the last write of `file`. */
+/**
+ * Waits until the file system's clock is in a later second than the setup's last write (`file` is written last):
+ * verify runs a while after the agent's last write, and a file written in the reading's own second is one git lists
+ * on every later tick, since git compares whole seconds (docs/decisions.md).
+ */
 function settleFileClock(file: string): void {
-  const { ctimeNs } = statSync(file, { bigint: true });
   const probe = `${file}.settle`;
+  writeFileSync(probe, "");
+  const second = statSync(probe, { bigint: true }).ctimeNs / 1_000_000_000n;
   for (;;) {
     writeFileSync(probe, "");
-    if (statSync(probe, { bigint: true }).ctimeNs > ctimeNs) break;
+    if (statSync(probe, { bigint: true }).ctimeNs / 1_000_000_000n > second)
+      break;
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
   }
   rmSync(probe);
 }

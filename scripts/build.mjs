@@ -3,7 +3,7 @@
 // the hook only when an edit finishes a playbook), dist/parser.cjs (the markdown parser, which the hook loads only on a cache miss) and dist/bash.cjs (the
 // shell parser, loaded only for Bash calls), dist/ignore.cjs (the gitignore matcher, loaded only when a changed path may
 // be protected), dist/levenshtein.cjs (string distance, for "did you mean" in an error message), dist/snapshot.cjs (the copy of
-// uncommitted work kept before a shell command that may change files), dist/tree.cjs (the working tree's fingerprint, for the session events; the tool hook carries it) and dist/git.cjs (the git runner and the tree's listing: the loader starts a tick's git from it, and the hooks' bundles load it on first use). The sandbox runtime validations run in is a chunk of the CLI, loaded by
+// uncommitted work kept before a shell command that may change files), dist/tree.cjs (the working tree's fingerprint, for the session events; the tool hook carries the quick answer from the tree's basis and loads the full reading from it) and dist/git.cjs (the git runner and the tree's listing: the loader starts a tick's git from it, and the hooks' bundles load it on first use). The sandbox runtime validations run in is a chunk of the CLI, loaded by
 // `playbook verify` and `playbook check --rerun` only, with its seccomp helpers in dist/vendor/.
 import { createHash } from "node:crypto";
 import {
@@ -84,6 +84,26 @@ const lazyTree = {
         " exports.readWorkingTree = (...args) => load().readWorkingTree(...args);" +
         " exports.treeFingerprint = (...args) => load().treeFingerprint(...args);" +
         " exports.treeFingerprintSoon = (...args) => load().treeFingerprintSoon(...args);",
+      loader: "js",
+    }));
+  },
+};
+
+// The tool hook answers a tick from the tree's basis (adapters/tree-fingerprint.ts); the full reading (every path,
+// playbook's own index written again) is needed only when the basis cannot answer, so the tool hook loads it from
+// dist/tree.cjs then instead of carrying it.
+const lazyTreeReading = {
+  name: "lazy-tree-reading",
+  setup(build) {
+    build.onResolve({ filter: /\/tree-reading\.ts$/ }, () => ({
+      path: "tree-reading",
+      namespace: "lazy-tree-reading",
+    }));
+    build.onLoad({ filter: /.*/, namespace: "lazy-tree-reading" }, () => ({
+      contents:
+        'let tree; const load = () => (tree ??= require(require("node:path").join(__dirname, "tree.cjs")));' +
+        " exports.readWorkingTree = (...args) => load().readWorkingTree(...args);" +
+        " exports.readTreeFingerprint = (...args) => load().readTreeFingerprint(...args);",
       loader: "js",
     }));
   },
@@ -194,7 +214,7 @@ await Promise.all([
     format: "cjs",
     define: cjsDefine,
     minify: true,
-    plugins: [lazyIgnore, lazyLevenshtein, lazyGit],
+    plugins: [lazyIgnore, lazyLevenshtein, lazyGit, lazyTreeReading],
   }),
   build({
     ...common,

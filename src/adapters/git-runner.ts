@@ -89,6 +89,11 @@ export interface GitCall {
   timeoutMs: number;
   input?: string;
   /**
+   * For `read`: the index git reads instead of the repository's (`GIT_INDEX_FILE`), an absolute path. The tree's
+   * fingerprint lists changes against playbook's own index in the runtime folder (adapters/tree-fingerprint.ts).
+   */
+  indexFile?: string;
+  /**
    * For `act` in a trusted process, who commits: `user.name` and `user.email` passed as `-c`, or `env` to keep the
    * environment's `GIT_AUTHOR_*`/`GIT_COMMITTER_*`. Without it, the repository's own `user.*` settings apply.
    */
@@ -291,6 +296,7 @@ export function gitInvocation(
     GIT_OPTIONAL_LOCKS: "0",
     GIT_PAGER: "cat",
     ...(layout ? { GIT_COMMON_DIR: layout.commonDir } : {}),
+    ...(call.indexFile && !acts ? { GIT_INDEX_FILE: call.indexFile } : {}),
   });
   // Read after every file and before the -c settings: the reset empties the helpers the files named.
   const user = acts ? call.credentials?.user : undefined;

@@ -2,54 +2,90 @@ import { lstatSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startGit } from "./git-runner.ts";
 import { readTreeBasis, type TreeBasis } from "./tree-basis-store.ts";
+import { fileIdentity, TREE_INDEX_FILE } from "./tree-index-store.ts";
 
 /**
- * The settings a fingerprint relies on, whatever the repository's config says: every stat field is compared (so a
- * file rewritten with its size and mtime put back still shows as modified). The runner adds the rest: no fsmonitor,
- * no configuration but the repository's own.
+ * The settings a listing relies on, whatever the repository's config says: every stat field is compared (so a file
+ * rewritten with its size and mtime put back still shows as modified), and no untracked cache (an index extension the
+ * agent can write) decides what is untracked. The runner adds the rest: no fsmonitor, no configuration but the
+ * repository's own.
  */
 export const TREE_GIT_SETTINGS = [
   "-c",
   "core.checkStat=default",
   "-c",
   "core.trustctime=true",
+  "-c",
+  "core.untrackedCache=false",
 ];
 
 export const LISTING = ["ls-files", "-z", "-v", "-t"];
 export const WORKTREE = ["-m", "-o", "-d", "--exclude-standard"];
+/** Every path the fingerprint covers: the index's paths (with mode, id and stage) and untracked files not ignored. */
+export const PATHS = [
+  "ls-files",
+  "-z",
+  "-t",
+  "-s",
+  "-c",
+  "-o",
+  "--exclude-standard",
+];
 
-export interface BasisStart {
-  index: string;
-  basis: TreeBasis;
+/** playbook's own index as a listing started against it, and the basis, when there is one for both indexes now. */
+export interface TreeStart {
+  /** playbook's own index (absolute), which git lists changes against. */
+  indexFile: string;
+  /** Its identity (`fileIdentity`) when the listing started. */
+  treeIndex: string;
+  /**
+   * The basis written with that index. It answers alone while the repository's index is the one it names; after a
+   * `git add` or a commit, when git lists the same paths.
+   */
+  basis: TreeBasis | null;
+  /** The repository's index when the listing started (`indexIdentity`). */
+  index: string | null;
 }
 
 /**
- * `git ls-files -m -o -d` running against the tree's basis: what changed since the last full reading. Started as soon
- * as a call may claim proof (by the hook's loader, before the tool bundle loads), answered by `treeFingerprintSoon`.
+ * `git ls-files -m -o -d` against playbook's own index: what changed since the last full reading. Started as soon as
+ * a call may claim proof (by the hook's loader, before the tool bundle loads), answered by `treeFingerprintSoon`:
+ * from the basis when one is there, else by a full reading that reads only the files it lists.
  */
 export interface TreeListing {
   /** The project git lists. */
   root: string;
-  start: BasisStart;
+  start: TreeStart;
   /** git's output; null when git failed or the listing was cancelled. */
   stdout: Promise<string | null>;
   /** Stops git; harmless once it has ended. */
   cancel: () => void;
 }
 
+/** The listing of changes since playbook's own index, as git runs it (the same in the hook, its loader and the bench). */
+export function changesListing(start: TreeStart): {
+  args: string[];
+  indexFile: string;
+} {
+  return {
+    args: [...TREE_GIT_SETTINGS, ...LISTING, ...WORKTREE],
+    indexFile: start.indexFile,
+  };
+}
+
 /**
- * Starts the listing, or null when there is no basis for the index git has now or git was not started (a full
- * reading is due, and says why).
+ * Starts the listing, or null when playbook has no index of this tree yet or git was not started (a full reading is
+ * due, and says why).
  */
 export function startTreeListing(
   root: string,
   timeoutMs = 8000,
 ): TreeListing | null {
-  const start = startFromBasis(root);
+  const start = startTree(root);
   if (start === null) return null;
   const child = startGit({
     cwd: root,
-    args: [...TREE_GIT_SETTINGS, ...LISTING, ...WORKTREE],
+    ...changesListing(start),
     purpose: "read",
     timeoutMs,
   });
@@ -73,11 +109,19 @@ export function startTreeListing(
   };
 }
 
-/** The basis, when there is one for the index git has now. */
-export function startFromBasis(root: string): BasisStart | null {
+/** playbook's own index of the tree, if there is one, with the basis when it was written with that index. */
+export function startTree(root: string): TreeStart | null {
+  const indexFile = join(root, TREE_INDEX_FILE);
+  const treeIndex = fileIdentity(indexFile);
+  if (treeIndex === null) return null;
   const index = indexIdentity(root);
-  const basis = index === null ? null : readTreeBasis(root);
-  return basis !== null && basis.index === index ? { index, basis } : null;
+  const basis = readTreeBasis(root);
+  return {
+    indexFile,
+    treeIndex,
+    index,
+    basis: basis?.treeIndex === treeIndex ? basis : null,
+  };
 }
 
 /**
@@ -98,9 +142,7 @@ export function indexIdentity(root: string): string | null {
       if (match[1].trim().startsWith("/"))
         file = join(match[1].trim(), "index");
     } else if (!dotGit.isDirectory()) return null;
-    const s = lstatSync(file, { bigint: true });
-    if (!s.isFile()) return null;
-    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+    return fileIdentity(file);
   } catch {
     return null;
   }

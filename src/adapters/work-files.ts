@@ -8,7 +8,6 @@ import {
   openSync,
   readlinkSync,
   readSync,
-  realpathSync,
   renameSync,
   rmSync,
   symlinkSync,
@@ -18,6 +17,7 @@ import { join } from "node:path";
 import type { FileMode } from "../core/snapshot/manifest.ts";
 import { writeTextAtomic } from "./atomic-write.ts";
 import { statId } from "./file-stat.ts";
+import { isOpenedWhereItSays } from "./opened-file.ts";
 
 /** A path of the working tree as a snapshot reads it. */
 export type WorkFile =
@@ -99,7 +99,7 @@ export function readWorkFile(
       !opened.isFile() ||
       opened.dev !== stat.dev ||
       opened.ino !== stat.ino ||
-      !isWhereItSays(fd, root, path)
+      !isOpenedWhereItSays(fd, root, path)
     )
       return { kind: "other" };
     if (opened.size > BigInt(maxBytes))
@@ -122,42 +122,6 @@ export function readWorkFile(
   } finally {
     closeSync(fd);
   }
-}
-
-/**
- * Whether the open file lies at `root/path`: on Linux the kernel says where (`/proc/self/fd`); elsewhere the folder
- * that holds it must resolve to where the path says.
- */
-function isWhereItSays(fd: number, root: string, path: string): boolean {
-  const expected = join(realRoot(root), path);
-  try {
-    return readlinkSync(`/proc/self/fd/${fd}`) === expected;
-  } catch {
-    // No /proc (macOS, BSD): the folder it was opened through.
-  }
-  const slash = path.lastIndexOf("/");
-  try {
-    return (
-      realpathSync(join(root, slash < 0 ? "." : path.slice(0, slash))) ===
-      join(realRoot(root), slash < 0 ? "" : path.slice(0, slash)).replace(
-        /\/$/,
-        "",
-      )
-    );
-  } catch {
-    return false;
-  }
-}
-
-const roots = new Map<string, string>();
-
-function realRoot(root: string): string {
-  let real = roots.get(root);
-  if (real === undefined) {
-    real = realpathSync(root);
-    roots.set(root, real);
-  }
-  return real;
 }
 
 function modeOf(stat: BigIntStats): FileMode {

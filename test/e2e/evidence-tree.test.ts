@@ -7,6 +7,7 @@ import {
   PLAYBOOK,
   type GuardedRepo,
 } from "../helpers/guarded-repo.ts";
+import { forgeIndex } from "../helpers/forge-index.ts";
 import { runCli } from "../helpers/run-cli.ts";
 import { SAMPLE_PLAYBOOK } from "../helpers/sample-docs.ts";
 
@@ -128,6 +129,31 @@ describe("evidence proves the code as it was verified", () => {
       repo.write("src/flagged.ts", "export const flagged = 'broken';\n");
 
       expectDenied(tick(repo), "the code changed since verify");
+    }
+  });
+
+  it("breaking a proven file and rewriting its .git/index entry (the proven blob id, the broken file's stat) is refused, with a basis and without", () => {
+    const good = "export const multiply = (a, b) => a * b;\n";
+    for (const basisFirst of [true, false]) {
+      const repo = createGuardedRepo();
+      repo.write("src/multiply.ts", good);
+      repo.git("add", "src/multiply.ts");
+      repo.git("commit", "-q", "-m", "multiply");
+      prove(repo, "p1.1");
+      if (basisFirst) expectAllowed(tick(repo));
+      repo.write(
+        "src/multiply.ts",
+        "export const multiply = (a, b) => a + b;\n",
+      );
+      forgeIndex(repo.dir, { path: "src/multiply.ts", blob: good });
+      // git itself takes the broken file for the committed one.
+      expect(repo.git("ls-files", "-m", "-d")).toBe("");
+
+      expectDenied(tick(repo), "the code changed since verify");
+      // Refused again from the basis that reading left.
+      expectDenied(tick(repo), "the code changed since verify");
+      expect(repo.read("src/multiply.ts")).toContain("a + b");
+      expect(repo.read(PLAYBOOK)).toContain("- [ ] **p1.1**");
     }
   });
 

@@ -10,6 +10,7 @@ import {
   probeBefore,
   TODAY,
 } from "../helpers/golden-path-world.ts";
+import { base64Python, forgeIndexPython } from "../helpers/forge-index.ts";
 import { createHostileGitHome } from "../helpers/hostile-git-home.ts";
 
 const PLAYBOOK = "plan/playbook-multiply.md";
@@ -109,6 +110,50 @@ describe("git configuration the agent wrote, through the real client", () => {
     // The garbage was really there when the tick came, and HEAD is back now.
     expect(head).toBe("garbage\n");
     expect(readFileSync(world.path(".git/HEAD"), "utf8")).toMatch(/^ref: /);
+    expect(world.read("src/multiply.js")).toContain("a + b");
+    expect(world.read(PLAYBOOK)).toContain("- [ ] **p1.1**");
+    expect(world.read(PLAYBOOK)).not.toContain("- [x] **p1.1**");
+  }, 900_000);
+
+  it("rewriting .git/index so that the broken code reads as the proven blob does not let a tick through", async () => {
+    const world: GoldenPath = await createWorld();
+    const m = createMoves(world.project.dir, MULTIPLY);
+    await world.session({
+      prompt: MULTIPLY.prompt,
+      moves: [...m.plan(TODAY), ...m.review("approve")],
+    });
+    const proven = MULTIPLY.work["p1.1"]?.find(
+      (item) => item.tool === "Write" && item.path === "src/multiply.js",
+    );
+    if (proven?.tool !== "Write") throw new Error("p1.1 writes no multiply.js");
+    const moves: Move[] = [
+      ...m.begin(),
+      ...m.work("p1.1"),
+      ...m.verify("p1.1"),
+      m.write(
+        "agent",
+        "it breaks the code it proved",
+        "src/multiply.js",
+        "export function multiply(a, b) {\n  return a + b;\n}\n",
+      ),
+      m.bash(
+        "agent",
+        "it rewrites .git/index from python, base64-encoded: the proven blob id, the broken file's stat",
+        base64Python(
+          forgeIndexPython({ path: "src/multiply.js", blob: proven.content }),
+        ),
+      ),
+      ...m.tick("p1.1", "deny", "it ticks p1.1 over the forged index"),
+      m.say("agent", "it stops", "Done.", "block"),
+    ];
+    let listed: string | null = null;
+    probeBefore(moves, "it ticks p1.1 over the forged index", () => {
+      listed = world.project.git("ls-files", "-m", "-d", "src/multiply.js");
+    });
+    await world.session({ prompt: "Finish p1.1.", moves });
+
+    // When the tick came, git itself took the broken file for the proven one.
+    expect(listed).toBe("");
     expect(world.read("src/multiply.js")).toContain("a + b");
     expect(world.read(PLAYBOOK)).toContain("- [ ] **p1.1**");
     expect(world.read(PLAYBOOK)).not.toContain("- [x] **p1.1**");

@@ -1,6 +1,9 @@
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import {
   chmodSync,
+  lstatSync,
+  readdirSync,
   readFileSync,
   rmSync,
   statSync,
@@ -14,7 +17,12 @@ import {
   readWorkingTree,
   treeFingerprint,
 } from "../../../src/adapters/tree-fingerprint.ts";
+import { join } from "node:path";
 import { readTreeBasis } from "../../../src/adapters/tree-basis-store.ts";
+import {
+  parseTreeIndex,
+  toTreeIndex,
+} from "../../../src/core/records/tree-index.ts";
 import {
   createTempProject,
   type TempProject,
@@ -47,6 +55,81 @@ function settle(project: TempProject, path: string): void {
     if (statSync(probe, { bigint: true }).ctimeNs > ctimeNs) break;
   }
   rmSync(probe);
+}
+
+/** Waits until the file system's clock is in a later second than every file of the project was written in. */
+function settleSecond(project: TempProject): void {
+  const newest = (dir: string): bigint => {
+    let max = 0n;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name === ".git") continue;
+      const path = join(dir, entry.name);
+      const { ctimeNs } = lstatSync(path, { bigint: true });
+      if (ctimeNs > max) max = ctimeNs;
+      if (entry.isDirectory()) {
+        const inner = newest(path);
+        if (inner > max) max = inner;
+      }
+    }
+    return max;
+  };
+  const second = newest(project.dir) / 1_000_000_000n;
+  const probe = project.path(".settle-probe");
+  for (;;) {
+    writeFileSync(probe, "");
+    const now = statSync(probe, { bigint: true }).ctimeNs / 1_000_000_000n;
+    rmSync(probe);
+    if (now > second) return;
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+  }
+}
+
+function ownIndex(project: TempProject): string {
+  return project.path(".claude/playbook/cache/tree-index");
+}
+
+/** What git lists against playbook's own index: the paths a tick reads. */
+function listedAgainstOwnIndex(project: TempProject): string[] {
+  return execFileSync(
+    "git",
+    ["ls-files", "-z", "-m", "-d", "-o", "--exclude-standard"],
+    {
+      cwd: project.dir,
+      encoding: "utf8",
+      env: { ...process.env, GIT_INDEX_FILE: ownIndex(project) },
+    },
+  )
+    .split("\0")
+    .filter((path) => path !== "" && !path.startsWith(".claude/"))
+    .filter((path, i, all) => all.indexOf(path) === i)
+    .sort();
+}
+
+/** Rewrites playbook's own index so that `path` keeps its stat but names another blob. */
+function lieInOwnIndex(project: TempProject, path: string): void {
+  const parsed = parseTreeIndex(readFileSync(ownIndex(project)), 20);
+  expect(parsed?.files.get(path)).toBeDefined();
+  writeFileSync(
+    ownIndex(project),
+    toTreeIndex(
+      [
+        ...[...(parsed?.files ?? [])].map(([p, f]) => ({
+          path: p,
+          mode: f.mode,
+          oid: p === path ? "f".repeat(40) : f.oid,
+          stat: f.stat,
+        })),
+        ...[...(parsed?.always ?? [])].map(([p, oid]) => ({
+          path: p,
+          mode: oid === "" ? "100644" : "160000",
+          oid,
+          stat: null,
+        })),
+      ],
+      20,
+      (bytes) => createHash("sha1").update(bytes).digest(),
+    ),
+  );
 }
 
 /** The fingerprint from the basis, checked against a reading of every file (which then becomes the basis). */
@@ -182,11 +265,54 @@ describe("the tree fingerprint read from the basis is the one a full reading giv
     const basis = JSON.parse(
       readFileSync(p.path(".claude/playbook/cache/.tree-basis.json"), "utf8"),
     ) as { known: Record<string, { stat: string }> };
-    expect(Object.keys(basis.known).sort()).toEqual(["src/a.js", "src/new.js"]);
+    expect(Object.keys(basis.known)).toEqual(
+      expect.arrayContaining(["src/a.js", "src/new.js"]),
+    );
     for (const { stat } of Object.values(basis.known)) {
       const [, , , , mtime, ctime] = stat.split(":").map(BigInt);
       expect(mtime! < clock && ctime! < clock).toBe(true);
     }
+  });
+
+  it("after a reading, a file written in an earlier second is taken from playbook's own index by its stat; changed, it is read again", () => {
+    const p = repo();
+    p.write("src/new.js", "new\n");
+    settleSecond(p);
+    const proven = readWorkingTree(p.dir).fingerprint;
+    // Files listed always (written in the reading's second) are none: git needs to list nothing on a tick.
+    expect(listedAgainstOwnIndex(p)).toEqual([]);
+    // Playbook's own index lying about a.js is believed while a.js has the stat it names: a.js was not read again.
+    lieInOwnIndex(p, "src/a.js");
+    const lied = readWorkingTree(p.dir).fingerprint;
+    expect(lied).not.toBe(proven);
+    expect(treeFingerprint(p.dir)).toBe(lied);
+    // Rewritten with the same content, size and mtime: only the ctime tells, and the file is read again.
+    const { mtime } = statSync(p.path("src/a.js"));
+    p.write("src/a.js", "a\n");
+    utimesSync(p.path("src/a.js"), mtime, mtime);
+    expect(treeFingerprint(p.dir)).toBe(proven);
+    expect(readWorkingTree(p.dir).fingerprint).toBe(proven);
+  });
+
+  it("git reads playbook's own index (GIT_INDEX_FILE) as a valid index of every path the fingerprint covers", () => {
+    const p = repo();
+    p.write("src/new.js", "new\n");
+    unlinkSync(p.path("src/b.js"));
+    settleSecond(p);
+    readWorkingTree(p.dir);
+    const listed = execFileSync("git", ["ls-files", "-s"], {
+      cwd: p.dir,
+      encoding: "utf8",
+      env: { ...process.env, GIT_INDEX_FILE: ownIndex(p) },
+    });
+    expect(
+      listed
+        .trim()
+        .split("\n")
+        .map((line) => line.split("\t")[1]),
+    ).toEqual(["README.md", "src/a.js", "src/b.js", "src/c.js", "src/new.js"]);
+    // The deleted file is listed on every reading; nothing else.
+    expect(listedAgainstOwnIndex(p)).toEqual(["src/b.js"]);
   });
 
   it("a basis that does not parse is read past", () => {
