@@ -44,3 +44,9 @@ export function childTimeoutMs(wantedMs: number): number {
 export function beforeSlowStep(): void {
   state().onSlow?.();
 }
+
+/** Whether this process's deadline has passed (never, without one): a long loop of its own stops there. */
+export function isPastDeadline(): boolean {
+  const end = state().endUptimeMs;
+  return end !== null && process.uptime() * 1000 > end;
+}

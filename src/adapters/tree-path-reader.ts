@@ -9,6 +9,7 @@ import {
   type BigIntStats,
 } from "node:fs";
 import { join } from "node:path";
+import { isPastDeadline } from "./process-deadline.ts";
 import { readRepositoryLayout } from "./git-runner.ts";
 import { statId } from "./file-stat.ts";
 import { isOpenedWhereItSays } from "./opened-file.ts";
@@ -199,6 +200,11 @@ function hashFile(
       if (n === 0) break;
       hash.update(buffer.subarray(0, n));
       read += n;
+      // A file as large as the agent likes (a sparse one costs no disk) must not hold the hook past its time.
+      if (isPastDeadline())
+        throw new Error(
+          `reading the working tree took longer than the hook's time (\`${path}\` holds ${length.toLocaleString("en")} bytes)`,
+        );
     }
     return hash.digest("hex");
   } finally {

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
@@ -115,6 +116,34 @@ describe("evidence proves the code as it was verified", () => {
     repo.write("src/extra.ts", "export const extra = 1;\n");
 
     expectDenied(tick(repo), "the code changed since verify");
+  });
+
+  it("a sparse file as large as the agent likes is read no longer than the hook's time: the tick is refused with the reason", () => {
+    const repo = createGuardedRepo();
+    prove(repo, "p1.1");
+    repo.bash("git status"); // state.md and the playbook are read and kept: only the tree takes time
+    // 64 GiB that cost no disk: reading them would take far longer than Claude Code waits for the hook.
+    execFileSync("truncate", ["-s", "64G", repo.path("src/huge.bin")]);
+
+    const reply = repo.hook(
+      "PreToolUse",
+      {
+        tool_name: "Edit",
+        tool_input: {
+          file_path: repo.path(PLAYBOOK),
+          old_string: "- [ ] **p1.1**",
+          new_string: "- [x] **p1.1**",
+        },
+        tool_use_id: "toolu_1",
+      },
+      { PLAYBOOK_CHECK_BUDGET_MS: "1500" },
+    );
+    expectDenied(
+      reply,
+      "could not check this call within 1.5 s",
+      "a very large file among the changes",
+    );
+    expect(repo.read(PLAYBOOK)).toContain("- [ ] **p1.1**");
   });
 
   it("a file git is told to assume unchanged or to skip is still the code: breaking it makes the evidence stale", () => {
