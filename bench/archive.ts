@@ -273,10 +273,17 @@ interface Sample {
 }
 
 async function once(provider: "local" | "github"): Promise<Sample> {
+  // The archive's own overhead: the final proof, which runs the validations again, is measured by the demo's row.
   const config =
     provider === "github"
-      ? { archive: { repository: "acme/app", checkWaitSeconds: 0 } }
-      : null;
+      ? {
+          archive: {
+            repository: "acme/app",
+            checkWaitSeconds: 0,
+            requireRerun: false,
+          },
+        }
+      : { archive: { requireRerun: false } };
   const ours = finishedRepository(config);
   const theirs = finishedRepository(config);
   const servers =
