@@ -20,6 +20,24 @@ import {
 
 const PLAYBOOK = "plan/playbook-sandbox.md";
 /** tsx's CLI, which listens on a unix socket in TMPDIR while it runs tests. */
+/** This repository's vitest, run by its file: no network, no install in the project. */
+const VITEST = join(
+  import.meta.dirname,
+  "..",
+  "..",
+  "node_modules",
+  "vitest",
+  "vitest.mjs",
+);
+const VITEST_API = join(
+  import.meta.dirname,
+  "..",
+  "..",
+  "node_modules",
+  "vitest",
+  "dist",
+  "index.js",
+);
 const TSX = join(
   import.meta.dirname,
   "..",
@@ -261,6 +279,27 @@ describe.runIf(canSandbox)("playbook verify runs validations sandboxed", () => {
       server.kill();
       rmSync(host, { force: true });
     }
+  });
+
+  it("a vitest suite runs as a validation, with its workers and its cache, and a failing test fails it", () => {
+    const p = project([
+      `node ${JSON.stringify(VITEST)} run --root . t/pass.test.ts`,
+      `node ${JSON.stringify(VITEST)} run --root . t/fail.test.ts`,
+      "true",
+    ]);
+    const vitestTest = (ok: boolean) =>
+      `import { expect, test } from ${JSON.stringify(VITEST_API)};\ntest("multiplies", () => expect(6 * 7).toBe(${ok ? 42 : 41}));\n`;
+    p.write("t/pass.test.ts", vitestTest(true));
+    p.write("t/fail.test.ts", vitestTest(false));
+
+    const result = verify(p);
+
+    expect(result.json?.sandbox.sandboxed).toBe(true);
+    expect(result.json?.results.map((r) => r.run.exitCode === 0)).toEqual([
+      true,
+      false,
+      true,
+    ]);
   });
 
   it("a failure the sandbox caused says what it refused and which setting allows it, instead of blaming the code", () => {
