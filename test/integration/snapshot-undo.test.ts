@@ -292,8 +292,9 @@ describe("what a snapshot keeps, and how often", () => {
   it("keeps the newest snapshots up to the retention count, removing the oldest and the content only they held", async () => {
     const p = repository();
     const limits: SnapshotLimits = { ...SNAPSHOT_LIMITS, keep: 3 };
-    // Each snapshot a minute after the last, so content no snapshot holds is past the grace period.
-    let minute = Date.parse("2026-11-27T12:00:00Z");
+    // Each snapshot two minutes after the last, starting an hour after the real clock: the grace
+    // period is measured against the blobs' real modification times, so a fixed date failed on that day.
+    let minute = Date.now() + 3_600_000;
     const later = () => deps({ now: () => new Date((minute += 120_000)) });
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
@@ -316,7 +317,7 @@ describe("what a snapshot keeps, and how often", () => {
   it("keeps the store under its byte cap, the oldest going first", async () => {
     const p = repository();
     const limits: SnapshotLimits = { ...SNAPSHOT_LIMITS, maxStoreBytes: 1000 };
-    let minute = Date.parse("2026-11-27T14:00:00Z");
+    let minute = Date.now() + 3_600_000;
     const later = () => deps({ now: () => new Date((minute += 120_000)) });
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) {
