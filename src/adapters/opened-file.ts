@@ -1,4 +1,12 @@
-import { readlinkSync, realpathSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  readlinkSync,
+  realpathSync,
+  type BigIntStats,
+} from "node:fs";
 import { join } from "node:path";
 
 /**
@@ -39,4 +47,38 @@ function realRoot(root: string): string {
     roots.set(root, real);
   }
   return real;
+}
+
+/**
+ * Opens `root/path` for reading only if it is still the regular file `stat` describes, lying where the path says:
+ * no link followed, no pipe waited on. Null otherwise, when something else was put there meanwhile.
+ */
+export function openStatedFile(
+  root: string,
+  path: string,
+  stat: BigIntStats,
+): { fd: number; opened: BigIntStats } | null {
+  let fd: number;
+  try {
+    fd = openSync(
+      join(root, path),
+      constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+    );
+  } catch {
+    return null;
+  }
+  try {
+    const opened = fstatSync(fd, { bigint: true });
+    if (
+      opened.isFile() &&
+      opened.dev === stat.dev &&
+      opened.ino === stat.ino &&
+      isOpenedWhereItSays(fd, root, path)
+    )
+      return { fd, opened };
+  } catch {
+    // Unreadable: as if something else lay there.
+  }
+  closeSync(fd);
+  return null;
 }

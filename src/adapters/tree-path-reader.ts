@@ -1,9 +1,6 @@
 import {
   closeSync,
-  constants,
-  fstatSync,
   lstatSync,
-  openSync,
   readlinkSync,
   readSync,
   type BigIntStats,
@@ -12,7 +9,7 @@ import { join } from "node:path";
 import { isPastDeadline } from "./process-deadline.ts";
 import { readRepositoryLayout } from "./git-runner.ts";
 import { statId } from "./file-stat.ts";
-import { isOpenedWhereItSays } from "./opened-file.ts";
+import { openStatedFile } from "./opened-file.ts";
 import { isPlaceholderOnDisk } from "./placeholder-check.ts";
 import type { KnownFile, TreeBasis } from "./tree-basis-store.ts";
 import {
@@ -166,24 +163,10 @@ function hashFile(
   stat: BigIntStats,
   format: ObjectFormat,
 ): string | null {
-  let fd: number;
+  const file = openStatedFile(root, path, stat);
+  if (file === null) return null;
+  const { fd, opened } = file;
   try {
-    fd = openSync(
-      join(root, path),
-      constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
-    );
-  } catch {
-    return null;
-  }
-  try {
-    const opened = fstatSync(fd, { bigint: true });
-    if (
-      !opened.isFile() ||
-      opened.dev !== stat.dev ||
-      opened.ino !== stat.ino ||
-      !isOpenedWhereItSays(fd, root, path)
-    )
-      return null;
     const length = Number(opened.size);
     const hash = blobHash(format, length);
     const buffer = Buffer.allocUnsafe(Math.min(length, 1 << 20) || 1);

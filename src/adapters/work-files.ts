@@ -1,11 +1,8 @@
 import {
   chmodSync,
   closeSync,
-  constants,
-  fstatSync,
   lstatSync,
   mkdirSync,
-  openSync,
   readlinkSync,
   readSync,
   renameSync,
@@ -17,7 +14,7 @@ import { join } from "node:path";
 import type { FileMode } from "../core/snapshot/manifest.ts";
 import { writeTextAtomic } from "./atomic-write.ts";
 import { statId } from "./file-stat.ts";
-import { isOpenedWhereItSays } from "./opened-file.ts";
+import { openStatedFile } from "./opened-file.ts";
 
 /** A path of the working tree as a snapshot reads it. */
 export type WorkFile =
@@ -84,24 +81,10 @@ export function readWorkFile(
   }
   if (stat.size > BigInt(maxBytes))
     return { kind: "too-big", size: Number(stat.size) };
-  let fd: number;
+  const file = openStatedFile(root, path, stat);
+  if (file === null) return { kind: "other" };
+  const { fd, opened } = file;
   try {
-    fd = openSync(
-      join(root, path),
-      constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
-    );
-  } catch {
-    return { kind: "other" };
-  }
-  try {
-    const opened = fstatSync(fd, { bigint: true });
-    if (
-      !opened.isFile() ||
-      opened.dev !== stat.dev ||
-      opened.ino !== stat.ino ||
-      !isOpenedWhereItSays(fd, root, path)
-    )
-      return { kind: "other" };
     if (opened.size > BigInt(maxBytes))
       return { kind: "too-big", size: Number(opened.size) };
     const bytes = Buffer.allocUnsafe(Number(opened.size));
