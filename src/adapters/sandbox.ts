@@ -4,6 +4,7 @@ import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { WRITE_GUARDED_PATHS } from "../core/paths/trust-paths.ts";
 import type { SandboxReach } from "../core/records/sandbox-refusal.ts";
 import { withAgentPath } from "./trusted-path-env.ts";
+import { dependencyLinkTargets } from "./dependency-links.ts";
 
 /** What a validation command may touch besides the project (`verify` in `.claude/playbook.json`). */
 export interface SandboxPolicy {
@@ -134,7 +135,10 @@ export async function startSandbox(policy: SandboxPolicy): Promise<Sandbox> {
   );
   const guarded = protectedPaths(root, policy.packageRoot);
   const sockets = unixSocketPolicy(home, tempDir, writable, internal);
-  sockets.allowRead.push(...(policy.allowRead ?? []));
+  sockets.allowRead.push(
+    ...(policy.allowRead ?? []),
+    ...dependencyLinkTargets(root),
+  );
   let last = "";
   let count = 0;
   try {

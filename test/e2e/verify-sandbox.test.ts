@@ -19,34 +19,18 @@ import {
 } from "../helpers/temp-project.ts";
 
 const PLAYBOOK = "plan/playbook-sandbox.md";
-/** tsx's CLI, which listens on a unix socket in TMPDIR while it runs tests. */
-/** This repository's vitest, run by its file: no network, no install in the project. */
-const VITEST = join(
-  import.meta.dirname,
-  "..",
-  "..",
-  "node_modules",
-  "vitest",
-  "vitest.mjs",
-);
-const VITEST_API = join(
-  import.meta.dirname,
-  "..",
-  "..",
-  "node_modules",
-  "vitest",
-  "dist",
-  "index.js",
-);
-const TSX = join(
-  import.meta.dirname,
-  "..",
-  "..",
-  "node_modules",
-  "tsx",
-  "dist",
-  "cli.mjs",
-);
+/** This repository's own node_modules: tools a project links in, as `npm install <folder>` leaves them (no network). */
+const OWN_MODULES = join(import.meta.dirname, "..", "..", "node_modules");
+
+/**
+ * Links this repository's `name` (vitest; tsx, whose CLI listens on a unix socket in TMPDIR while it runs tests)
+ * into the project. Its own dependencies resolve from where it really lies, which may be a temp folder the sandbox
+ * hides: a clean clone made with `mktemp -d`.
+ */
+function linkTool(p: TempProject, name: string): void {
+  mkdirSync(p.path("node_modules"), { recursive: true });
+  symlinkSync(join(OWN_MODULES, name), p.path(`node_modules/${name}`), "dir");
+}
 
 /** A playbook whose subtask p1.1 has the three given automated validation commands. */
 function playbookWith(commands: [string, string, string]): string {
@@ -263,9 +247,10 @@ describe.runIf(canSandbox)("playbook verify runs validations sandboxed", () => {
       );
       const p = project([
         "python3 -c \"import socket,os; s=socket.socket(socket.AF_UNIX); s.bind(os.environ['TMPDIR']+'/v.sock'); s.listen(1)\"",
-        `node ${JSON.stringify(TSX)} --test t/ok.test.ts`,
+        "node node_modules/tsx/dist/cli.mjs --test t/ok.test.ts",
         `${connect} > reached.txt; true`,
       ]);
+      linkTool(p, "tsx");
       p.write(
         "t/ok.test.ts",
         'import { test } from "node:test";\ntest("ok", () => {});\n',
@@ -283,12 +268,13 @@ describe.runIf(canSandbox)("playbook verify runs validations sandboxed", () => {
 
   it("a vitest suite runs as a validation, with its workers and its cache, and a failing test fails it", () => {
     const p = project([
-      `node ${JSON.stringify(VITEST)} run --root . t/pass.test.ts`,
-      `node ${JSON.stringify(VITEST)} run --root . t/fail.test.ts`,
+      "node node_modules/vitest/vitest.mjs run --root . t/pass.test.ts",
+      "node node_modules/vitest/vitest.mjs run --root . t/fail.test.ts",
       "true",
     ]);
+    linkTool(p, "vitest");
     const vitestTest = (ok: boolean) =>
-      `import { expect, test } from ${JSON.stringify(VITEST_API)};\ntest("multiplies", () => expect(6 * 7).toBe(${ok ? 42 : 41}));\n`;
+      `import { expect, test } from "vitest";\ntest("multiplies", () => expect(6 * 7).toBe(${ok ? 42 : 41}));\n`;
     p.write("t/pass.test.ts", vitestTest(true));
     p.write("t/fail.test.ts", vitestTest(false));
 

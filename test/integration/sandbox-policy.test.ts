@@ -1,6 +1,8 @@
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, symlinkSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { unixSocketPolicy } from "../../src/adapters/sandbox.ts";
+import { dependencyLinkTargets } from "../../src/adapters/dependency-links.ts";
+import { createTempProject } from "../helpers/temp-project.ts";
 
 const TEMP = "/tmp/playbook-verify-x";
 
@@ -40,5 +42,41 @@ describe("unix sockets in verify's sandbox", () => {
       denyRead: [],
       allowRead: [],
     });
+  });
+});
+
+describe("a project's linked dependencies stay readable in verify's sandbox", () => {
+  it("names the node_modules folder that holds each linked package, scoped ones too, and a linked virtualenv", () => {
+    const store = createTempProject({
+      "lib/node_modules/tool/package.json": "{}",
+      "lib/node_modules/@scope/kit/package.json": "{}",
+      "envs/py/bin/activate": "",
+      "plain/pkg/package.json": "{}",
+    });
+    const p = createTempProject({ "node_modules/ordinary/package.json": "{}" });
+    mkdirSync(p.path("node_modules/@scope"));
+    symlinkSync(
+      store.path("lib/node_modules/tool"),
+      p.path("node_modules/tool"),
+    );
+    symlinkSync(
+      store.path("lib/node_modules/@scope/kit"),
+      p.path("node_modules/@scope/kit"),
+    );
+    symlinkSync(store.path("plain/pkg"), p.path("node_modules/pkg"));
+    symlinkSync(store.path("envs/py"), p.path(".venv"));
+
+    expect(dependencyLinkTargets(p.dir).sort()).toEqual(
+      [
+        store.path("lib/node_modules"),
+        store.path("plain/pkg"),
+        store.path("envs/py"),
+      ].sort(),
+    );
+  });
+
+  it("names nothing for a project whose dependencies are all its own", () => {
+    const p = createTempProject({ "node_modules/ordinary/package.json": "{}" });
+    expect(dependencyLinkTargets(p.dir)).toEqual([]);
   });
 });

@@ -10,13 +10,13 @@ import { RUNTIME_DIR } from "../../adapters/runtime-files.ts";
 import { join } from "node:path";
 import { runGitSync } from "../../adapters/git-runner.ts";
 import { PlaybookError } from "../../core/errors.ts";
+import { DEPENDENCY_FOLDERS } from "../../adapters/dependency-links.ts";
 
 /**
  * Folders a validation needs that git ignores and a clean checkout lacks: the project's installed dependencies. They
  * are linked from the project, so the checkout proves the committed code against what is installed; CI's fresh
  * install proves the rest (docs/trust-boundary.md, "Ignored inputs").
  */
-export const DEPENDENCY_FOLDERS = ["node_modules", ".venv", "venv"];
 
 /** A checkout of one commit in a temporary folder, removed by `remove`. */
 export interface CleanCheckout {
