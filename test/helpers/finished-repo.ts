@@ -58,13 +58,22 @@ export function createFinishedRepo(
 /**
  * Records every proof a finished playbook needs, as the review already does: passing evidence for each automated or
  * hybrid validation (proving the tree as it is now), the user's confirmation for each manual or hybrid one, the
- * critic's PASS for each phase.
+ * critic's PASS for each phase, and the reviewer's approval of the plan they prove.
  */
 export function proveFinished(
   repo: Pick<GuardedRepo, "summary" | "record">,
   playbook = PLAYBOOK,
 ): void {
   const summary = repo.summary(playbook);
+  // Proof counts only in the plan as the reviewer approved it.
+  repo.record({
+    kind: "review",
+    playbook,
+    target: "playbook",
+    verdict: "approve",
+    by: "reviewer",
+    detail: {},
+  });
   for (const phase of summary.phases) {
     for (const subtask of phase.subtasks) {
       for (const [name, validation] of Object.entries(subtask.validations)) {

@@ -122,6 +122,18 @@ export function bashChanges(
   return { bash, changes, toolInput: { command }, toolName: "Bash" };
 }
 
+/** `records` with the reviewer's approval of the sample playbook as reviewed (checkboxes and statuses aside). */
+export function approvedRecords(records: readonly PlaybookRecord[]) {
+  return createRecordSet([
+    recordFor(playbookOf(REVIEWED), {
+      kind: "review",
+      target: "playbook",
+      verdict: "approve",
+    }),
+    ...records,
+  ]);
+}
+
 /**
  * The context of a PreToolUse call in a healthy project: on the playbook's branch, `state.md` and the reviewed
  * sample playbook with its review record, everything read this session, no changes.

@@ -13,7 +13,10 @@ import {
 import { summarizePlaybook } from "../../src/core/cache/summary.ts";
 import { PlaybookError } from "../../src/core/errors.ts";
 import { parsePlaybook } from "../../src/core/parse/parse-playbook.ts";
-import { subtaskHash } from "../../src/core/records/content-hash.ts";
+import {
+  reviewHash,
+  subtaskHash,
+} from "../../src/core/records/content-hash.ts";
 import { SAMPLE_PLAYBOOK, SAMPLE_STATE } from "../helpers/sample-docs.ts";
 import {
   createTempProject,
@@ -28,6 +31,22 @@ function project(): TempProject {
     "state.md": SAMPLE_STATE,
     [PLAYBOOK]: SAMPLE_PLAYBOOK,
   });
+}
+
+/** The reviewer's approval of the plan as it is: `verify` proves nothing in a plan without one. */
+function approve(p: TempProject): TempProject {
+  const parsed = parsePlaybook(p.read(PLAYBOOK), PLAYBOOK);
+  writeRecord(p.dir, {
+    kind: "review",
+    playbook: PLAYBOOK,
+    target: "playbook",
+    contentHash: reviewHash(summarizePlaybook(parsed.value, [])),
+    verdict: "approve",
+    by: "reviewer",
+    at: NOW.toISOString(),
+    detail: {},
+  });
+  return p;
 }
 
 function hashOf(p: TempProject, id: string): string | null {
@@ -173,7 +192,7 @@ const UNSANDBOXED: Omit<VerifyDeps, "run"> = {
 
 describe("runVerify", () => {
   it("runs automated and hybrid commands, and leaves a passing hybrid open until a person confirms", async () => {
-    const p = project();
+    const p = approve(project());
     const commands: string[] = [];
 
     const report = await runVerify(
@@ -195,7 +214,9 @@ describe("runVerify", () => {
     ]);
     expect(report.manual).toEqual(["completeness"]);
     expect(
-      readRecords(p.dir, PLAYBOOK).map((r) => `${r.validation}:${r.verdict}`),
+      readRecords(p.dir, PLAYBOOK)
+        .filter((r) => r.kind === "evidence")
+        .map((r) => `${r.validation}:${r.verdict}`),
     ).toEqual(["completeness:PASS", "consistency:PASS", "technical:PASS"]);
     const text = p.read(PLAYBOOK);
     expect(text).toContain(
@@ -205,11 +226,44 @@ describe("runVerify", () => {
       'completeness: "hybrid - npx playwright test login + the message is red"',
     );
   });
+
+  it("runs nothing and records nothing in a plan the reviewer has not approved as it is now", async () => {
+    const p = approve(project());
+    p.write(
+      PLAYBOOK,
+      p
+        .read(PLAYBOOK)
+        .replace(
+          '"automated - npx vitest run test/login-form.test.ts -t required"',
+          '"automated - true"',
+        ),
+    );
+    const commands: string[] = [];
+    const run = runVerify(
+      p.dir,
+      { subtask: "p1.2", timeoutMs: 1000 },
+      {
+        ...UNSANDBOXED,
+        run: (command) => {
+          commands.push(command);
+          return Promise.resolve(fakeRun(0));
+        },
+      },
+    );
+    await expect(run).rejects.toThrow(
+      "verify proves only the plan as the reviewer approved it, and in plan/playbook-login-form.md the plan changed after the reviewer approved it. Nothing was run or recorded.",
+    );
+    expect(commands).toEqual([]);
+    expect(
+      readRecords(p.dir, PLAYBOOK).filter((r) => r.kind === "evidence"),
+    ).toEqual([]);
+    expect(p.read(PLAYBOOK)).not.toContain("PASS");
+  });
 });
 
 describe("the validated stamp", () => {
   it("is written once all three validations read PASS: the person's check, then the commands", async () => {
-    const p = project();
+    const p = approve(project());
     await runConfirm(p.dir, { subtask: "p1.1" }, confirmDeps("p1.1"));
     expect(p.read(PLAYBOOK)).not.toContain("validated:");
 
@@ -227,7 +281,7 @@ describe("the validated stamp", () => {
   });
 
   it("is not written while a validation fails", async () => {
-    const p = project();
+    const p = approve(project());
     await runConfirm(p.dir, { subtask: "p1.1" }, confirmDeps("p1.1"));
     await runVerify(
       p.dir,

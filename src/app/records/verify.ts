@@ -10,7 +10,14 @@ import {
   type ValidationResult,
 } from "../../core/model/playbook.ts";
 import { subtaskHash } from "../../core/records/content-hash.ts";
-import { isRecordCurrent } from "../../core/records/record-set.ts";
+import {
+  createRecordSet,
+  isRecordCurrent,
+} from "../../core/records/record-set.ts";
+import {
+  approvalStep,
+  unapprovedPlan,
+} from "../../core/records/proof-state.ts";
 import type { PlaybookRecord } from "../../core/records/record.ts";
 import { commandOf } from "../../core/records/validation-command.ts";
 import type { TreeReading } from "../../adapters/tree-fingerprint.ts";
@@ -147,6 +154,19 @@ export async function runVerify(
     throw new PlaybookError(
       "E_NOT_FOUND",
       `No subtask \`${subtask.id}\` in ${resolved.path}.`,
+    );
+  const unapproved = unapprovedPlan(
+    resolved.path,
+    resolved.summary,
+    createRecordSet(readRecords(root, resolved.path)),
+  );
+  if (unapproved !== null)
+    throw new PlaybookError(
+      "E_CONFIG",
+      `verify proves only the plan as the reviewer approved it, and in ${resolved.path} ${unapproved}. Nothing was run or recorded.`,
+      {
+        hint: `${capitalize(approvalStep(resolved.path))}, then run \`playbook verify ${subtask.id}\` again.`,
+      },
     );
   const planned: {
     name: ValidationName;
@@ -440,4 +460,8 @@ export function verifyTargets(
   if (isSubtask || !resolved.playbook.phases.some((p) => p.id === id))
     return [id];
   return findPhaseOrThrow(resolved, id).subtasks.map((s) => s.id);
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -1,7 +1,9 @@
 import type { PlaybookSummary } from "../model/summary.ts";
 import {
+  approvalStep,
   findProofGaps,
   isCodeGap,
+  unapprovedPlan,
   unreadableTree,
 } from "../records/proof-state.ts";
 import { ALLOW, block } from "./facts.ts";
@@ -32,6 +34,11 @@ export const criticGuard: Guard = {
         if (open.length > 0)
           return block(
             `Blocked: phase ${phase.id} in \`${edit.path}\` cannot be done while ${open.join(", ")} ${open.length === 1 ? "is" : "are"} open. Next: finish and check them first (\`playbook verify <subtask>\`).`,
+          );
+        const unapproved = unapprovedPlan(edit.path, edit.after, ctx.records);
+        if (unapproved !== null)
+          return block(
+            `Blocked: phase ${phase.id} in \`${edit.path}\` can be done only in the plan as the reviewer approved it, and ${unapproved}. Next: ${approvalStep(edit.path)}, then prove the phase again (\`npx --no playbook verify ${phase.id}\`, /crit ${phase.id}) and set the status again.`,
           );
         const record = ctx.records.latest({
           kind: "critic",

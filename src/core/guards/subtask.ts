@@ -1,7 +1,9 @@
 import { VALIDATION_NAMES, type ValidationName } from "../model/playbook.ts";
 import {
+  approvalStep,
   findProofGaps,
   isCodeGap,
+  unapprovedPlan,
   unreadableTree,
   type ProofGap,
 } from "../records/proof-state.ts";
@@ -44,6 +46,13 @@ export const subtaskGuard: Guard = {
           if (rewritten.length > 0)
             return block(
               `Blocked: this edit rewrites the validations of ${subtask.id} (${rewritten.join(", ")}) while ${describeTransition(subtask, before)} in \`${edit.path}\`; proof counts only for the validations as the reviewed plan states them. Next: keep them as they are and run \`playbook verify ${subtask.id}\`, then tick the box; to change a validation, edit it alone and have the reviewer approve the plan again.`,
+            );
+          const unapproved = claimsProof(subtask, before)
+            ? unapprovedPlan(edit.path, edit.after, ctx.records)
+            : null;
+          if (unapproved !== null)
+            return block(
+              `Blocked: ${describeTransition(subtask, before)} in \`${edit.path}\` counts only for the plan as the reviewer approved it, and ${unapproved}. Next: ${approvalStep(edit.path)}, then run \`playbook verify ${subtask.id}\` and make this edit again.`,
             );
           const gaps = missingProof(ctx, edit, subtask, before);
           if (gaps.length > 0)
@@ -108,6 +117,21 @@ function rewrittenValidations(
       (now === undefined || now.kind !== was.kind || now.text !== was.text)
     );
   });
+}
+
+/** Whether this edit ticks the subtask or turns one of its validations PASS. */
+function claimsProof(
+  subtask: SubtaskSummary,
+  before: SubtaskSummary | null,
+): boolean {
+  return (
+    (subtask.checked && !before?.checked) ||
+    VALIDATION_NAMES.some(
+      (name) =>
+        subtask.validations[name]?.result === "PASS" &&
+        before?.validations[name]?.result !== "PASS",
+    )
+  );
 }
 
 function missingProof(

@@ -3,6 +3,7 @@ import {
   criticState,
   findProofGaps,
   isCodeGap,
+  unapprovedPlan,
   unreadableTree,
   type TreeState,
 } from "./proof-state.ts";
@@ -25,6 +26,11 @@ export function findMissingProof(
   const missing: string[] = [];
   const unreadable = unreadableTree(tree);
   if (playbook.phases.length === 0) missing.push("the playbook has no phases");
+  const unapproved = unapprovedPlan(path, playbook, records);
+  if (unapproved !== null)
+    missing.push(
+      `no proof counts while ${unapproved} (run /playbook-review so the reviewer approves the plan as it is now)`,
+    );
   for (const phase of playbook.phases) {
     if (phase.status !== "done")
       missing.push(`${phase.id} is ${phase.status}, not done`);

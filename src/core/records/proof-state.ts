@@ -144,3 +144,28 @@ export function reviewState(
   if (review.contentHash !== playbook.hashes.review) return "stale";
   return review.verdict === "approve" ? "approved" : "rejected";
 }
+
+/**
+ * Why no proof can count for the plan as it is now (docs/guards.md): proof is taken for validations, and only the
+ * validations the reviewer approved are the task; with `reviewed: false` and validations of its own choosing the
+ * agent could otherwise prove `true`. Null when the latest review approves exactly this plan.
+ */
+export function unapprovedPlan(
+  path: string,
+  playbook: PlaybookSummary,
+  records: RecordSet,
+): string | null {
+  const state = reviewState(path, playbook, records);
+  return state === "approved"
+    ? null
+    : state === "stale"
+      ? "the plan changed after the reviewer approved it"
+      : state === "rejected"
+        ? "the reviewer's last verdict on the plan is reject"
+        : "the reviewer has not approved the plan";
+}
+
+/** The step that lifts {@link unapprovedPlan}, without "Next:". */
+export function approvalStep(path: string): string {
+  return `have the reviewer subagent review ${path} (/playbook-review); it runs \`playbook review approve\``;
+}

@@ -6,6 +6,7 @@ import {
   findProofGaps,
   isCodeGap,
   reviewState,
+  unapprovedPlan,
   unreadableTree,
   type TreeState,
 } from "./proof-state.ts";
@@ -42,8 +43,19 @@ export function findUnbackedClaims(
         `Unexpected \`reviewed: true\` without ${review === "stale" ? "an approval of the current plan (it changed since)" : "the reviewer's approval"}, expected a review record for this content. Have the reviewer run \`playbook review approve\`.`,
       );
   }
+  const unapproved = unapprovedPlan(file, summary, records);
+  const approval =
+    unapproved === null
+      ? null
+      : `the reviewer's approval of the plan as it is now (${unapproved})`;
   for (const phase of playbook.phases) {
-    if (phase.status === "done") {
+    if (phase.status === "done" && approval !== null)
+      report(
+        phase.labels["status"]?.span.start ?? phase.heading.start,
+        "done-unapproved",
+        `Unexpected phase ${phase.id} \`done\` in a plan without ${approval}, expected proof of the approved plan only. Have the reviewer run \`playbook review approve\`.`,
+      );
+    else if (phase.status === "done") {
       const critic = criticState(file, summary, phase.id, records);
       if (critic !== "PASS")
         report(
@@ -58,20 +70,24 @@ export function findUnbackedClaims(
         .find((p) => p.id === phase.id)
         ?.subtasks.find((s) => s.id === subtask.id);
       if (!view) continue;
-      const missing = findProofGaps(
+      const gaps = findProofGaps(
         file,
         view,
         summary.hashes.subtasks[subtask.id] ?? null,
         records,
         undefined,
         tree,
-      ).flatMap((gap) =>
-        gap.needs === "kind"
-          ? []
-          : [
-              `${gap.validation}: ${gap.needs === "confirmation" ? "the user's confirmation" : gap.why === "unreadable" ? `evidence of the code as it is now (git could not read the working tree: ${unreadableTree(tree) ?? ""})` : isCodeGap(gap) ? "evidence of the code as it is now (the code changed since verify)" : "passing evidence"}`,
-            ],
       );
+      const missing = [
+        ...(approval === null ? [] : [approval]),
+        ...gaps.flatMap((gap) =>
+          gap.needs === "kind"
+            ? []
+            : [
+                `${gap.validation}: ${gap.needs === "confirmation" ? "the user's confirmation" : gap.why === "unreadable" ? `evidence of the code as it is now (git could not read the working tree: ${unreadableTree(tree) ?? ""})` : isCodeGap(gap) ? "evidence of the code as it is now (the code changed since verify)" : "passing evidence"}`,
+              ],
+        ),
+      ];
       if (missing.length > 0)
         report(
           subtask.checkbox.start,

@@ -24,6 +24,7 @@ import type {
 import { createRecordSet } from "../../../../src/core/records/record-set.ts";
 import {
   bashChanges,
+  approvedRecords,
   BOOK,
   fileChange,
   guardContext,
@@ -632,7 +633,7 @@ describe("subtask: the next step names only the proof that is missing", () => {
   };
   it("evidence recorded, confirmation missing: only `playbook confirm`", () => {
     const reason = reasonOf({
-      records: createRecordSet(proofs(tick(REVIEWED, "p1.1")).slice(0, 2)),
+      records: approvedRecords(proofs(tick(REVIEWED, "p1.1")).slice(0, 2)),
       changes: [playbookEdit(REVIEWED, tick(REVIEWED, "p1.1"))],
     });
     expect(reason).toContain("the user runs `playbook confirm p1.1`");
@@ -659,7 +660,7 @@ describe("subtask and critic: evidence proves the tree git reads now, and nothin
     return decision.kind === "block" ? decision.reason : decision.kind;
   };
   const proved = (book: string, tree: string | undefined) =>
-    createRecordSet(
+    approvedRecords(
       proofs(book).map((r) =>
         r.kind === "evidence" && tree !== undefined
           ? { ...r, detail: { tree } }
@@ -719,7 +720,7 @@ describe("subtask and critic: evidence proves the tree git reads now, and nothin
         }),
       ),
     );
-    const records = createRecordSet([
+    const records = approvedRecords([
       ...evidence,
       recordFor(summary, { kind: "critic", target: "p1", verdict: "PASS" }),
     ]);
@@ -742,7 +743,7 @@ table(subtaskGuard, [
   [
     "ticking with every proof",
     () => ({
-      records: createRecordSet(proofs(tick(REVIEWED, "p1.1"))),
+      records: approvedRecords(proofs(tick(REVIEWED, "p1.1"))),
       changes: [playbookEdit(REVIEWED, tick(REVIEWED, "p1.1"))],
     }),
     "allow",
@@ -756,7 +757,7 @@ table(subtaskGuard, [
   [
     "ticking without the user's confirmation",
     () => ({
-      records: createRecordSet(proofs(tick(REVIEWED, "p1.1")).slice(0, 2)),
+      records: approvedRecords(proofs(tick(REVIEWED, "p1.1")).slice(0, 2)),
       changes: [playbookEdit(REVIEWED, tick(REVIEWED, "p1.1"))],
     }),
     "block",
@@ -832,7 +833,7 @@ table(subtaskGuard, [
       const proven = tick(REVIEWED, "p1.1");
       const dup = proven.replace("- [ ] **p2.1**", "- [x] **p1.1**");
       return {
-        records: createRecordSet(proofs(proven)),
+        records: approvedRecords(proofs(proven)),
         changes: [playbookEdit(proven, dup)],
       };
     },
@@ -864,7 +865,7 @@ table(criticGuard, [
   [
     "done with the critic's PASS",
     () => ({
-      records: createRecordSet([
+      records: approvedRecords([
         recordFor(playbookOf(done), {
           kind: "critic",
           target: "p1",
@@ -884,7 +885,7 @@ table(criticGuard, [
   [
     "done with the critic's FAIL",
     () => ({
-      records: createRecordSet([
+      records: approvedRecords([
         recordFor(playbookOf(done), {
           kind: "critic",
           target: "p1",
@@ -899,7 +900,7 @@ table(criticGuard, [
   [
     "done with a stale PASS (judged before p1.1 was ticked)",
     () => ({
-      records: createRecordSet([
+      records: approvedRecords([
         recordFor(playbookOf(REVIEWED), {
           kind: "critic",
           target: "p1",
@@ -941,7 +942,7 @@ table(criticGuard, [
     () => {
       const twice = done.replace("### p2: Submit", "### p1: Submit");
       return {
-        records: createRecordSet([
+        records: approvedRecords([
           recordFor(playbookOf(done), {
             kind: "critic",
             target: "p1",
@@ -1491,5 +1492,83 @@ describe("init guard remembers reads", () => {
     expect(result.effects).toEqual([
       { kind: "session-read", path: "state.md" },
     ]);
+  });
+});
+
+describe("proof counts only for the plan as the reviewer approved it", () => {
+  // The attack: p1.1's validations rewritten to `true`, `reviewed: false`, `playbook verify` run on that, then the tick.
+  const rewritten = REVIEWED.replace(
+    '"automated - npx vitest run test/login-form.test.ts"',
+    '"automated - true"',
+  )
+    .replace("'automated - npx tsc --noEmit'", '"automated - true"')
+    .replace(
+      "manual - the error states match docs/design.png",
+      '"automated - true"',
+    )
+    .replace("reviewed: true", "reviewed: false");
+  const evidenceOf = (book: string) => {
+    const s = playbookOf(book);
+    return (["technical", "consistency", "completeness"] as const).map(
+      (validation) =>
+        recordFor(s, {
+          kind: "evidence",
+          target: "p1.1",
+          validation,
+          verdict: "PASS",
+        }),
+    );
+  };
+  const ticked = tick(rewritten, "p1.1");
+
+  it("a tick backed by evidence of validations changed after the approval is refused, naming the review as the step", () => {
+    const decision = verdictOf(subtaskGuard, {
+      records: approvedRecords(evidenceOf(ticked)),
+      changes: [playbookEdit(rewritten, ticked)],
+    });
+    expect(decision.kind).toBe("block");
+    if (decision.kind !== "block") return;
+    expect(decision.reason).toContain(
+      "counts only for the plan as the reviewer approved it, and the plan changed after the reviewer approved it",
+    );
+    expect(decision.reason).toContain("/playbook-review");
+  });
+
+  it("the same tick is refused when no review was ever recorded", () => {
+    const decision = verdictOf(subtaskGuard, {
+      records: createRecordSet(evidenceOf(ticked)),
+      changes: [playbookEdit(rewritten, ticked)],
+    });
+    expect(decision.kind).toBe("block");
+    if (decision.kind === "block")
+      expect(decision.reason).toContain(
+        "and the reviewer has not approved the plan",
+      );
+  });
+
+  it("a phase turning done in a plan changed after its approval is refused", () => {
+    const changed = allChecked.replace(
+      "exports \`LoginForm\`",
+      "exports \`LoginForm\` and \`LoginPage\`",
+    );
+    const doneChanged = changed.replace(
+      "**status**: in_progress",
+      "**status**: done",
+    );
+    const decision = verdictOf(criticGuard, {
+      records: approvedRecords([
+        recordFor(playbookOf(doneChanged), {
+          kind: "critic",
+          target: "p1",
+          verdict: "PASS",
+        }),
+      ]),
+      changes: [playbookEdit(changed, doneChanged)],
+    });
+    expect(decision.kind).toBe("block");
+    if (decision.kind === "block")
+      expect(decision.reason).toContain(
+        "can be done only in the plan as the reviewer approved it",
+      );
   });
 });
