@@ -1548,8 +1548,8 @@ describe("proof counts only for the plan as the reviewer approved it", () => {
 
   it("a phase turning done in a plan changed after its approval is refused", () => {
     const changed = allChecked.replace(
-      "exports \`LoginForm\`",
-      "exports \`LoginForm\` and \`LoginPage\`",
+      "exports `LoginForm`",
+      "exports `LoginForm` and `LoginPage`",
     );
     const doneChanged = changed.replace(
       "**status**: in_progress",
