@@ -100,9 +100,13 @@ function checkInlineRecordCommands(
     : null;
 }
 
-/** Commands that write records, the lock or the archive journal: the hook runs them itself (see `trusted`). */
+/**
+ * Commands that write records, the lock, the archive journal or the plan (which the agent's shell may not): the hook
+ * runs them itself (see `trusted`).
+ */
 function writesTrustState(sub: string | undefined, verb: string | undefined) {
   return (
+    sub === "new" ||
     sub === "verify" ||
     sub === "post-loop" ||
     sub === "archive" ||
@@ -124,7 +128,7 @@ function checkPlaybookCommands(
       const alone = trustedCommand(ctx, commands, cmd);
       if (!alone)
         return block(
-          `Blocked: \`playbook ${sub}${verb && sub !== "verify" ? ` ${verb}` : ""}\` writes proof, so playbook runs it itself, outside your shell, and it has to be a command of its own. Next: run \`${cmd.text}\` alone, with its arguments spelled out (no \`cd ... &&\`, pipes, redirects or variables).`,
+          `Blocked: \`playbook ${sub}${verb && sub !== "verify" ? ` ${verb}` : ""}\` writes ${sub === "new" ? "the plan" : "proof"}, so playbook runs it itself, outside your shell, and it has to be a command of its own. Next: run \`${cmd.text}\` alone, with its arguments spelled out (no \`cd ... &&\`, pipes, redirects or variables).`,
         );
       if (alone.kind === "refused")
         return block(

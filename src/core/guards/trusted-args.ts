@@ -20,6 +20,11 @@ const SUBTASK_OR_PHASE = /^p\d+(?:\.\d+)?$/;
 const PHASE = /^p\d+$/;
 
 const GRAMMARS: Readonly<Record<string, Grammar>> = {
+  new: {
+    words: [/^[a-z0-9]+(?:-[a-z0-9]+)*$/],
+    flags: ["--json"],
+    values: {},
+  },
   verify: {
     words: [SUBTASK_OR_PHASE],
     flags: ["--json"],
@@ -151,7 +156,13 @@ function checkValue(
 
 function usageOf(command: string, grammar: Grammar): string {
   const words = grammar.words.map((w) =>
-    w instanceof RegExp ? (w === PHASE ? "<phase>" : "<id>") : w.join("|"),
+    w instanceof RegExp
+      ? w === PHASE
+        ? "<phase>"
+        : w === SUBTASK_OR_PHASE
+          ? "<id>"
+          : "<name>"
+      : w.join("|"),
   );
   const options = [
     ...grammar.flags,

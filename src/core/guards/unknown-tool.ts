@@ -85,7 +85,13 @@ export function judgeUnknownToolPath(
   security: SecurityMode,
 ): UnknownToolVerdict {
   if (path === "") return null;
-  if (isStatePath(path) || isPlaybookPath(path) || path === "plan")
+  // The plan folder is closed to the shell as a whole (docs/trust-boundary.md): only the file tools change it.
+  if (
+    isStatePath(path) ||
+    isPlaybookPath(path) ||
+    path === "plan" ||
+    path.startsWith("plan/")
+  )
     return { kind: "document", path };
   if (
     isWriteGuarded(path) ||
@@ -110,6 +116,6 @@ export function unknownToolReason(
 ): string {
   const named = `\`${tool}\` names \`${verdict.path}\``;
   return verdict.kind === "document"
-    ? `Blocked: ${named}, and playbook cannot tell what a tool it does not know does to it, so the change cannot be checked. Next: use the Edit or Write tool for state.md and playbooks (they stay editable), and Read to read them.`
+    ? `Blocked: ${named}, and playbook cannot tell what a tool it does not know does to it, so the change cannot be checked. Next: use the Edit or Write tool for state.md and the files under plan/ (they stay editable), and Read to read them.`
     : `Blocked: ${named}, which playbook guards, and playbook cannot tell what a tool it does not know does to it. Next: use the built-in Read, Grep or Glob tool to look at it; records, settings and git's data are changed only by playbook commands, git and the user.`;
 }

@@ -1,4 +1,4 @@
-import { TRUST_PATHS } from "./trust-paths.ts";
+import { PLAN_PATHS, TRUST_PATHS } from "./trust-paths.ts";
 
 /**
  * Names Claude Code's Bash sandbox (and the one validations run in) protects at the project's root even when they do
@@ -7,7 +7,7 @@ import { TRUST_PATHS } from "./trust-paths.ts";
  * them as untracked empty files (docs/trust-boundary.md). `folder`: what a real one usually is. The list is
  * `@anthropic-ai/sandbox-runtime`'s dangerous files and folders, the names Claude Code adds (its settings, agents,
  * commands, hooks, skills, output styles, routines, workflows, launch and loop files, scheduled tasks) and the
- * trust paths `init` adds to `sandbox.filesystem.denyWrite`.
+ * trust paths and the plan, which `init` adds to `sandbox.filesystem.denyWrite`.
  */
 export const SANDBOX_MOUNT_POINTS: readonly {
   path: string;
@@ -41,6 +41,7 @@ export const SANDBOX_MOUNT_POINTS: readonly {
     ".claude/workflows",
   ].map((path) => ({ path, folder: true })),
   ...TRUST_PATHS,
+  ...PLAN_PATHS,
 ];
 
 const PLACEHOLDER_NAMES: ReadonlySet<string> = new Set(

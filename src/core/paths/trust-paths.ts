@@ -26,6 +26,17 @@ export const TRUST_PATHS: readonly { path: string; folder: boolean }[] = [
 ];
 
 /**
+ * The plan: read-only to the agent's shell and its validations, so it changes only through the door the hook checks
+ * (docs/trust-boundary.md, "The plan has one door"). The agent edits them with the file tools, which the hook judges
+ * on the parsed documents; playbook's commands that write them (`new`, `verify`, `review`, the archive) run outside
+ * the sandbox as trusted jobs. Unlike the trust paths, they are not closed to the file tools.
+ */
+export const PLAN_PATHS: readonly { path: string; folder: boolean }[] = [
+  { path: "plan", folder: true },
+  { path: "state.md", folder: false },
+];
+
+/**
  * Claude Code's own project configuration: the settings switch the sandbox and the hooks, and `.mcp.json` starts MCP
  * servers, which run outside the sandbox. The file tools may not write them either.
  */
@@ -36,11 +47,12 @@ export const SETTINGS_FILES: readonly string[] = [
 ];
 
 /**
- * Everything no process but playbook, git and the user may write: the trust paths, Claude Code's settings and git's
- * own folder. Validations run with these read-only, and a tool the hook does not know may not name them.
+ * Everything no process but playbook, git and the user may write: the trust paths, the plan, Claude Code's settings
+ * and git's own folder. Validations run with these read-only, and a tool the hook does not know may not name them.
  */
 export const WRITE_GUARDED_PATHS: readonly string[] = [
   ...TRUST_PATHS.map((p) => p.path),
+  ...PLAN_PATHS.map((p) => p.path),
   ...SETTINGS_FILES,
   ".git",
 ];
@@ -54,7 +66,7 @@ export function isWriteGuarded(repoPath: string): boolean {
 
 /** `sandbox.filesystem.denyWrite` entries: relative paths, which Claude Code resolves against the project. */
 export function sandboxDenyWrite(): string[] {
-  return TRUST_PATHS.map((p) => p.path);
+  return [...TRUST_PATHS, ...PLAN_PATHS].map((p) => p.path);
 }
 
 /**

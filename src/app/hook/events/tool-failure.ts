@@ -13,6 +13,7 @@ import {
   isSandboxStartRace,
   SANDBOX_START_RACE_NOTE,
 } from "../../../core/session/sandbox-start-race.ts";
+import { planReadOnlyNote } from "../../../core/session/plan-read-only-note.ts";
 import type { HookPayload } from "../../../hooks/payload.ts";
 import type { HookAnswer } from "../../../hooks/reply.ts";
 
@@ -39,6 +40,8 @@ export function runToolFailure(
     answer.context.push(SANDBOX_START_RACE_NOTE);
     return answer;
   }
+  const readOnly = planReadOnlyNote(error);
+  if (readOnly !== null) answer.context.push(readOnly);
   const sessionId = payload.session_id;
   if (!sessionId) return answer;
   const state = readSessionState(projectDir, sessionId) ?? emptySessionState();

@@ -25,6 +25,10 @@ describe("the grammar of the commands the hook runs for the agent", () => {
     ],
     [["post-loop"], ["post-loop", "--cwd", "/repo"]],
     [
+      ["new", "login-form"],
+      ["new", "login-form", "--cwd", "/repo"],
+    ],
+    [
       ["archive", "--resume", "--dry-run"],
       ["archive", "--resume", "--dry-run", "--cwd", "/repo"],
     ],
@@ -102,6 +106,9 @@ describe("the grammar of the commands the hook runs for the agent", () => {
     [["crit", "record", "p1.1", "PASS"], "does not fit"],
     [["crit", "record", "p1", "MAYBE"], "does not fit"],
     [["confirm", "p1.1"], "not a command"],
+    [["new", "../x"], "does not fit `playbook new <name> [--json]`"],
+    [["new", "Login"], "does not fit"],
+    [["new", "login", "--cwd", "/tmp"], "--cwd"],
   ])("%j is refused (%s)", (args, why) => {
     const parsed = parseTrustedArgs(args, where);
     expect(parsed.ok).toBe(false);
@@ -122,6 +129,24 @@ describe("bash-check runs proof commands only with their own arguments", () => {
     expect(reason).toContain("`--cwd` is not an option");
     expect(reason).toContain("project's root");
     expect(result.effects ?? []).toEqual([]);
+  });
+
+  it("runs `playbook new` itself: it writes the plan, which the agent's shell may not", () => {
+    const result = bashCheckGuard.check(
+      guardContext(bashChanges("npx playbook new login-form")),
+    );
+    expect(result.effects).toEqual([
+      {
+        kind: "trusted-command",
+        args: ["new", "login-form", "--cwd", "/repo"],
+      },
+    ]);
+    const chained = bashCheckGuard.check(
+      guardContext(bashChanges("cd /repo && npx playbook new login-form")),
+    );
+    expect(chained.decision.kind).toBe("block");
+    if (chained.decision.kind === "block")
+      expect(chained.decision.reason).toContain("writes the plan");
   });
 
   it("from a subfolder, runs `playbook verify p1.1` at the project's root", () => {

@@ -48,12 +48,12 @@ describe("a path named by a tool the guards do not know", () => {
     ["state.md", "document"],
     ["plan/playbook-login-form.md", "document"],
     ["plan/archive/2026/playbook-old.md", "document"],
+    ["plan/notes.md", "document"],
     ["plan", "document"],
     [".env.local", "records"],
     ["secrets/key.pem", "records"],
     // Ordinary paths, WARN files and the repository itself are not refused.
     ["src/app.ts", null],
-    ["plan/notes.md", null],
     ["package.json", null],
     [".claude/commands/x.md", null],
     ["", null],
