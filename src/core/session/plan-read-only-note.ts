@@ -1,5 +1,6 @@
 /** What a command says when a write was refused by a read-only mount (Linux: EROFS; a mount point: EBUSY). */
-const REFUSED = /Read-only file system|\bEROFS\b|Device or resource busy|\bEBUSY\b/i;
+const REFUSED =
+  /Read-only file system|\bEROFS\b|Device or resource busy|\bEBUSY\b/i;
 
 /** `plan/...`, a bare `plan`, or `state.md`, as a path in a tool's message. */
 const PLAN_PATH = /(?:^|[\s'"`(/:])(?:plan(?:\/|['"`):\s]|$)|state\.md\b)/m;
