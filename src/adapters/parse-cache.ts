@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { lstatSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { documentNameProblem, documentNameRepair } from "./document-name.ts";
 import { dirname, join } from "node:path";
 import {
   matchCacheEntry,
@@ -42,10 +43,21 @@ export function readSummaryCached(
   const file = join(projectDir, relPath);
   let stats;
   try {
-    stats = statSync(file);
+    stats = lstatSync(file);
   } catch {
     return { status: "missing" };
   }
+  const misnamed = documentNameProblem(projectDir, relPath, stats);
+  if (misnamed !== null)
+    return {
+      status: "miss",
+      summary: brokenSummary(
+        summarize(kind, "", relPath),
+        relPath,
+        "document-not-its-own",
+        `${misnamed} Next: ${documentNameRepair(relPath)}.`,
+      ),
+    };
   if (!stats.isFile()) return { status: "missing" };
   const key: CacheKey = {
     path: relPath,
@@ -78,13 +90,28 @@ function oversizedSummary(
   size: number,
   limit: number,
 ): DocumentSummary {
+  return brokenSummary(
+    empty,
+    relPath,
+    "document-too-large",
+    oversizeMessage(relPath, size, limit),
+  );
+}
+
+/** An empty document whose only diagnostic is `message` (a broken document: writes wait for its repair). */
+function brokenSummary(
+  empty: DocumentSummary,
+  relPath: string,
+  code: string,
+  message: string,
+): DocumentSummary {
   return {
     ...empty,
     diagnostics: [
       {
-        code: "document-too-large",
+        code,
         severity: "error",
-        message: oversizeMessage(relPath, size, limit),
+        message,
         file: relPath,
         line: 1,
         column: 1,

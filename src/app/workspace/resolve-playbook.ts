@@ -1,6 +1,6 @@
 import { readDocumentText } from "../../adapters/read-document.ts";
 import { existsSync } from "node:fs";
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { resolveInside } from "../../adapters/resolve-inside.ts";
 import { summarizePlaybook } from "../../core/cache/summary.ts";
 import type { PlaybookSummary } from "../../core/model/summary.ts";
@@ -56,8 +56,9 @@ export function resolvePlaybook(
         );
   let text: string;
   try {
-    text = readDocumentText(inside.path, "playbook", path);
+    text = readDocumentText(join(root, path), "playbook", path);
   } catch (cause) {
+    if (cause instanceof PlaybookError) throw cause;
     throw new PlaybookError("E_NOT_FOUND", `${path} cannot be read.`, {
       hint: "Check that it is a regular file you can read.",
       cause,
