@@ -3,6 +3,7 @@ import {
   closeSync,
   existsSync,
   openSync,
+  readdirSync,
   readFileSync,
   readSync,
   renameSync,
@@ -26,13 +27,62 @@ const POLL_MS = 100;
 const HEARTBEAT_MS = 1000;
 const STALE_MS = Number(process.env["PLAYBOOK_JOB_STALE_MS"]) || 15_000;
 
+/** How long a job waits for its waiter to start before it runs anyway (the user may be asked about the call first). */
+const WAITER_MS = 5000;
+
 function run(job: string, cli: string, args: readonly string[]): void {
+  const alive = join(job, "alive");
+  writeFileSync(alive, "");
+  whenWaiterRuns(job, () => start(job, cli, args, alive));
+}
+
+/**
+ * On Linux, the waiter's sandbox bind-mounts `state.md` and the files under `plan/` read-only as it starts; a file
+ * this job replaces meanwhile (`playbook new` writes both) makes bubblewrap fail with "Can't bind mount ...", and the
+ * agent never sees the job's output. So the job starts once the waiter's process exists, when every mount is made,
+ * or after WAITER_MS.
+ */
+function whenWaiterRuns(job: string, then: () => void): void {
+  if (process.platform !== "linux") return then();
+  const deadline = Date.now() + WAITER_MS;
+  const poll = () => {
+    if (waiterRuns(job) || Date.now() > deadline) then();
+    else setTimeout(poll, 20);
+  };
+  poll();
+}
+
+function waiterRuns(job: string): boolean {
+  let pids: string[];
+  try {
+    pids = readdirSync("/proc");
+  } catch {
+    return true;
+  }
+  for (const pid of pids) {
+    if (!/^\d+$/.test(pid)) continue;
+    let args: string[];
+    try {
+      args = readFileSync(`/proc/${pid}/cmdline`, "latin1").split("\0");
+    } catch {
+      continue;
+    }
+    const at = args.indexOf("wait");
+    if (at > 0 && args[at + 1] === job) return true;
+  }
+  return false;
+}
+
+function start(
+  job: string,
+  cli: string,
+  args: readonly string[],
+  alive: string,
+): void {
   const out = openSync(join(job, "output"), "a");
   const child = spawn(process.execPath, [cli, ...args], {
     stdio: ["ignore", out, out],
   });
-  const alive = join(job, "alive");
-  writeFileSync(alive, "");
   const heartbeat = setInterval(() => {
     const now = new Date();
     utimesSync(alive, now, now);

@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/run-cli.ts";
+import { approveInTest } from "../helpers/guarded-repo.ts";
 import {
   createTempProject,
   type TempProject,
@@ -82,6 +83,7 @@ function verifiedRepo(technical = "cat flags/ok"): Repo {
         GIT_COMMITTER_EMAIL: "t@e.x",
       },
     });
+  approveInTest(p.dir, PLAYBOOK);
   git("init", "-q", "-b", "main");
   git("add", "-A");
   git("commit", "-q", "-m", "init");

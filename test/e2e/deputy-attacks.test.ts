@@ -93,7 +93,9 @@ with open("scratch/evil/.claude/playbook.json", "w") as f:
     );
   }, 900_000);
 
-  it("a state.md grown to 20 MB by a parser-blind script is refused at once, and refused, not read, from then on", async () => {
+  it("a parser-blind script cannot grow state.md to 20 MB: the sandbox refuses the write, and the guards answer as before", async () => {
+    // Before the plan's door, this held the hook past its timeout (and, without onFailure, let the call through);
+    // a state.md grown by a person stays a broken document (hook-fail-closed.test.ts).
     await world.session({
       prompt: "Go on.",
       moves: [
@@ -104,31 +106,20 @@ with open("scratch/evil/.claude/playbook.json", "w") as f:
           blindPython(
             `open("state.md", "a").write("x" * (20 * 1024 * 1024))\n`,
           ),
+          "fail",
         ),
-        m.write(
-          "agent",
-          "it writes code while the hook would be busy reading state.md",
-          "src/extra.js",
-          "export const extra = 1;\n",
-          "deny",
-        ),
-        ...m.tick(
-          "p1.2",
-          "deny",
-          "it ticks p1.2, unproven, while state.md is broken",
-        ),
+        ...m.tick("p1.2", "deny", "it ticks p1.2, unproven"),
         m.say("agent", "it stops", "Done.", "block"),
       ],
     });
-    expect(existsSync(world.path("src/extra.js"))).toBe(false);
+    expect(refusalOf(world, "it grows state.md to 20 MB")).toContain(
+      "Read-only file system",
+    );
+    expect(statSync(world.path("state.md")).size).toBeLessThan(256 * 1024);
     expect(world.read(m.playbook)).toContain("- [ ] **p1.2**");
-    expect(
-      refusalOf(
-        world,
-        "it writes code while the hook would be busy reading state.md",
-      ),
-    ).toContain("more than the 256 KB");
-    expect(statSync(world.path("state.md")).size).toBeGreaterThan(20_000_000);
+    expect(refusalOf(world, "it ticks p1.2, unproven")).toContain(
+      "needs proof that is missing",
+    );
   }, 900_000);
 });
 

@@ -13,6 +13,7 @@ import { describe, expect, it } from "vitest";
 import { readRecords } from "../../src/adapters/record-store.ts";
 import { readWorkingTree } from "../../src/adapters/tree-fingerprint.ts";
 import { runCli } from "../helpers/run-cli.ts";
+import { approveInTest } from "../helpers/guarded-repo.ts";
 import {
   createTempProject,
   type TempProject,
@@ -81,6 +82,11 @@ branch: feat/sandbox
 \`\`\`
 `;
 
+/** The evidence records of the test's playbook (its review record aside). */
+function evidenceIn(p: TempProject) {
+  return readRecords(p.dir, PLAYBOOK).filter((r) => r.kind === "evidence");
+}
+
 function project(
   commands: [string, string, string],
   security = "strict",
@@ -94,6 +100,7 @@ function project(
     ".claude/playbook.json": `${JSON.stringify({ security })}\n`,
     "node_modules/playbook-kit/package.json": '{"name":"playbook-kit"}\n',
   });
+  approveInTest(p.dir, PLAYBOOK);
   const git = (...args: string[]) =>
     execFileSync("git", args, { cwd: p.dir, encoding: "utf8" });
   git("init", "-q", "-b", "main");
@@ -159,7 +166,7 @@ describe.runIf(canSandbox)("playbook verify runs validations sandboxed", () => {
     );
     expect(p.read(".claude/playbook.json")).toBe(config);
     expect(p.read("node_modules/playbook-kit/package.json")).toBe(pkg);
-    const evidence = readRecords(p.dir, PLAYBOOK);
+    const evidence = evidenceIn(p);
     expect(evidence.map((r) => [r.validation, r.verdict])).toEqual([
       ["completeness", "FAIL"],
       ["consistency", "FAIL"],
@@ -221,7 +228,7 @@ describe.runIf(canSandbox)("playbook verify runs validations sandboxed", () => {
     expect(result.status, result.stdout).toBe(0);
     expect(p.read("build/out.txt")).toBe("built\n");
     expect(existsSync(temp)).toBe(false);
-    const evidence = readRecords(p.dir, PLAYBOOK);
+    const evidence = evidenceIn(p);
     expect(evidence.every((r) => r.verdict === "PASS")).toBe(true);
     expect(evidence.every((r) => r.detail["sandboxed"] === true)).toBe(true);
   });
@@ -323,7 +330,7 @@ describe.runIf(canSandbox)("playbook verify runs validations sandboxed", () => {
 
     expect(result.status).toBe(0);
     expect(result.stdout).toContain("The validations changed src/app.ts");
-    const evidence = readRecords(p.dir, PLAYBOOK);
+    const evidence = evidenceIn(p);
     expect(evidence.map((r) => r.detail["tree"])).toEqual([
       before,
       before,
@@ -358,7 +365,7 @@ describe("without a sandbox", () => {
         "apt-get install bubblewrap socat ripgrep",
       );
       expect(existsSync(p.path("ran.txt"))).toBe(false);
-      expect(existsSync(p.path(".claude/playbook/records"))).toBe(false);
+      expect(evidenceIn(p)).toEqual([]);
     },
   );
 
@@ -374,7 +381,7 @@ describe("without a sandbox", () => {
       expect(result.status).toBe(0);
       expect(result.stdout).toContain("NOT SANDBOXED");
       expect(p.read("ran.txt")).toBe("ran\n");
-      const evidence = readRecords(p.dir, PLAYBOOK);
+      const evidence = evidenceIn(p);
       expect(evidence.map((r) => r.detail["sandboxed"])).toEqual([
         false,
         false,

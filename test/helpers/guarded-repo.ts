@@ -197,6 +197,18 @@ export function summarizePlaybookIn(
   ) as PlaybookSummary;
 }
 
+/** The reviewer's approval of `path` as it is now in `dir`: proof counts only in an approved plan. */
+export function approveInTest(dir: string, path = PLAYBOOK): void {
+  writeTestRecord(dir, {
+    kind: "review",
+    playbook: path,
+    target: "playbook",
+    verdict: "approve",
+    by: "reviewer",
+    detail: {},
+  });
+}
+
 /** Writes a record into the project `dir` as playbook would, hashed against the playbook as it is now. */
 export function writeTestRecord(
   dir: string,

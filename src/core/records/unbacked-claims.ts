@@ -16,7 +16,8 @@ import type { RecordSet } from "./record.ts";
  * What a playbook claims without a current record behind it (docs/guards.md, for `playbook check` in CI): `reviewed: true`
  * without the reviewer's approval of this content, a checked subtask whose validations lack current passing evidence
  * or the user's confirmation (with `tree`, the working tree's fingerprint: evidence of the code as it is now), a phase
- * `done` without the critic's current PASS. Each at its line.
+ * `done` without the critic's current PASS, and any such claim in a plan the reviewer has not approved as it is now.
+ * Each at its line.
  */
 export function findUnbackedClaims(
   file: string,
@@ -43,19 +44,30 @@ export function findUnbackedClaims(
         `Unexpected \`reviewed: true\` without ${review === "stale" ? "an approval of the current plan (it changed since)" : "the reviewer's approval"}, expected a review record for this content. Have the reviewer run \`playbook review approve\`.`,
       );
   }
-  const unapproved = unapprovedPlan(file, summary, records);
-  const approval =
-    unapproved === null
-      ? null
-      : `the reviewer's approval of the plan as it is now (${unapproved})`;
+  // With `reviewed: true` the line above already says it; otherwise the first claim carries it.
+  const unapproved = playbook.meta.reviewed
+    ? null
+    : unapprovedPlan(file, summary, records);
+  let approvalReported = false;
+  const reportUnapproved = (at: { line: number; column: number }) => {
+    if (unapproved === null || approvalReported) return;
+    approvalReported = true;
+    report(
+      at,
+      "proof-unapproved",
+      `Unexpected checked boxes or done phases in a plan the reviewer has not approved as it is now (${unapproved}), expected proof only for the approved plan. Have the reviewer run \`playbook review approve\`, then prove the work again.`,
+    );
+  };
   for (const phase of playbook.phases) {
-    if (phase.status === "done" && approval !== null)
-      report(
+    if (phase.status === "done")
+      reportUnapproved(
         phase.labels["status"]?.span.start ?? phase.heading.start,
-        "done-unapproved",
-        `Unexpected phase ${phase.id} \`done\` in a plan without ${approval}, expected proof of the approved plan only. Have the reviewer run \`playbook review approve\`.`,
       );
-    else if (phase.status === "done") {
+    for (const subtask of phase.subtasks)
+      if (subtask.checked) reportUnapproved(subtask.checkbox.start);
+  }
+  for (const phase of playbook.phases) {
+    if (phase.status === "done") {
       const critic = criticState(file, summary, phase.id, records);
       if (critic !== "PASS")
         report(
@@ -70,24 +82,20 @@ export function findUnbackedClaims(
         .find((p) => p.id === phase.id)
         ?.subtasks.find((s) => s.id === subtask.id);
       if (!view) continue;
-      const gaps = findProofGaps(
+      const missing = findProofGaps(
         file,
         view,
         summary.hashes.subtasks[subtask.id] ?? null,
         records,
         undefined,
         tree,
+      ).flatMap((gap) =>
+        gap.needs === "kind"
+          ? []
+          : [
+              `${gap.validation}: ${gap.needs === "confirmation" ? "the user's confirmation" : gap.why === "unreadable" ? `evidence of the code as it is now (git could not read the working tree: ${unreadableTree(tree) ?? ""})` : isCodeGap(gap) ? "evidence of the code as it is now (the code changed since verify)" : "passing evidence"}`,
+            ],
       );
-      const missing = [
-        ...(approval === null ? [] : [approval]),
-        ...gaps.flatMap((gap) =>
-          gap.needs === "kind"
-            ? []
-            : [
-                `${gap.validation}: ${gap.needs === "confirmation" ? "the user's confirmation" : gap.why === "unreadable" ? `evidence of the code as it is now (git could not read the working tree: ${unreadableTree(tree) ?? ""})` : isCodeGap(gap) ? "evidence of the code as it is now (the code changed since verify)" : "passing evidence"}`,
-              ],
-        ),
-      ];
       if (missing.length > 0)
         report(
           subtask.checkbox.start,

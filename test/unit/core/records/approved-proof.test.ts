@@ -72,18 +72,21 @@ describe("check and the archive count proof only in the approved plan", () => {
     expect(missing).toEqual([]);
   });
 
-  it("validations rewritten after the approval: every checked box and done phase is unbacked, and the archive does not start", () => {
+  it("validations rewritten after the approval: reviewed: true is unbacked, and the archive does not start", () => {
     const { claims, missing } = world(REWRITTEN, FINISHED_PLAYBOOK);
-    expect(claims).toContain("checked-unbacked");
-    expect(claims).toContain("done-unapproved");
+    expect(claims).toEqual(["reviewed-unbacked"]);
     expect(missing[0]).toMatch(
       /^no proof counts while the plan changed after the reviewer approved it/,
     );
   });
 
-  it("no review at all: the same", () => {
+  it("with reviewed: false, the first claim says the plan is not approved; with no review at all the archive does not start", () => {
+    const unreviewed = REWRITTEN.replace("reviewed: true", "reviewed: false");
+    expect(world(unreviewed, FINISHED_PLAYBOOK).claims).toEqual([
+      "proof-unapproved",
+    ]);
     const { claims, missing } = world(FINISHED_PLAYBOOK, null);
-    expect(claims).toContain("done-unapproved");
+    expect(claims).toEqual(["reviewed-unbacked"]);
     expect(missing.join("\n")).toContain(
       "no proof counts while the reviewer has not approved the plan",
     );
