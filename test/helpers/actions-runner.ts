@@ -9,7 +9,7 @@ interface WorkflowStep {
   uses?: string;
   run?: string;
   "working-directory"?: string;
-  with?: Record<string, unknown>;
+  with?: Record<string, string | number | boolean>;
 }
 
 export interface PullRequestEvent {
