@@ -3,6 +3,8 @@ import { diagnosticAt, type Diagnostic } from "../model/diagnostic.ts";
 import type { Playbook } from "../model/playbook.ts";
 import type { PlaybookRecord, RecordSet } from "./record.ts";
 
+const UNBOUND = "record-unbound";
+
 /**
  * What a record CI cannot re-run names as its basis (docs/ci.md): the review hash of the plan it was made under and
  * the fingerprint of the code it judged. `playbook confirm` and the critic's verdicts write both into `detail`.
@@ -35,6 +37,10 @@ export function findUnboundRecords(
   basis: RecordBasis,
 ): Diagnostic[] {
   const out: Diagnostic[] = [];
+  // Like the other record codes (findUnbackedClaims), documented in docs/troubleshooting.md: no playbook fixture
+  // alone can show it, it needs records.
+  const report = (at: { line: number; column: number }, message: string) =>
+    out.push(diagnosticAt(file, at, UNBOUND, "error", message));
   const why = (record: PlaybookRecord): string | null => {
     const stated = basisOf(record);
     if (stated.plan === undefined || stated.tree === undefined)
@@ -54,14 +60,9 @@ export function findUnboundRecords(
       });
       const problem = critic === null ? null : why(critic);
       if (problem !== null)
-        out.push(
-          diagnosticAt(
-            file,
-            phase.labels["status"]?.span.start ?? phase.heading.start,
-            "record-unbound",
-            "error",
-            `Unexpected critic verdict on ${phase.id} that does not bind to this pull request: ${problem}. Expected one for its plan and code. Run /crit ${phase.id} after the last change and commit the record.`,
-          ),
+        report(
+          phase.labels["status"]?.span.start ?? phase.heading.start,
+          `Unexpected critic verdict on ${phase.id} that does not bind to this pull request: ${problem}. Expected one for its plan and code. Run /crit ${phase.id} after the last change and commit the record.`,
         );
     }
     for (const subtask of phase.subtasks) {
@@ -80,14 +81,9 @@ export function findUnboundRecords(
       });
       const problem = confirmation === null ? null : why(confirmation);
       if (problem !== null)
-        out.push(
-          diagnosticAt(
-            file,
-            subtask.checkbox.start,
-            "record-unbound",
-            "error",
-            `Unexpected confirmation of ${subtask.id} that does not bind to this pull request: ${problem}. Expected one for its plan and code. A person runs \`playbook confirm ${subtask.id}\` after the last change and commits the record.`,
-          ),
+        report(
+          subtask.checkbox.start,
+          `Unexpected confirmation of ${subtask.id} that does not bind to this pull request: ${problem}. Expected one for its plan and code. A person runs \`playbook confirm ${subtask.id}\` after the last change and commits the record.`,
         );
     }
   }
