@@ -16,6 +16,8 @@ export const OPERATIONS = [
   "repos/get",
   "repos/get-combined-status-for-ref",
   "checks/list-for-ref",
+  "repos/get-branch-rules",
+  "repos/get-content",
 ];
 
 /** The subset of `spec` that `operations` need, `$ref`s kept as they are. */

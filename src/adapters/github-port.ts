@@ -151,6 +151,40 @@ export function createGitHubPort(options: GitHubPortOptions): GitHubPort {
         });
         return data.sha;
       }),
+    readFile: async (path, ref) => {
+      try {
+        const { data } = await octokit.rest.repos.getContent({
+          owner,
+          repo,
+          path,
+          ref,
+        });
+        if (Array.isArray(data) || data.type !== "file" || !("content" in data))
+          return null;
+        return Buffer.from(data.content, "base64").toString("utf8");
+      } catch (error) {
+        if (statusOf(error) === 404) return null;
+        throw toGitHubError(`reading ${path} on ${ref}`, error, options.token);
+      }
+    },
+    branchRules: (branch) =>
+      call(`reading the rules of ${branch}`, async () => {
+        const { data } = await octokit.rest.repos.getBranchRules({
+          owner,
+          repo,
+          branch,
+          per_page: 100,
+        });
+        return data.map((rule) => ({
+          type: rule.type,
+          parameters:
+            "parameters" in rule &&
+            typeof rule.parameters === "object" &&
+            rule.parameters !== null
+              ? (rule.parameters as Record<string, unknown>)
+              : {},
+        }));
+      }),
     deleteBranch: async (branch) => {
       try {
         await octokit.rest.git.deleteRef({

@@ -1,3 +1,4 @@
+import type { CiSetupDeps } from "./scaffold/check-ci-setup.ts";
 import { randomUUID } from "node:crypto";
 import { execFile } from "node:child_process";
 import { readDocumentText } from "../adapters/read-document.ts";
@@ -185,6 +186,15 @@ export function createDoctorDeps(pkg: RunningPackage): DoctorDeps {
     packageRoot: pkg.root,
     packageVersion: pkg.version,
     run: runProgram,
+  };
+}
+
+/** Doctor's questions to GitHub about CI (Octokit loads only when they are asked). */
+export function createCiSetupDeps(): CiSetupDeps {
+  return {
+    env: process.env,
+    createGitHub: async (options) =>
+      (await import("../adapters/github-port.ts")).createGitHubPort(options),
   };
 }
 

@@ -111,4 +111,14 @@ export interface GitHubPort {
   ): Promise<string>;
   /** Deletes the branch on GitHub; `missing` when it was already gone. */
   deleteBranch(branch: string): Promise<"deleted" | "missing">;
+  /** The text of the file at `path` on `ref`, or null when there is none. */
+  readFile(path: string, ref: string): Promise<string | null>;
+  /** The rules of the repository's rulesets that apply to `branch` (`repos/get-branch-rules`). */
+  branchRules(branch: string): Promise<BranchRule[]>;
+}
+
+/** One active ruleset rule of a branch, as GitHub describes it; `parameters` depends on `type`. */
+export interface BranchRule {
+  type: string;
+  parameters: Record<string, unknown>;
 }

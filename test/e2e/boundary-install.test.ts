@@ -249,7 +249,7 @@ describe("init and the trust boundary", () => {
     ).toBe(0);
     const workflow = ".github/workflows/playbook.yml";
     expect(readFileSync(p.path(workflow), "utf8")).toContain(
-      "npx --no playbook check --rerun --base",
+      "npx --no playbook check --rerun --pr ../pr --base",
     );
     expect(runCli(["init", "--yes", "--cwd", p.dir]).status).toBe(0);
     expect(existsSync(p.path(workflow))).toBe(true);

@@ -1,6 +1,10 @@
 import { STATUS_CODES } from "node:http";
 import { GitHubError } from "../../src/adapters/github-port.ts";
-import type { GitHubPort, PullRequest } from "../../src/core/ports.ts";
+import type {
+  BranchRule,
+  GitHubPort,
+  PullRequest,
+} from "../../src/core/ports.ts";
 
 // GitHub as the archive's steps see it through GitHubPort, in memory: for step logic that does not need HTTP,
 // Octokit or a bare repository. It refuses what test/helpers/github-server.ts (and GitHub) refuse, with the same
@@ -226,6 +230,15 @@ export class GitHubFake implements GitHubPort {
         return this.mergeOpen(pr, input);
       },
     );
+  }
+
+  /** The archive reads no file; doctor's CI check runs against the local GitHub server instead. */
+  readFile(): Promise<string | null> {
+    return Promise.resolve(null);
+  }
+
+  branchRules(): Promise<BranchRule[]> {
+    return Promise.resolve([]);
   }
 
   deleteBranch(branch: string): Promise<"deleted" | "missing"> {

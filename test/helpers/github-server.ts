@@ -35,6 +35,11 @@ export interface GitHubServer {
   readonly violations: string[];
   /** Replaces the commit statuses and check runs reported for the full commit `sha`. */
   setChecks(sha: string, checks: GitHubCheck[]): void;
+  /**
+   * Replaces the ruleset rules repos/get-branch-rules reports for `branch` (each `{type, parameters?, ruleset_id?,
+   * ...}` as GitHub describes a detailed rule).
+   */
+  setBranchRules(branch: string, rules: Record<string, unknown>[]): void;
   /** Closes a PR as a person would on github.com (state closed, not merged). */
   closePullRequest(number: number): void;
   /**
@@ -52,7 +57,8 @@ export interface GitHubServer {
 
 /**
  * Starts a GitHub-compatible HTTP server on 127.0.0.1 for Octokit (`baseUrl: server.url`). It serves repos/get,
- * pulls create/list/get/merge, git/delete-ref, the combined status and the check runs of a ref, performs merges with
+ * pulls create/list/get/merge, git/delete-ref, the combined status and the check runs of a ref, the rules of a branch,
+ * a file's content, performs merges with
  * real git in `options.bare`, and checks every request and response against GitHub's OpenAPI description.
  */
 export async function startGitHubServer(
@@ -77,6 +83,7 @@ export async function startGitHubServer(
     requests,
     violations,
     setChecks: (sha, list) => setChecks(state, sha, list),
+    setBranchRules: (branch, rules) => state.branchRules.set(branch, rules),
     closePullRequest: (number) => closePullRequest(state, number),
     failNext: (route, status, body, headers) =>
       faults.add(route, status, body, headers),

@@ -113,7 +113,15 @@ describe("runConfirm", () => {
       verdict: "PASS",
       by: "user",
       at: NOW.toISOString(),
-      detail: { validations: ["completeness"] },
+      // The plan it was made under; no tree outside a git repository.
+      detail: {
+        validations: ["completeness"],
+        plan: summarizePlaybook(
+          parsePlaybook(p.read(PLAYBOOK), PLAYBOOK).value,
+          [],
+        ).hashes.review,
+        tree: null,
+      },
     });
     // A hybrid validation without passing evidence of its command is not PASS yet.
     expect(p.read(PLAYBOOK)).toBe(SAMPLE_PLAYBOOK);

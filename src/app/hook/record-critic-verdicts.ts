@@ -4,6 +4,7 @@ import type { HookPayload } from "../../hooks/payload.ts";
 import type { HookAnswer } from "../../hooks/reply.ts";
 import type { HookDeps } from "./hook-run.ts";
 import { subagentType } from "./build-guard-context.ts";
+import { readRecordBasis } from "../records/record-basis.ts";
 import { readWorkspaceSummary } from "../workspace/read-workspace-summary.ts";
 
 const VERDICT_FORMAT =
@@ -46,6 +47,7 @@ export function recordCriticVerdicts(
         "playbook: the critic's verdict was not recorded: no active playbook in state.md.",
     };
   const recorded: string[] = [];
+  const basis = readRecordBasis(projectDir, active.summary);
   for (const verdict of verdicts) {
     const hash = active.summary.hashes.phases[verdict.phase] ?? null;
     if (hash === null)
@@ -60,7 +62,7 @@ export function recordCriticVerdicts(
       verdict: verdict.verdict,
       by: agent,
       at: deps.now().toISOString(),
-      detail: { evidence: verdict.evidence, source: "SubagentStop" },
+      detail: { evidence: verdict.evidence, source: "SubagentStop", ...basis },
     });
     recorded.push(`${verdict.verdict} for ${verdict.phase}`);
   }

@@ -11,6 +11,7 @@ import type { PlaybookRecord } from "../../core/records/record.ts";
 import { writeValidationResults } from "./record-validation-results.ts";
 import { findSubtaskOrThrow } from "./record-targets.ts";
 import { resolvePlaybook } from "../workspace/resolve-playbook.ts";
+import { readRecordBasis } from "./record-basis.ts";
 
 export interface ConfirmDeps {
   now: () => Date;
@@ -105,7 +106,7 @@ export async function runConfirm(
     verdict: "PASS",
     by: "user",
     at: deps.now().toISOString(),
-    detail: { validations: names },
+    detail: { validations: names, ...readRecordBasis(root, resolved.summary) },
   };
   writeRecord(root, record);
   const evidence = readRecords(

@@ -1,4 +1,5 @@
 import { writeRecord } from "../../adapters/record-store.ts";
+import { readRecordBasis } from "./record-basis.ts";
 import { PlaybookError } from "../../core/errors.ts";
 import { phaseHash } from "../../core/records/content-hash.ts";
 import type { PlaybookRecord } from "../../core/records/record.ts";
@@ -48,6 +49,7 @@ export function runCrit(
       source: "cli",
       sessionId: recorder.grant?.sessionId ?? null,
       command: recorder.grant?.command ?? null,
+      ...readRecordBasis(root, resolved.summary),
     },
   };
   writeRecord(root, record);

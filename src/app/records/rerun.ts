@@ -19,6 +19,7 @@ import {
   type VerifyDeps,
 } from "./verify.ts";
 import { runLint } from "../lint/lint.ts";
+import { findChangesForAPerson } from "../../core/records/changes-for-a-person.ts";
 import { makeCleanCheckout, type CleanCheckout } from "./clean-checkout.ts";
 import { readDocumentText } from "../../adapters/read-document.ts";
 
@@ -38,6 +39,12 @@ export interface RerunOptions {
    * validation fails, has no evidence, or its evidence judged another version of the subtask.
    */
   record?: boolean | undefined;
+  /**
+   * `--pr <dir>`: CI's mode (docs/ci.md). The pull request's tree checked out at `dir` is only data: its playbooks,
+   * records and code are read and its validations run there, in the sandbox, with the configuration of `root` (the
+   * base branch's checkout, where this playbook was installed from). Needs `base`.
+   */
+  pr?: string | undefined;
   timeoutMs: number;
   /** How long `git diff` against `base` may take. */
   gitTimeoutMs?: number;
@@ -62,6 +69,8 @@ export interface RerunReport {
   tree: string | null;
   sandbox: { sandboxed: true } | { sandboxed: false; why: string };
   rows: RerunRow[];
+  /** With `pr`: the changed paths CI does not judge, which a person must review (empty otherwise). */
+  forAPerson: string[];
   ok: boolean;
 }
 
@@ -78,21 +87,54 @@ export async function runRerun(
   options: RerunOptions,
   deps: VerifyDeps,
 ): Promise<RerunReport> {
+  if (options.pr !== undefined) {
+    if (options.base === undefined || options.at !== undefined)
+      throw new PlaybookError(
+        "E_USAGE",
+        "--pr needs --base and cannot be combined with --at.",
+        {
+          hint: "Run `playbook check --rerun --pr <dir> --base <base commit>`, as the workflow of `playbook init --ci github` does.",
+        },
+      );
+    const report = await rerunIn(
+      options.pr,
+      options.pr,
+      options,
+      deps,
+      null,
+      root,
+    );
+    const forAPerson = findChangesForAPerson(
+      changedPaths(options.pr, options.base, [], options.gitTimeoutMs),
+    );
+    return { ...report, forAPerson, ok: report.ok && forAPerson.length === 0 };
+  }
   const checkout = options.at ? makeCleanCheckout(root, options.at) : null;
   try {
-    return await rerunIn(checkout?.dir ?? root, root, options, deps, checkout);
+    return await rerunIn(
+      checkout?.dir ?? root,
+      root,
+      options,
+      deps,
+      checkout,
+      root,
+    );
   } finally {
     checkout?.remove();
   }
 }
 
-/** The rerun with the commands run (and the tree read) in `runRoot`, the records read from the project at `root`. */
+/**
+ * The rerun with the commands run (and the tree read) in `runRoot`, the records read from the project at `root`, the
+ * configuration (the security mode, the sandbox's allowances) from `configRoot`.
+ */
 async function rerunIn(
   runRoot: string,
   root: string,
   options: RerunOptions,
   deps: VerifyDeps,
   checkout: CleanCheckout | null,
+  configRoot: string,
 ): Promise<RerunReport> {
   const commit = checkout?.commit ?? null;
   const playbooks = choosePlaybooks(root, options);
@@ -146,7 +188,7 @@ async function rerunIn(
       }
   }
   const isolation = await isolate(runRoot, planned.length > 0, deps, {
-    configRoot: root,
+    configRoot,
     allowRead: checkout?.dependencies ?? [],
   });
   const rows: RerunRow[] = [];
@@ -212,6 +254,7 @@ async function rerunIn(
       ? { sandboxed: true }
       : { sandboxed: false, why: isolation.why },
     rows,
+    forAPerson: [],
     ok: rows.every((r) => r.problem === null),
   };
 }
@@ -226,36 +269,44 @@ function choosePlaybooks(root: string, options: RerunOptions): string[] {
         });
     return [...options.playbooks];
   }
-  if (options.base !== undefined) {
-    const diff = runGitSync({
-      cwd: root,
-      args: [
-        "diff",
-        "--name-only",
-        "--no-ext-diff",
-        "--diff-filter=AMR",
-        `${options.base}...HEAD`,
-        "--",
-        "plan/",
-      ],
-      purpose: "read",
-      timeoutMs: options.gitTimeoutMs ?? 60_000,
-    });
-    if (diff.status !== 0)
-      throw new PlaybookError(
-        "E_CONFIG",
-        `git cannot compare with --base ${options.base}: ${diff.stderr.trim().split("\n")[0] ?? ""}`,
-        {
-          hint: "Fetch the base branch first (in CI: actions/checkout with fetch-depth: 0), or name it as git knows it, e.g. origin/main.",
-        },
-      );
-    const changed = diff.stdout;
-    return changed
-      .split("\n")
+  if (options.base !== undefined)
+    return changedPaths(root, options.base, ["plan/"], options.gitTimeoutMs)
       .filter((p) => /^plan\/(archive\/)?playbook-[^/]*\.md$/.test(p))
       .filter((p) => existsSync(join(root, p)));
-  }
   return runLint(root).playbooks.map((p) => p.file);
+}
+
+/** The paths added, changed or renamed (`AMR`; with `D`, deleted too) on HEAD since its merge base with `base`. */
+function changedPaths(
+  root: string,
+  base: string,
+  under: readonly string[],
+  timeoutMs = 60_000,
+): string[] {
+  const diff = runGitSync({
+    cwd: root,
+    args: [
+      "diff",
+      "--name-only",
+      "--no-ext-diff",
+      "--no-renames",
+      ...(under.length > 0 ? ["--diff-filter=AMR"] : []),
+      `${base}...HEAD`,
+      "--",
+      ...under,
+    ],
+    purpose: "read",
+    timeoutMs,
+  });
+  if (diff.status !== 0)
+    throw new PlaybookError(
+      "E_CONFIG",
+      `git cannot compare with --base ${base}: ${diff.stderr.trim().split("\n")[0] ?? ""}`,
+      {
+        hint: "Fetch the base branch first (in CI: actions/checkout with fetch-depth: 0), or name it as git knows it, e.g. origin/main.",
+      },
+    );
+  return diff.stdout.split("\n").filter((p) => p !== "");
 }
 
 /**

@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { defineCommand } from "citty";
 import { runCheck } from "../../app/lint/check.ts";
 import { runRerun, type RerunReport } from "../../app/records/rerun.ts";
@@ -51,6 +53,12 @@ export const checkCommand = defineCommand({
         "With --rerun: run the validations in a clean checkout of this commit, where ignored and uncommitted files are not (e.g. HEAD)",
       valueHint: "rev",
     },
+    pr: {
+      type: "string",
+      description:
+        "With --rerun --base, for CI: check the pull request checked out in this folder as data, with this project's playbook and configuration",
+      valueHint: "dir",
+    },
     record: {
       type: "boolean",
       description:
@@ -68,7 +76,13 @@ export const checkCommand = defineCommand({
         { hint: "Run `playbook check --help`." },
       );
     const root = projectRoot(args);
-    const report = runCheck(root);
+    const pr = args.pr === undefined ? undefined : pullRequestDir(root, args.pr);
+    if (pr !== undefined && !args.rerun)
+      throw new PlaybookError("E_USAGE", "--pr needs --rerun.", {
+        hint: "Run `playbook check --rerun --pr <dir> --base <base commit>`.",
+      });
+    const report =
+      pr === undefined ? runCheck(root) : runCheck(pr, { pullRequest: true });
     const rerun = args.rerun
       ? await runRerun(
           root,
@@ -77,6 +91,7 @@ export const checkCommand = defineCommand({
             base: args.base,
             at: args.at,
             record: args.record,
+            pr,
             timeoutMs: parseTimeout(args.timeout) * 1000,
           },
           createVerifyDeps(),
@@ -109,6 +124,20 @@ export const checkCommand = defineCommand({
   },
 });
 
+/** The pull request's folder, resolved from the project root: a git checkout, or a usage error. */
+function pullRequestDir(root: string, dir: string): string {
+  const path = resolve(root, dir);
+  if (!existsSync(join(path, ".git")))
+    throw new PlaybookError(
+      "E_USAGE",
+      `--pr ${dir}: ${path} is not a git checkout.`,
+      {
+        hint: "Check the pull request out there first (actions/checkout with `path:`), then run the command again.",
+      },
+    );
+  return path;
+}
+
 /** A GitHub Actions workflow command: shows the problem on the line of the pull request's diff. */
 function toAnnotation(d: Diagnostic): string {
   const escape = (text: string) =>
@@ -134,6 +163,12 @@ function formatRerun(unsafe: RerunReport, c: Colors): string[] {
   for (const row of report.rows)
     lines.push(
       `${row.problem === null ? c.green("✓") : c.red("✗")} ${`${row.subtask} ${row.validation}`.padEnd(width)}  evidence ${row.evidence ?? "none"}  rerun ${row.rerun}  ${row.command}${row.problem === null ? "" : c.red(`  ${row.problem}`)}  ${c.dim(row.playbook)}`,
+    );
+  if (report.forAPerson.length > 0)
+    lines.push(
+      c.red(
+        `✗ This pull request changes what CI cannot judge: ${report.forAPerson.join(", ")}. A person must review it and merge it; it never passes this check.`,
+      ),
     );
   const bad = report.rows.filter((r) => r.problem !== null);
   lines.push(

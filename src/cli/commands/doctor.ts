@@ -1,7 +1,8 @@
 import { defineCommand } from "citty";
 import { findPackageRoot } from "../../adapters/package-root.ts";
-import { createDoctorDeps } from "../../app/deps.ts";
+import { createCiSetupDeps, createDoctorDeps } from "../../app/deps.ts";
 import { runDoctor } from "../../app/scaffold/run-doctor.ts";
+import { checkCiSetup } from "../../app/scaffold/check-ci-setup.ts";
 import { probeSandbox } from "../../app/scaffold/check-boundary.ts";
 import { readConfig } from "../../app/workspace/read-config.ts";
 import { createColors } from "../print/colors.ts";
@@ -12,13 +13,16 @@ export const doctorCommand = defineCommand({
   meta: {
     name: "doctor",
     description:
-      "Check node, git, the install, the hook wiring (with a live run), Claude Code, lint, the archive's token and remote, locks",
+      "Check node, git, the install, the hook wiring (with a live run), Claude Code, lint, the archive's token and remote, locks, and whether GitHub re-proves pull requests",
   },
   args: { ...sharedArgs },
   async run({ args }) {
     const root = projectRoot(args);
     const findings = runDoctor(root, createDoctorDeps(findPackageRoot()));
     findings.push(await probeSandbox(readConfig(root).config.security));
+    findings.push(
+      ...(await checkCiSetup(root, createCiSetupDeps())),
+    );
     const errors = findings.filter((f) => f.level === "error").length;
     const warnings = findings.filter((f) => f.level === "warn").length;
     if (errors > 0) process.exitCode = 1;

@@ -125,6 +125,29 @@ export function createBareRepository(bare: string) {
       }
     },
 
+    /** The blob at `path` of `commit` (a full sha) as raw bytes with its id, or undefined when there is none. */
+    async readBlob(
+      commit: string,
+      path: string,
+    ): Promise<{ sha: string; content: Buffer } | undefined> {
+      const id = await run([
+        "rev-parse",
+        "--verify",
+        "--quiet",
+        `${commit}:${path}`,
+      ]);
+      const sha = id.stdout.trim();
+      if (
+        id.code !== 0 ||
+        (await run(["cat-file", "-t", sha])).stdout.trim() !== "blob"
+      )
+        return undefined;
+      const content = execFileSync("git", ["cat-file", "blob", sha], {
+        env: baseEnv,
+      });
+      return { sha, content };
+    },
+
     /** A sha (full or abbreviated), branch or tag name resolved to a full commit sha. */
     async resolveCommit(ref: string): Promise<string | undefined> {
       if (!isPlainRefName(ref)) return undefined;

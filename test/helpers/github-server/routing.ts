@@ -9,6 +9,7 @@ import {
 import { createPull, getPull, listPulls } from "./pull-routes.ts";
 import type { Reply } from "./replies.ts";
 import { deleteRef, getRepository } from "./repository-routes.ts";
+import { branchRules, fileContent } from "./rule-routes.ts";
 import type { ServerState } from "./server-state.ts";
 
 /** A documented operation the server implements, found by matching the raw (still percent-encoded) path. */
@@ -92,6 +93,18 @@ export function createRoutes(state: ServerState): Route[] {
       pattern: new RegExp(`^${repoPath}/commits/(.+)/check-runs$`),
       template: "/repos/{owner}/{repo}/commits/{ref}/check-runs",
       handle: ([ref], request) => checkRuns(state, ref!, request.query),
+    },
+    {
+      method: "GET",
+      pattern: new RegExp(`^${repoPath}/rules/branches/(.+)$`),
+      template: "/repos/{owner}/{repo}/rules/branches/{branch}",
+      handle: ([branch]) => branchRules(state, branch!),
+    },
+    {
+      method: "GET",
+      pattern: new RegExp(`^${repoPath}/contents/(.+)$`),
+      template: "/repos/{owner}/{repo}/contents/{path}",
+      handle: ([path], request) => fileContent(state, path!, request.query),
     },
   ];
 }

@@ -1,4 +1,5 @@
 import { createBareRepository } from "./bare-repository.ts";
+import type { JsonObject } from "./openapi.ts";
 
 // What the local GitHub remembers between requests: its pull requests and the checks reported per commit; the
 // branches themselves live in the bare repository.
@@ -41,6 +42,8 @@ export interface ServerState {
   readonly pulls: Map<number, PullRequestState>;
   /** Full commit sha to the checks reported for it. */
   readonly checks: Map<string, StoredCheck[]>;
+  /** Branch name to the ruleset rules repos/get-branch-rules reports for it (none unless set). */
+  readonly branchRules: Map<string, JsonObject[]>;
   readonly startedAt: string;
   nextCheckId: number;
   /** The base URL, known once the server listens; payloads are built later, so they always see it. */
@@ -64,6 +67,7 @@ export function createServerState(options: {
     git: createBareRepository(options.bare),
     pulls: new Map(),
     checks: new Map(),
+    branchRules: new Map(),
     startedAt: timestamp(),
     nextCheckId: 1,
     url: "",
