@@ -98,16 +98,18 @@ describe("applyDocumentEdit", () => {
 });
 
 describe("applyDocumentEdit through a symlink", () => {
-  it("edits the file the link points to and keeps the link", () => {
+  it("refuses a document that is a link: it is judged under its own name only, and neither name changes", () => {
     const p = createTempProject({ "real/playbook.md": SAMPLE_PLAYBOOK });
     mkdirSync(p.path("plan"), { recursive: true });
     symlinkSync(p.path("real/playbook.md"), p.path(PLAYBOOK));
 
-    applyDocumentEdit(p.path(PLAYBOOK), (text) =>
-      setTaskChecked(text, "p1.1", true),
-    );
+    expect(() =>
+      applyDocumentEdit(p.path(PLAYBOOK), (text) =>
+        setTaskChecked(text, "p1.1", true),
+      ),
+    ).toThrow("is a symbolic link");
 
     expect(lstatSync(p.path(PLAYBOOK)).isSymbolicLink()).toBe(true);
-    expect(p.read("real/playbook.md")).toContain("- [x] **p1.1**");
+    expect(p.read("real/playbook.md")).toBe(SAMPLE_PLAYBOOK);
   });
 });
