@@ -19,6 +19,7 @@ import {
   RECORDS_DIR,
 } from "../../src/core/records/record-path.ts";
 import { githubWorkflow } from "../../src/core/scaffold/ci-workflow.ts";
+import { approveInTest } from "../helpers/guarded-repo.ts";
 import { runPullRequestTarget } from "../helpers/actions-runner.ts";
 import { CLI_BUNDLE, runCli } from "../helpers/run-cli.ts";
 
@@ -171,6 +172,8 @@ function ciWorld(): World {
   );
   write("state.md", STATE);
   write(PLAYBOOK, playbook(false));
+  // Proof counts only in a plan the reviewer approved.
+  approveInTest(repo, PLAYBOOK);
   write(
     "test/divide-check.mjs",
     'import { divide } from "../src/divide.mjs";\nif (divide(6, 3) !== 2) {\n  console.error("divide(6, 3) is not 2");\n  process.exit(1);\n}\n',
