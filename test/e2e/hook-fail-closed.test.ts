@@ -225,6 +225,8 @@ describe("PreToolUse fails closed by construction", () => {
 
   it("while a parse holds the main thread past the watchdog's time, the watchdog refuses the call with a reason, and the target stays", () => {
     const repo = createGuardedRepo();
+    // state.md parsed and cached first: on a loaded machine its own cold parse could outlast the 0.3 s.
+    repo.bash("git status");
     repo.write("plan/playbook-login-form.md", slowPlaybook(repo));
     const before = repo.read("src/app.ts");
     const result = runHook(
