@@ -96,6 +96,71 @@ export function removeBoundary(
     if (isEmptyObject(editor.read(path))) editor.set(path, undefined);
 }
 
+/** What the hook keeps in `.claude/settings.local.json`, apart from init's settings.json: two lists, each its own record. */
+export const localBoundaryRecordSchema = v.object({
+  /** Derived from `.claude/protected-files.txt` (HARD_BLOCK; BLOCK in strict). */
+  protected: boundaryRecordSchema,
+  /** The project read-only to the shell: the post-loop lock, or the default branch. */
+  readOnly: boundaryRecordSchema,
+});
+export type LocalBoundaryRecord = v.InferOutput<
+  typeof localBoundaryRecordSchema
+>;
+
+export const EMPTY_BOUNDARY_RECORD: BoundaryRecord = {
+  addedKeys: [],
+  denyWrite: [],
+  deny: [],
+};
+
+/**
+ * Makes `.claude/settings.local.json` hold the derived lists, the protected files' and the read-only project's,
+ * taking out entries of `prior` no longer wanted; the user's own entries stay. Returns what is ours now.
+ */
+export function syncLocalBoundary(
+  editor: SettingsEditor,
+  wanted: {
+    protected: { denyWrite: readonly string[]; deny: readonly string[] };
+    readOnly: { denyWrite: readonly string[] };
+  },
+  prior: LocalBoundaryRecord | undefined,
+): LocalBoundaryRecord {
+  const path = ["sandbox", "filesystem", "denyWrite"];
+  const before = prior ?? {
+    protected: EMPTY_BOUNDARY_RECORD,
+    readOnly: EMPTY_BOUNDARY_RECORD,
+  };
+  // Both lists go out first and come back in order, so an entry both want is never dropped by the other's removal.
+  const protectedDenyWrite = syncList(
+    editor,
+    path,
+    wanted.protected.denyWrite,
+    [...before.protected.denyWrite, ...before.readOnly.denyWrite].filter(
+      (e) => !wanted.readOnly.denyWrite.includes(e),
+    ),
+  );
+  const readOnlyDenyWrite = syncList(
+    editor,
+    path,
+    wanted.readOnly.denyWrite,
+    [...before.readOnly.denyWrite, ...before.protected.denyWrite].filter(
+      (e) => !wanted.protected.denyWrite.includes(e),
+    ),
+  );
+  const deny = syncList(
+    editor,
+    ["permissions", "deny"],
+    wanted.protected.deny,
+    before.protected.deny,
+  );
+  for (const p of [["sandbox", "filesystem"], ["sandbox"], ["permissions"]])
+    if (isEmptyObject(editor.read(p))) editor.set(p, undefined);
+  return {
+    protected: { addedKeys: [], denyWrite: protectedDenyWrite, deny },
+    readOnly: { addedKeys: [], denyWrite: readOnlyDenyWrite, deny: [] },
+  };
+}
+
 /**
  * Makes the list at `path` hold `wanted` (appended in order when missing), without `stale` entries that are not
  * wanted any more; the user's other entries stay where they are. Returns the entries that are ours now.

@@ -34,6 +34,11 @@ import {
   normaliseActivePath,
 } from "../../../core/validate/active-path.ts";
 import type { HookAnswer } from "../../../hooks/reply.ts";
+import { describeShellReadOnly } from "../../../core/paths/shell-read-only.ts";
+import {
+  syncLocalBoundaryFiles,
+  waitForSettingsReload,
+} from "../../workspace/sync-local-boundary.ts";
 import {
   writeSessionStamp,
   writeStateEdit,
@@ -103,6 +108,7 @@ export function runSessionStart(
         : null,
   };
   if (lockCleared) notices.push(lockCleared);
+  problems.push(...syncBoundaryAtStart(ctx, lockCleared === null));
   const weaker = describeWeakerBoundary(deps.config.security);
   if (weaker) {
     notices.push(weaker);
@@ -120,6 +126,37 @@ export function runSessionStart(
       : [],
     notice: notices.length > 0 ? `playbook: ${notices.join(" ")}` : null,
   };
+}
+
+/**
+ * The protected files and the read-only project, in settings.local.json before the session's first command
+ * (docs/trust-boundary.md). What the sandbox cannot hold is said, with what to do.
+ */
+function syncBoundaryAtStart(ctx: GuardContext, locked: boolean): string[] {
+  try {
+    const sync = syncLocalBoundaryFiles(
+      ctx.projectDir,
+      {
+        rules: ctx.protectedRules,
+        security: ctx.security,
+        lock: locked && ctx.lock !== null,
+        branch: ctx.git.branch,
+        defaultBranch: ctx.git.defaultBranch,
+      },
+      "settings",
+    );
+    if (sync.changed) waitForSettingsReload();
+    const readOnly = describeShellReadOnly(sync.readOnly);
+    return [
+      ...(readOnly ? [readOnly] : []),
+      ...(sync.problem ? [sync.problem] : []),
+      ...sync.unheld.map((u) => `${u.rule.source}: ${u.why}. Next: ${u.next}`),
+    ];
+  } catch (error) {
+    return [
+      `the sandbox's protected paths could not be written to .claude/settings.local.json (${error instanceof Error ? error.message : String(error)}).`,
+    ];
+  }
 }
 
 /**

@@ -25,6 +25,14 @@ import { runToolFailure } from "./tool-failure.ts";
 import { preparePayload, type HookDeps, type HookRun } from "../hook-run.ts";
 import { toIsoTime } from "../../../core/time/iso-time.ts";
 import { looksReadOnly } from "../../../core/bash/looks-read-only.ts";
+import {
+  describeShellReadOnly,
+  isPlainBranchSwitch,
+} from "../../../core/paths/shell-read-only.ts";
+import {
+  syncLocalBoundaryFiles,
+  waitForSettingsReload,
+} from "../../workspace/sync-local-boundary.ts";
 import type { UncommittedFiles } from "../../../adapters/uncommitted-files.ts";
 
 /**
@@ -110,14 +118,81 @@ function checkToolUse(
     soon?.cancel();
     throw error;
   }
+  const boundaryNote = syncShellBoundary(ctx);
+  if (boundaryNote !== null) {
+    const run = judgeAfterTree(
+      ctx,
+      soon,
+      () => wantsTree,
+      payload,
+      deps,
+      listing,
+    );
+    return run instanceof Promise
+      ? run.then((r) => withContext(r, boundaryNote))
+      : withContext(run, boundaryNote);
+  }
+  return judgeAfterTree(ctx, soon, () => wantsTree, payload, deps, listing);
+}
+
+function judgeAfterTree(
+  ctx: GuardContext,
+  soon: ReturnType<typeof currentTreeFingerprintSoon> | null,
+  wantsTree: () => boolean,
+  payload: HookPayload,
+  deps: HookDeps,
+  listing: Promise<UncommittedFiles> | undefined,
+): HookRun | Promise<HookRun> {
   if (soon === null) return judgeToolUse(ctx, payload, deps, listing);
-  if (!wantsTree) {
+  if (!wantsTree()) {
     soon.cancel();
     return judgeToolUse(ctx, payload, deps, listing);
   }
   return soon.result.then((tree) =>
     judgeToolUse({ ...ctx, tree }, payload, deps, listing),
   );
+}
+
+/**
+ * Before a shell command: the sandbox's read-only paths follow the protected files, the branch and the post-loop lock
+ * (docs/trust-boundary.md). A change is written to settings.local.json and given the time Claude Code takes to reload
+ * it, so this very command already runs under it. Returns what the agent should be told, or null.
+ */
+function syncShellBoundary(ctx: GuardContext): string | null {
+  const command = ctx.toolInput["command"];
+  if (
+    (ctx.toolName !== "Bash" && ctx.toolName !== "PowerShell") ||
+    typeof command !== "string"
+  )
+    return null;
+  try {
+    const sync = syncLocalBoundaryFiles(
+      ctx.projectDir,
+      {
+        rules: ctx.protectedRules,
+        security: ctx.security,
+        lock: ctx.lock !== null,
+        branch: ctx.git.branch,
+        defaultBranch: ctx.git.defaultBranch,
+        leavingDefaultBranch:
+          ctx.toolName === "Bash" &&
+          isPlainBranchSwitch(command, ctx.git.defaultBranch),
+      },
+      "record",
+    );
+    if (!sync.changed) return sync.problem;
+    waitForSettingsReload();
+    return describeShellReadOnly(sync.readOnly);
+  } catch (error) {
+    return `playbook could not update the sandbox's read-only paths in .claude/settings.local.json (${error instanceof Error ? error.message : String(error)}).`;
+  }
+}
+
+function withContext(run: HookRun, note: string): HookRun {
+  return {
+    ...run,
+    answer: { ...run.answer, context: [...run.answer.context, note] },
+  };
 }
 
 function judgeToolUse(

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { BoundaryRecord } from "../../../../src/core/scaffold/boundary-settings.ts";
 import {
   planBoundaryMerge,
+  planLocalBoundaryMerge,
   planSettingsMerge,
   planSettingsRemoval,
 } from "../../../../src/core/scaffold/merge-settings.ts";
@@ -164,5 +165,73 @@ describe("the trust boundary in settings.json", () => {
       expect(result.problem).toBe(problem);
       expect(result.line).toBe(1);
     }
+  });
+});
+
+describe("settings.local.json: the hook's derived lists", () => {
+  const wanted = (p: string[], ro: string[]) => ({
+    protected: { denyWrite: p, deny: p.map((x) => `Edit(/${x})`) },
+    readOnly: { denyWrite: ro },
+  });
+  it("adds both lists beside the user's own entries, and takes out exactly what it added", () => {
+    const user = `{\n  "permissions": { "allow": ["Bash(ls)"], "deny": ["Edit(/mine)"] },\n  "sandbox": { "filesystem": { "denyWrite": ["mine"] } }\n}\n`;
+    const first = planLocalBoundaryMerge(
+      user,
+      wanted(["deploy/k"], ["."]),
+      undefined,
+    );
+    if (!first.ok) throw new Error(first.problem);
+    const json = JSON.parse(first.text) as {
+      sandbox: { filesystem: { denyWrite: string[] } };
+      permissions: { deny: string[] };
+    };
+    expect(json.sandbox.filesystem.denyWrite).toEqual([
+      "mine",
+      "deploy/k",
+      ".",
+    ]);
+    expect(json.permissions.deny).toEqual(["Edit(/mine)", "Edit(/deploy/k)"]);
+    // The lock lifted, the list changed: only those entries move.
+    const second = planLocalBoundaryMerge(
+      first.text,
+      wanted(["other"], []),
+      first.record,
+    );
+    if (!second.ok) throw new Error(second.problem);
+    expect(JSON.parse(second.text)).toEqual({
+      permissions: {
+        allow: ["Bash(ls)"],
+        deny: ["Edit(/mine)", "Edit(/other)"],
+      },
+      sandbox: { filesystem: { denyWrite: ["mine", "other"] } },
+    });
+    const removed = planLocalBoundaryMerge(
+      second.text,
+      wanted([], []),
+      second.record,
+    );
+    if (!removed.ok) throw new Error(removed.problem);
+    expect(removed.text).toBe(user);
+  });
+  it("an entry both lists want survives when one of them lets go", () => {
+    const a = planLocalBoundaryMerge(
+      null,
+      wanted(["CLAUDE.md"], ["CLAUDE.md", "src"]),
+      undefined,
+    );
+    if (!a.ok) throw new Error(a.problem);
+    const b = planLocalBoundaryMerge(
+      a.text,
+      wanted([], ["CLAUDE.md", "src"]),
+      a.record,
+    );
+    if (!b.ok) throw new Error(b.problem);
+    expect(JSON.parse(b.text).sandbox.filesystem.denyWrite).toEqual([
+      "CLAUDE.md",
+      "src",
+    ]);
+    const c = planLocalBoundaryMerge(b.text, wanted([], []), b.record);
+    if (!c.ok) throw new Error(c.problem);
+    expect(JSON.parse(c.text)).toEqual({});
   });
 });
