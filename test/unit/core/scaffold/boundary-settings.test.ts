@@ -226,10 +226,9 @@ describe("settings.local.json: the hook's derived lists", () => {
       a.record,
     );
     if (!b.ok) throw new Error(b.problem);
-    expect(JSON.parse(b.text).sandbox.filesystem.denyWrite).toEqual([
-      "CLAUDE.md",
-      "src",
-    ]);
+    expect(JSON.parse(b.text)).toEqual({
+      sandbox: { filesystem: { denyWrite: ["CLAUDE.md", "src"] } },
+    });
     const c = planLocalBoundaryMerge(b.text, wanted([], []), b.record);
     if (!c.ok) throw new Error(c.problem);
     expect(JSON.parse(c.text)).toEqual({});
