@@ -1,4 +1,9 @@
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { readGitHead } from "../../adapters/read-git-head.ts";
+import { readPostLoopLock } from "../../adapters/runtime-files.ts";
+import { parseProtectedRules } from "../../core/guards/protected-rules.ts";
+import { readConfig } from "./read-config.ts";
 import type { ProtectedRule } from "../../core/guards/protected-rules.ts";
 import type { SecurityMode } from "../../core/model/state.ts";
 import {
@@ -35,6 +40,8 @@ export interface LocalBoundarySync {
   /** Why the settings could not be brought up to date (a broken settings.local.json); null when they are. */
   problem: string | null;
 }
+
+const PROTECTED_FILE = ".claude/protected-files.txt";
 
 /** How long Claude Code took at most to reload a changed settings file, with margin (2.1.295 and 2.1.331, loaded VM). */
 export const SETTINGS_RELOAD_MS = 1500;
@@ -150,4 +157,31 @@ function listRoot(projectDir: string): string[] {
   } catch {
     return [];
   }
+}
+
+/**
+ * `init`'s part, as a person's process: the same lists the hook keeps, written now so the first session starts with
+ * them, and what the sandbox cannot hold, worded for the terminal.
+ */
+export function syncLocalBoundaryAfterInit(projectDir: string): string[] {
+  let text = "";
+  try {
+    text = readFileSync(join(projectDir, PROTECTED_FILE), "utf8");
+  } catch {
+    // No list: only the built-in rules, which init's settings.json holds.
+  }
+  const sync = syncLocalBoundaryFiles(
+    projectDir,
+    {
+      rules: parseProtectedRules(text, PROTECTED_FILE).rules,
+      security: readConfig(projectDir).config.security,
+      lock: readPostLoopLock(projectDir) !== null,
+      ...readGitHead(projectDir),
+    },
+    "settings",
+  );
+  return [
+    ...(sync.problem ? [sync.problem] : []),
+    ...sync.unheld.map((u) => `${u.rule.source}: ${u.why}. ${u.next}`),
+  ];
 }

@@ -3,6 +3,7 @@ import { findPackageRoot } from "../../adapters/package-root.ts";
 import { createDoctorDeps } from "../../app/deps.ts";
 import { runDoctor } from "../../app/scaffold/run-doctor.ts";
 import { probeSandbox } from "../../app/scaffold/check-boundary.ts";
+import { probeProtectedFiles } from "../../app/scaffold/probe-protected-files.ts";
 import { readConfig } from "../../app/workspace/read-config.ts";
 import { createColors } from "../print/colors.ts";
 import { toTerminalText } from "../print/terminal-text.ts";
@@ -18,7 +19,9 @@ export const doctorCommand = defineCommand({
   async run({ args }) {
     const root = projectRoot(args);
     const findings = runDoctor(root, createDoctorDeps(findPackageRoot()));
-    findings.push(await probeSandbox(readConfig(root).config.security));
+    const security = readConfig(root).config.security;
+    findings.push(await probeSandbox(security));
+    findings.push(...(await probeProtectedFiles(root, security)));
     const errors = findings.filter((f) => f.level === "error").length;
     const warnings = findings.filter((f) => f.level === "warn").length;
     if (errors > 0) process.exitCode = 1;
