@@ -13,7 +13,6 @@ import type { createMoves } from "../../demo/moves.ts";
 import { createReviewedWorld } from "../helpers/golden-path-world.ts";
 
 const PLAYBOOK = "plan/playbook-multiply.md";
-const BRANCH = "feat/multiply";
 const KEY = "deploy/production.key";
 const WORKFLOW = ".github/workflows/ci.yml";
 
