@@ -190,6 +190,18 @@ const lazyLevenshtein = lazyPackage(
   ["distance", "closest"],
 );
 
+// The settings editor is needed only when the sandbox's derived paths change (a new protected file, another branch,
+// the post-loop lock): the hooks load it from dist/jsonc.cjs then.
+const lazyJsonc = lazyPackage("jsonc-parser", "jsonc.cjs", "exports", [
+  "applyEdits",
+  "createScanner",
+  "findNodeAtLocation",
+  "modify",
+  "parse",
+  "parseTree",
+  "printParseErrorCode",
+]);
+
 // Build beside dist/ and rename each file into place, so a test run reading dist/ never sees it half-written.
 const out = join(root, `.dist-${process.pid}`);
 rmSync(out, { recursive: true, force: true });
@@ -214,7 +226,7 @@ await Promise.all([
     format: "cjs",
     define: cjsDefine,
     minify: true,
-    plugins: [lazyIgnore, lazyLevenshtein, lazyGit, lazyTreeReading],
+    plugins: [lazyIgnore, lazyLevenshtein, lazyJsonc, lazyGit, lazyTreeReading],
   }),
   build({
     ...common,
@@ -223,6 +235,17 @@ await Promise.all([
       resolveDir: root,
     },
     outfile: join(out, "levenshtein.cjs"),
+    format: "cjs",
+    define: cjsDefine,
+    minify: true,
+  }),
+  build({
+    ...common,
+    stdin: {
+      contents: 'module.exports = require("jsonc-parser");',
+      resolveDir: root,
+    },
+    outfile: join(out, "jsonc.cjs"),
     format: "cjs",
     define: cjsDefine,
     minify: true,
@@ -261,7 +284,7 @@ await Promise.all([
     format: "cjs",
     define: cjsDefine,
     minify: true,
-    plugins: [lazyTree, lazyLevenshtein, lazyGit],
+    plugins: [lazyTree, lazyLevenshtein, lazyJsonc, lazyGit],
   }),
   build({
     ...common,

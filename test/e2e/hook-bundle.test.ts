@@ -272,6 +272,7 @@ describe("dist/hook.cjs", () => {
       "parser.cjs",
       "bash.cjs",
       "ignore.cjs",
+      "jsonc.cjs",
     ])
       copyFileSync(
         HOOK_BUNDLE.replace(/hook\.cjs$/, name),

@@ -5,6 +5,7 @@ import { readPostLoopLock } from "../../adapters/runtime-files.ts";
 import { parseProtectedRules } from "../../core/guards/protected-rules.ts";
 import { readConfig } from "./read-config.ts";
 import type { ProtectedRule } from "../../core/guards/protected-rules.ts";
+import type { GuardContext } from "../../core/guards/types.ts";
 import type { SecurityMode } from "../../core/model/state.ts";
 import {
   planProtectedBoundary,
@@ -95,6 +96,19 @@ export function syncLocalBoundaryFiles(
     merged.record,
   );
   return result(merged.changed);
+}
+
+/** The facts of a hook's context that the derived lists follow. */
+export function localBoundaryFacts(
+  ctx: Pick<GuardContext, "protectedRules" | "security" | "lock" | "git">,
+): LocalBoundaryFacts {
+  return {
+    rules: ctx.protectedRules,
+    security: ctx.security,
+    lock: ctx.lock !== null,
+    branch: ctx.git.branch,
+    defaultBranch: ctx.git.defaultBranch,
+  };
 }
 
 /** Takes out exactly what the record says playbook added (uninstall). */

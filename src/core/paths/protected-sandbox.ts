@@ -49,7 +49,7 @@ export function toSandboxPath(
 
 /**
  * The sandbox entries and file-tool rules for the enforced rules of `.claude/protected-files.txt`: HARD_BLOCK in every
- * mode, BLOCK in strict (WARN never refuses). The built-in rules are the trust paths, held already. A negation
+ * mode, BLOCK in strict (WARN never refuses); `Edit(...)` rules for HARD_BLOCK only. The built-in rules are the trust paths, held already. A negation
  * (`!pattern`) cannot carve a path out of a read-only folder: it removes an entry it names exactly, and is reported
  * otherwise (the file tools honour it, the shell does not). Entries on the repair path (`state.md`, `plan/**`) or
  * above it are never added, so no list can lock the workflow.
@@ -64,7 +64,7 @@ export function planProtectedBoundary(
       (r.level === "HARD_BLOCK" ||
         (r.level === "BLOCK" && security === "strict")),
   );
-  const held = new Map<string, { folder: boolean }>();
+  const held = new Map<string, { folder: boolean; hard: boolean }>();
   const unheld: UnheldRule[] = [];
   const fixed = new Set(sandboxDenyWrite());
   for (const rule of enforced) {
@@ -98,12 +98,20 @@ export function planProtectedBoundary(
       continue;
     }
     if (fixed.has(found.path)) continue;
-    held.set(found.path, { folder: found.folder });
+    held.set(found.path, {
+      folder: found.folder || (held.get(found.path)?.folder ?? false),
+      hard:
+        rule.level === "HARD_BLOCK" || (held.get(found.path)?.hard ?? false),
+    });
   }
   const denyWrite = [...held.keys()];
-  const deny = [...held].flatMap(([path, { folder }]) =>
-    folder ? [`Edit(/${path}/**)`] : [`Edit(/${path})`, `Edit(/${path}/**)`],
-  );
+  // Claude Code keeps a permission rule it loaded until it restarts, and makes the sandbox deny its path as well: a
+  // BLOCK rule, which a change of security mode lifts, gets no Edit rule (the hook's guard refuses the file tools).
+  const deny = [...held]
+    .filter(([, { hard }]) => hard)
+    .flatMap(([path, { folder }]) =>
+      folder ? [`Edit(/${path}/**)`] : [`Edit(/${path})`, `Edit(/${path}/**)`],
+    );
   return { denyWrite, deny, unheld };
 }
 

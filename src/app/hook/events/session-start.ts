@@ -36,6 +36,7 @@ import {
 import type { HookAnswer } from "../../../hooks/reply.ts";
 import { describeShellReadOnly } from "../../../core/paths/shell-read-only.ts";
 import {
+  localBoundaryFacts,
   syncLocalBoundaryFiles,
   waitForSettingsReload,
 } from "../../workspace/sync-local-boundary.ts";
@@ -136,13 +137,7 @@ function syncBoundaryAtStart(ctx: GuardContext, locked: boolean): string[] {
   try {
     const sync = syncLocalBoundaryFiles(
       ctx.projectDir,
-      {
-        rules: ctx.protectedRules,
-        security: ctx.security,
-        lock: locked && ctx.lock !== null,
-        branch: ctx.git.branch,
-        defaultBranch: ctx.git.defaultBranch,
-      },
+      { ...localBoundaryFacts(ctx), lock: locked && ctx.lock !== null },
       "settings",
     );
     if (sync.changed) waitForSettingsReload();

@@ -30,6 +30,7 @@ import {
   isPlainBranchSwitch,
 } from "../../../core/paths/shell-read-only.ts";
 import {
+  localBoundaryFacts,
   syncLocalBoundaryFiles,
   waitForSettingsReload,
 } from "../../workspace/sync-local-boundary.ts";
@@ -169,11 +170,7 @@ function syncShellBoundary(ctx: GuardContext): string | null {
     const sync = syncLocalBoundaryFiles(
       ctx.projectDir,
       {
-        rules: ctx.protectedRules,
-        security: ctx.security,
-        lock: ctx.lock !== null,
-        branch: ctx.git.branch,
-        defaultBranch: ctx.git.defaultBranch,
+        ...localBoundaryFacts(ctx),
         leavingDefaultBranch:
           ctx.toolName === "Bash" &&
           isPlainBranchSwitch(command, ctx.git.defaultBranch),

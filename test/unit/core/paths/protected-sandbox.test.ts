@@ -37,18 +37,12 @@ describe("toSandboxPath: a gitignore pattern as Claude Code's sandbox takes it o
 });
 
 describe("planProtectedBoundary", () => {
-  it("holds HARD_BLOCK always and BLOCK only in strict; WARN never", () => {
+  it("holds HARD_BLOCK always and BLOCK only in strict, with file-tool rules for HARD_BLOCK (a BLOCK rule's would outlive a switch to trusted); WARN never", () => {
     const text =
       "HARD_BLOCK /deploy/production.key\nBLOCK .github/workflows/**\nBLOCK CLAUDE.md\nWARN .env\n";
     expect(plan(text, "strict")).toEqual({
       denyWrite: ["deploy/production.key", ".github/workflows", "CLAUDE.md"],
-      deny: [
-        "Edit(/deploy/production.key)",
-        "Edit(/deploy/production.key/**)",
-        "Edit(/.github/workflows/**)",
-        "Edit(/CLAUDE.md)",
-        "Edit(/CLAUDE.md/**)",
-      ],
+      deny: ["Edit(/deploy/production.key)", "Edit(/deploy/production.key/**)"],
       unheld: [],
     });
     expect(plan(text, "trusted").denyWrite).toEqual(["deploy/production.key"]);
