@@ -130,22 +130,22 @@ export function syncLocalBoundary(
     protected: EMPTY_BOUNDARY_RECORD,
     readOnly: EMPTY_BOUNDARY_RECORD,
   };
-  // Both lists go out first and come back in order, so an entry both want is never dropped by the other's removal.
+  // Every entry either list owned counts as ours for both, so one both want is never left behind as the user's;
+  // neither list takes out what the other wants.
+  const ours = [...before.protected.denyWrite, ...before.readOnly.denyWrite];
   const protectedDenyWrite = syncList(
     editor,
     path,
     wanted.protected.denyWrite,
-    [...before.protected.denyWrite, ...before.readOnly.denyWrite].filter(
-      (e) => !wanted.readOnly.denyWrite.includes(e),
-    ),
+    ours,
+    wanted.readOnly.denyWrite,
   );
   const readOnlyDenyWrite = syncList(
     editor,
     path,
     wanted.readOnly.denyWrite,
-    [...before.readOnly.denyWrite, ...before.protected.denyWrite].filter(
-      (e) => !wanted.protected.denyWrite.includes(e),
-    ),
+    [...ours, ...protectedDenyWrite],
+    wanted.protected.denyWrite,
   );
   const deny = syncList(
     editor,
@@ -163,20 +163,23 @@ export function syncLocalBoundary(
 
 /**
  * Makes the list at `path` hold `wanted` (appended in order when missing), without `stale` entries that are not
- * wanted any more; the user's other entries stay where they are. Returns the entries that are ours now.
+ * wanted any more (nor in `keep`, which another list of ours wants); the user's other entries stay where they are.
+ * Returns the entries that are ours now.
  */
 function syncList(
   editor: SettingsEditor,
   path: string[],
   wanted: readonly string[],
   stale: readonly string[],
+  keep: readonly string[] = [],
 ): string[] {
   const current = editor.read(path);
   const list: unknown[] = Array.isArray(current) ? (current as unknown[]) : [];
   for (let i = list.length - 1; i >= 0; i--)
     if (
       stale.includes(list[i] as string) &&
-      !wanted.includes(list[i] as string)
+      !wanted.includes(list[i] as string) &&
+      !keep.includes(list[i] as string)
     )
       editor.set([...path, i], undefined);
   if (wanted.length === 0) {

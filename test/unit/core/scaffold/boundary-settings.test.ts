@@ -213,6 +213,35 @@ describe("settings.local.json: the hook's derived lists", () => {
     if (!removed.ok) throw new Error(removed.problem);
     expect(removed.text).toBe(user);
   });
+  it("an entry both lists want stays ours through every sync: on the default branch, off it, then no longer protected", () => {
+    const steps = [
+      wanted(["CLAUDE.md", "deploy/k"], []),
+      wanted(["CLAUDE.md", "deploy/k"], ["CLAUDE.md", "src"]),
+      wanted(["CLAUDE.md", "deploy/k"], ["CLAUDE.md", "src"]),
+      wanted(["CLAUDE.md", "deploy/k"], []),
+      wanted(["deploy/k"], []),
+    ];
+    let text: string | null = null;
+    let record: Parameters<typeof planLocalBoundaryMerge>[2];
+    const lists: unknown[] = [];
+    for (const step of steps) {
+      const next = planLocalBoundaryMerge(text, step, record);
+      if (!next.ok) throw new Error(next.problem);
+      ({ text, record } = next);
+      lists.push(
+        (parse(text) as { sandbox: { filesystem: { denyWrite: string[] } } })
+          .sandbox.filesystem.denyWrite,
+      );
+    }
+    expect(lists).toEqual([
+      ["CLAUDE.md", "deploy/k"],
+      ["CLAUDE.md", "deploy/k", "src"],
+      ["CLAUDE.md", "deploy/k", "src"],
+      ["CLAUDE.md", "deploy/k"],
+      ["deploy/k"],
+    ]);
+  });
+
   it("an entry both lists want survives when one of them lets go", () => {
     const a = planLocalBoundaryMerge(
       null,
