@@ -65,3 +65,33 @@ function readSmall(file: string): string | null {
     return null;
   }
 }
+
+/** Marks that a SessionStart of `sessionId` changed the settings, which Claude Code may not be watching yet. */
+const RELOAD_PENDING_FILE = join(RUNTIME_DIR, "local-boundary-pending");
+
+export function markReloadPending(projectDir: string, sessionId: string): void {
+  writeTextAtomic(join(projectDir, RELOAD_PENDING_FILE), sessionId, {
+    durable: false,
+  });
+}
+
+/**
+ * Whether `sessionId`'s start left a reload pending; the mark is taken either way. A session's first shell command
+ * then writes the settings again, so a change made before Claude Code's watcher was ready is seen after all.
+ */
+export function takeReloadPending(
+  projectDir: string,
+  sessionId: string,
+): boolean {
+  const file = join(projectDir, RELOAD_PENDING_FILE);
+  const text = readSmall(file);
+  if (text === null) return false;
+  rmSync(file, { force: true });
+  return text === sessionId;
+}
+
+/** Writes settings.local.json again as it is, for Claude Code's watcher. */
+export function touchLocalSettings(projectDir: string): void {
+  const text = readLocalSettings(projectDir);
+  if (text !== null) writeFileSync(join(projectDir, LOCAL_SETTINGS_FILE), text);
+}

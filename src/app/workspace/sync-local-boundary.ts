@@ -44,8 +44,8 @@ export interface LocalBoundarySync {
 
 const PROTECTED_FILE = ".claude/protected-files.txt";
 
-/** How long Claude Code took at most to reload a changed settings file, with margin (2.1.295 and 2.1.331, loaded VM). */
-export const SETTINGS_RELOAD_MS = 1500;
+/** How long Claude Code took to reload a changed settings file (about 1 s on a loaded 2-core VM), with margin. */
+export const SETTINGS_RELOAD_MS = 2000;
 
 /**
  * Brings `.claude/settings.local.json` in line with the protected files and with whether the project is read-only to

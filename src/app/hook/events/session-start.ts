@@ -35,6 +35,7 @@ import {
 } from "../../../core/validate/active-path.ts";
 import type { HookAnswer } from "../../../hooks/reply.ts";
 import { describeShellReadOnly } from "../../../core/paths/shell-read-only.ts";
+import { markReloadPending } from "../../../adapters/local-boundary-store.ts";
 import {
   localBoundaryFacts,
   syncLocalBoundaryFiles,
@@ -140,7 +141,10 @@ function syncBoundaryAtStart(ctx: GuardContext, locked: boolean): string[] {
       { ...localBoundaryFacts(ctx), lock: locked && ctx.lock !== null },
       "settings",
     );
-    if (sync.changed) waitForSettingsReload();
+    if (sync.changed) {
+      if (ctx.sessionId) markReloadPending(ctx.projectDir, ctx.sessionId);
+      waitForSettingsReload();
+    }
     const readOnly = describeShellReadOnly(sync.readOnly);
     return [
       ...(readOnly ? [readOnly] : []),

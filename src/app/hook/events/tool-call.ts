@@ -26,6 +26,10 @@ import { preparePayload, type HookDeps, type HookRun } from "../hook-run.ts";
 import { toIsoTime } from "../../../core/time/iso-time.ts";
 import { looksReadOnly } from "../../../core/bash/looks-read-only.ts";
 import {
+  takeReloadPending,
+  touchLocalSettings,
+} from "../../../adapters/local-boundary-store.ts";
+import {
   describeShellReadOnly,
   isPlainBranchSwitch,
 } from "../../../core/paths/shell-read-only.ts";
@@ -177,7 +181,14 @@ function syncShellBoundary(ctx: GuardContext): string | null {
       },
       "record",
     );
-    if (!sync.changed) return sync.problem;
+    if (!sync.changed) {
+      // Changed at this session's start, perhaps before Claude Code watched the file: written again, once.
+      if (ctx.sessionId && takeReloadPending(ctx.projectDir, ctx.sessionId)) {
+        touchLocalSettings(ctx.projectDir);
+        waitForSettingsReload();
+      }
+      return sync.problem;
+    }
     waitForSettingsReload();
     return describeShellReadOnly(sync.readOnly);
   } catch (error) {
