@@ -54,16 +54,16 @@ export function describeShellReadOnly(state: ShellReadOnly): string | null {
 }
 
 /**
- * Whether a shell command is nothing but a switch to another branch (`git switch <name>`, `git checkout <name>`): on the
- * default branch the hook lifts the read-only project for it, since git must rewrite the working tree to get there.
- * Anything more (a second command, an option, a path) keeps the project read-only.
+ * Whether a shell command is nothing but `git switch <name>` to another branch: on the default branch the hook lifts the
+ * read-only project for it, since git must rewrite the working tree to get there. Anything more (a second command, an
+ * option) keeps the project read-only, and so does `git checkout <name>`, whose name may be a path to restore.
  */
 export function isPlainBranchSwitch(
   command: string,
   defaultBranch: string | null,
 ): boolean {
   const found =
-    /^\s*git\s+(?:switch|checkout)\s+([A-Za-z0-9][A-Za-z0-9._/-]*)\s*$/.exec(
+    /^\s*git\s+switch\s+([A-Za-z0-9][A-Za-z0-9._/-]*)\s*$/.exec(
       command,
     );
   const name = found?.[1];

@@ -40,7 +40,8 @@ describe("planShellReadOnly", () => {
 describe("isPlainBranchSwitch", () => {
   it.each([
     ["git switch feat/multiply", true],
-    ["git checkout feat/multiply", true],
+    ["git checkout feat/multiply", false],
+    ["git checkout src", false],
     ["git switch main", false],
     ["git switch feat/x && echo x > src/a.ts", false],
     ["git checkout -- src/a.ts", false],
