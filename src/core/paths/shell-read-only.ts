@@ -62,10 +62,9 @@ export function isPlainBranchSwitch(
   command: string,
   defaultBranch: string | null,
 ): boolean {
-  const found =
-    /^\s*git\s+switch\s+([A-Za-z0-9][A-Za-z0-9._/-]*)\s*$/.exec(
-      command,
-    );
+  const found = /^\s*git\s+switch\s+([A-Za-z0-9][A-Za-z0-9._/-]*)\s*$/.exec(
+    command,
+  );
   const name = found?.[1];
   if (name === undefined || name.includes("..") || name.endsWith(".lock"))
     return false;
