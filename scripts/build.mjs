@@ -190,18 +190,6 @@ const lazyLevenshtein = lazyPackage(
   ["distance", "closest"],
 );
 
-// The settings editor is needed only when the sandbox's derived paths change (a new protected file, another branch,
-// the post-loop lock): the hooks load it from dist/jsonc.cjs then.
-const lazyJsonc = lazyPackage("jsonc-parser", "jsonc.cjs", "exports", [
-  "applyEdits",
-  "createScanner",
-  "findNodeAtLocation",
-  "modify",
-  "parse",
-  "parseTree",
-  "printParseErrorCode",
-]);
-
 // Build beside dist/ and rename each file into place, so a test run reading dist/ never sees it half-written.
 const out = join(root, `.dist-${process.pid}`);
 rmSync(out, { recursive: true, force: true });
@@ -226,7 +214,7 @@ await Promise.all([
     format: "cjs",
     define: cjsDefine,
     minify: true,
-    plugins: [lazyIgnore, lazyLevenshtein, lazyJsonc, lazyGit, lazyTreeReading],
+    plugins: [lazyIgnore, lazyLevenshtein, lazyGit, lazyTreeReading],
   }),
   build({
     ...common,
@@ -241,11 +229,8 @@ await Promise.all([
   }),
   build({
     ...common,
-    stdin: {
-      contents: 'module.exports = require("jsonc-parser");',
-      resolveDir: root,
-    },
-    outfile: join(out, "jsonc.cjs"),
+    entryPoints: [join(root, "src/entries/local-boundary.ts")],
+    outfile: join(out, "local-boundary.cjs"),
     format: "cjs",
     define: cjsDefine,
     minify: true,
@@ -284,7 +269,7 @@ await Promise.all([
     format: "cjs",
     define: cjsDefine,
     minify: true,
-    plugins: [lazyTree, lazyLevenshtein, lazyJsonc, lazyGit],
+    plugins: [lazyTree, lazyLevenshtein, lazyGit],
   }),
   build({
     ...common,

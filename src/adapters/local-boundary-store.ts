@@ -4,7 +4,7 @@ import * as v from "valibot";
 import {
   localBoundaryRecordSchema,
   type LocalBoundaryRecord,
-} from "../core/scaffold/boundary-settings.ts";
+} from "../core/scaffold/local-boundary-record.ts";
 import { writeTextAtomic } from "./atomic-write.ts";
 import { RUNTIME_DIR } from "./runtime-files.ts";
 

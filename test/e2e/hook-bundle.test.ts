@@ -272,7 +272,7 @@ describe("dist/hook.cjs", () => {
       "parser.cjs",
       "bash.cjs",
       "ignore.cjs",
-      "jsonc.cjs",
+      "local-boundary.cjs",
     ])
       copyFileSync(
         HOOK_BUNDLE.replace(/hook\.cjs$/, name),

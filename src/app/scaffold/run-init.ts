@@ -38,7 +38,7 @@ import { createRenderer } from "../../render/render-template.ts";
 import { toTemplateContext } from "../../render/template-context.ts";
 import { applySteps } from "./apply-steps.ts";
 import { writeFailOpen } from "../../adapters/runtime-files.ts";
-import { syncLocalBoundaryAfterInit } from "../workspace/sync-local-boundary.ts";
+import { syncLocalBoundaryAfterInit } from "../workspace/apply-local-boundary.ts";
 
 export interface InitOptions extends InitChoices {
   toolstack: Toolstack | null;

@@ -1,9 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { readGitHead } from "../../adapters/read-git-head.ts";
-import { readPostLoopLock } from "../../adapters/runtime-files.ts";
-import { parseProtectedRules } from "../../core/guards/protected-rules.ts";
-import { readConfig } from "./read-config.ts";
+import { readdirSync } from "node:fs";
 import type { ProtectedRule } from "../../core/guards/protected-rules.ts";
 import type { GuardContext } from "../../core/guards/types.ts";
 import type { SecurityMode } from "../../core/model/state.ts";
@@ -15,13 +10,8 @@ import {
   planShellReadOnly,
   type ShellReadOnly,
 } from "../../core/paths/shell-read-only.ts";
-import type { LocalBoundaryRecord } from "../../core/scaffold/boundary-settings.ts";
-import { planLocalBoundaryMerge } from "../../core/scaffold/merge-settings.ts";
-import {
-  readLocalBoundaryRecord,
-  readLocalSettings,
-  writeLocalBoundary,
-} from "../../adapters/local-boundary-store.ts";
+import type { LocalBoundaryRecord } from "../../core/scaffold/local-boundary-record.ts";
+import { readLocalBoundaryRecord } from "../../adapters/local-boundary-store.ts";
 
 export interface LocalBoundaryFacts {
   rules: readonly ProtectedRule[];
@@ -33,6 +23,22 @@ export interface LocalBoundaryFacts {
   leavingDefaultBranch?: boolean;
 }
 
+/** The lists the settings should hold. */
+export interface LocalBoundaryWanted {
+  protected: { denyWrite: readonly string[]; deny: readonly string[] };
+  readOnly: { denyWrite: readonly string[] };
+}
+
+/**
+ * Writes the wanted lists into settings.local.json and the record (the settings editor, in its own bundle for the
+ * hooks: it loads only when something changed). `changed`: the settings file changed.
+ */
+export type ApplyLocalBoundary = (
+  projectDir: string,
+  wanted: LocalBoundaryWanted,
+  prior: LocalBoundaryRecord | undefined,
+) => { changed: boolean; problem: string | null };
+
 export interface LocalBoundarySync {
   /** The settings changed: Claude Code needs a moment to reload them. */
   changed: boolean;
@@ -41,8 +47,6 @@ export interface LocalBoundarySync {
   /** Why the settings could not be brought up to date (a broken settings.local.json); null when they are. */
   problem: string | null;
 }
-
-const PROTECTED_FILE = ".claude/protected-files.txt";
 
 /** How long Claude Code took to reload a changed settings file (about 1 s on a loaded 2-core VM), with margin. */
 export const SETTINGS_RELOAD_MS = 2000;
@@ -56,6 +60,7 @@ export function syncLocalBoundaryFiles(
   projectDir: string,
   facts: LocalBoundaryFacts,
   check: "record" | "settings",
+  apply: ApplyLocalBoundary,
 ): LocalBoundarySync {
   const protectedPlan = planProtectedBoundary(facts.rules, facts.security);
   const readOnly = facts.leavingDefaultBranch
@@ -81,21 +86,8 @@ export function syncLocalBoundaryFiles(
   });
   const prior = readLocalBoundaryRecord(projectDir);
   if (check === "record" && prior && holds(prior, wanted)) return result(false);
-  const text = readLocalSettings(projectDir);
-  const merged = planLocalBoundaryMerge(text, wanted, prior);
-  if (!merged.ok)
-    return result(
-      false,
-      `.claude/settings.local.json cannot be read (line ${merged.line}: ${merged.problem}), so the sandbox does not hold the protected files. Next: fix or delete it; playbook writes its entries again at the next tool call.`,
-    );
-  if (!merged.changed && prior && sameRecord(prior, merged.record))
-    return result(false);
-  writeLocalBoundary(
-    projectDir,
-    merged.changed ? merged.text : null,
-    merged.record,
-  );
-  return result(merged.changed);
+  const applied = apply(projectDir, wanted, prior);
+  return result(applied.changed, applied.problem);
 }
 
 /** The facts of a hook's context that the derived lists follow. */
@@ -111,24 +103,6 @@ export function localBoundaryFacts(
   };
 }
 
-/** Takes out exactly what the record says playbook added (uninstall). */
-export function removeLocalBoundary(projectDir: string): string | null {
-  const prior = readLocalBoundaryRecord(projectDir);
-  if (!prior) return null;
-  const merged = planLocalBoundaryMerge(
-    readLocalSettings(projectDir),
-    {
-      protected: { denyWrite: [], deny: [] },
-      readOnly: { denyWrite: [] },
-    },
-    prior,
-  );
-  if (!merged.ok)
-    return `.claude/settings.local.json cannot be read (line ${merged.line}: ${merged.problem}); take out playbook's entries by hand: ${[...prior.protected.denyWrite, ...prior.readOnly.denyWrite, ...prior.protected.deny].join(", ")}`;
-  writeLocalBoundary(projectDir, merged.changed ? merged.text : null, null);
-  return null;
-}
-
 /** Blocks the thread for `ms`: the hook must not answer before Claude Code has the new settings. */
 export function waitForSettingsReload(ms = SETTINGS_RELOAD_MS): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
@@ -136,10 +110,7 @@ export function waitForSettingsReload(ms = SETTINGS_RELOAD_MS): void {
 
 function holds(
   record: LocalBoundaryRecord,
-  wanted: {
-    protected: { denyWrite: readonly string[]; deny: readonly string[] };
-    readOnly: { denyWrite: readonly string[] };
-  },
+  wanted: LocalBoundaryWanted,
 ): boolean {
   // An entry both lists want is recorded under one of them.
   const recorded = new Set([
@@ -157,10 +128,6 @@ function holds(
   );
 }
 
-function sameRecord(a: LocalBoundaryRecord, b: LocalBoundaryRecord): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((e) => b.includes(e));
 }
@@ -171,31 +138,4 @@ function listRoot(projectDir: string): string[] {
   } catch {
     return [];
   }
-}
-
-/**
- * `init`'s part, as a person's process: the same lists the hook keeps, written now so the first session starts with
- * them, and what the sandbox cannot hold, worded for the terminal.
- */
-export function syncLocalBoundaryAfterInit(projectDir: string): string[] {
-  let text = "";
-  try {
-    text = readFileSync(join(projectDir, PROTECTED_FILE), "utf8");
-  } catch {
-    // No list: only the built-in rules, which init's settings.json holds.
-  }
-  const sync = syncLocalBoundaryFiles(
-    projectDir,
-    {
-      rules: parseProtectedRules(text, PROTECTED_FILE).rules,
-      security: readConfig(projectDir).config.security,
-      lock: readPostLoopLock(projectDir) !== null,
-      ...readGitHead(projectDir),
-    },
-    "settings",
-  );
-  return [
-    ...(sync.problem ? [sync.problem] : []),
-    ...sync.unheld.map((u) => `${u.rule.source}: ${u.why}. ${u.next}`),
-  ];
 }

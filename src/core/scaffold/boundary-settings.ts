@@ -1,15 +1,12 @@
-import * as v from "valibot";
+import {
+  boundaryRecordSchema,
+  type BoundaryRecord,
+} from "./boundary-record.ts";
+import type { LocalBoundaryRecord } from "./local-boundary-record.ts";
 import { fileToolDenyRules, sandboxDenyWrite } from "../paths/trust-paths.ts";
 import type { SecurityMode } from "../model/state.ts";
 
-/** What init added to settings.json for the boundary, so upgrade and uninstall take out exactly that. */
-export const boundaryRecordSchema = v.object({
-  /** `sandbox` switches that were absent before init set them (`enabled`, `failIfUnavailable`, ...). */
-  addedKeys: v.array(v.string()),
-  denyWrite: v.array(v.string()),
-  deny: v.array(v.string()),
-});
-export type BoundaryRecord = v.InferOutput<typeof boundaryRecordSchema>;
+export { boundaryRecordSchema, type BoundaryRecord };
 
 /** The minimal editing surface of settings.json that merge-settings provides. */
 export interface SettingsEditor {
@@ -95,17 +92,6 @@ export function removeBoundary(
   for (const path of [["sandbox", "filesystem"], ["sandbox"], ["permissions"]])
     if (isEmptyObject(editor.read(path))) editor.set(path, undefined);
 }
-
-/** What the hook keeps in `.claude/settings.local.json`, apart from init's settings.json: two lists, each its own record. */
-export const localBoundaryRecordSchema = v.object({
-  /** Derived from `.claude/protected-files.txt` (HARD_BLOCK; BLOCK in strict). */
-  protected: boundaryRecordSchema,
-  /** The project read-only to the shell: the post-loop lock, or the default branch. */
-  readOnly: boundaryRecordSchema,
-});
-export type LocalBoundaryRecord = v.InferOutput<
-  typeof localBoundaryRecordSchema
->;
 
 export const EMPTY_BOUNDARY_RECORD: BoundaryRecord = {
   addedKeys: [],

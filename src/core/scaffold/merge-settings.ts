@@ -15,8 +15,8 @@ import {
   removeBoundary,
   syncLocalBoundary,
   type BoundaryRecord,
-  type LocalBoundaryRecord,
 } from "./boundary-settings.ts";
+import type { LocalBoundaryRecord } from "./local-boundary-record.ts";
 import type { SecurityMode } from "../model/state.ts";
 import {
   HOOK_EVENTS,

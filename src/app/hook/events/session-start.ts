@@ -39,6 +39,7 @@ import { markReloadPending } from "../../../adapters/local-boundary-store.ts";
 import {
   localBoundaryFacts,
   syncLocalBoundaryFiles,
+  type ApplyLocalBoundary,
   waitForSettingsReload,
 } from "../../workspace/sync-local-boundary.ts";
 import {
@@ -52,6 +53,8 @@ export interface SessionStartDeps {
   setStateField: () => SetStateField;
   config: PlaybookConfig;
   configProblems: string[];
+  /** Absent: the sandbox's derived lists are not kept (a caller without the settings editor). */
+  applyLocalBoundary?: ApplyLocalBoundary | undefined;
 }
 
 /** Session files untouched this long are removed at a fresh start. */
@@ -110,7 +113,14 @@ export function runSessionStart(
         : null,
   };
   if (lockCleared) notices.push(lockCleared);
-  problems.push(...syncBoundaryAtStart(ctx, lockCleared === null));
+  if (deps.applyLocalBoundary)
+    problems.push(
+      ...syncBoundaryAtStart(
+        ctx,
+        lockCleared === null,
+        deps.applyLocalBoundary,
+      ),
+    );
   const weaker = describeWeakerBoundary(deps.config.security);
   if (weaker) {
     notices.push(weaker);
@@ -134,12 +144,17 @@ export function runSessionStart(
  * The protected files and the read-only project, in settings.local.json before the session's first command
  * (docs/trust-boundary.md). What the sandbox cannot hold is said, with what to do.
  */
-function syncBoundaryAtStart(ctx: GuardContext, locked: boolean): string[] {
+function syncBoundaryAtStart(
+  ctx: GuardContext,
+  locked: boolean,
+  apply: ApplyLocalBoundary,
+): string[] {
   try {
     const sync = syncLocalBoundaryFiles(
       ctx.projectDir,
       { ...localBoundaryFacts(ctx), lock: locked && ctx.lock !== null },
       "settings",
+      apply,
     );
     if (sync.changed) {
       if (ctx.sessionId) markReloadPending(ctx.projectDir, ctx.sessionId);

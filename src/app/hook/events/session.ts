@@ -67,6 +67,7 @@ function lifecycle(
           setStateField: deps.setStateField,
           config,
           configProblems: problems.map((p) => p.message),
+          applyLocalBoundary: deps.applyLocalBoundary,
         });
       case "UserPromptSubmit":
         return runPromptSubmit(ctx, payload.prompt ?? "", {
@@ -81,11 +82,13 @@ function lifecycle(
         // Claude Code loads the next session's settings before its SessionStart hook runs: a permission rule taken
         // out only then would hold for that whole session.
         try {
-          syncLocalBoundaryFiles(
-            ctx.projectDir,
-            localBoundaryFacts(ctx),
-            "settings",
-          );
+          if (deps.applyLocalBoundary)
+            syncLocalBoundaryFiles(
+              ctx.projectDir,
+              localBoundaryFacts(ctx),
+              "settings",
+              deps.applyLocalBoundary,
+            );
         } catch {
           // The next SessionStart tries again, and says why if it cannot.
         }

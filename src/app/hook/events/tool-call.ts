@@ -36,6 +36,7 @@ import {
 import {
   localBoundaryFacts,
   syncLocalBoundaryFiles,
+  type ApplyLocalBoundary,
   waitForSettingsReload,
 } from "../../workspace/sync-local-boundary.ts";
 import type { UncommittedFiles } from "../../../adapters/uncommitted-files.ts";
@@ -123,7 +124,7 @@ function checkToolUse(
     soon?.cancel();
     throw error;
   }
-  const boundaryNote = syncShellBoundary(ctx);
+  const boundaryNote = syncShellBoundary(ctx, deps.applyLocalBoundary);
   if (boundaryNote !== null) {
     const run = judgeAfterTree(
       ctx,
@@ -163,9 +164,13 @@ function judgeAfterTree(
  * (docs/trust-boundary.md). A change is written to settings.local.json and given the time Claude Code takes to reload
  * it, so this very command already runs under it. Returns what the agent should be told, or null.
  */
-function syncShellBoundary(ctx: GuardContext): string | null {
+function syncShellBoundary(
+  ctx: GuardContext,
+  apply: ApplyLocalBoundary | undefined,
+): string | null {
   const command = ctx.toolInput["command"];
   if (
+    !apply ||
     (ctx.toolName !== "Bash" && ctx.toolName !== "PowerShell") ||
     typeof command !== "string"
   )
@@ -180,6 +185,7 @@ function syncShellBoundary(ctx: GuardContext): string | null {
           isPlainBranchSwitch(command, ctx.git.defaultBranch),
       },
       "record",
+      apply,
     );
     if (!sync.changed) {
       // Changed at this session's start, perhaps before Claude Code watched the file: written again, once.
