@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "jsonc-parser";
 import { runGitSync } from "../../adapters/git-runner.ts";
@@ -39,7 +39,9 @@ export async function probeProtectedFiles(
     return findings;
   }
   const rules = parseProtectedRules(text, PROTECTED_FILE).rules;
-  const plan = planProtectedBoundary(rules, mode);
+  const plan = planProtectedBoundary(rules, mode, (path) =>
+    existsSync(join(root, path)),
+  );
   for (const u of plan.unheld)
     push("warn", `${u.rule.source}: ${u.why}`, u.next);
   const record = readLocalBoundaryRecord(root);

@@ -1,4 +1,5 @@
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import type { ProtectedRule } from "../../core/guards/protected-rules.ts";
 import type { GuardContext } from "../../core/guards/types.ts";
 import type { SecurityMode } from "../../core/model/state.ts";
@@ -62,7 +63,11 @@ export function syncLocalBoundaryFiles(
   check: "record" | "settings",
   apply: ApplyLocalBoundary,
 ): LocalBoundarySync {
-  const protectedPlan = planProtectedBoundary(facts.rules, facts.security);
+  const protectedPlan = planProtectedBoundary(
+    facts.rules,
+    facts.security,
+    (path) => existsSync(join(projectDir, path)),
+  );
   const readOnly = facts.leavingDefaultBranch
     ? ({ kind: "none" } as const)
     : planShellReadOnly({

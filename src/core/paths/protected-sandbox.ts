@@ -52,11 +52,12 @@ export function toSandboxPath(
  * mode, BLOCK in strict (WARN never refuses); `Edit(...)` rules for HARD_BLOCK only. The built-in rules are the trust paths, held already. A negation
  * (`!pattern`) cannot carve a path out of a read-only folder: it removes an entry it names exactly, and is reported
  * otherwise (the file tools honour it, the shell does not). Entries on the repair path (`state.md`, `plan/**`) or
- * above it are never added, so no list can lock the workflow.
+ * above it are never added, so no list can lock the workflow. A path that does not exist (yet) is added once it does.
  */
 export function planProtectedBoundary(
   rules: readonly ProtectedRule[],
   security: SecurityMode,
+  exists: (path: string) => boolean = () => true,
 ): ProtectedBoundary {
   const enforced = rules.filter(
     (r) =>
@@ -104,6 +105,9 @@ export function planProtectedBoundary(
         rule.level === "HARD_BLOCK" || (held.get(found.path)?.hard ?? false),
     });
   }
+  // A path that does not exist is left out until it does: the sandbox would make an empty mount point there for
+  // every command, which `git add -A` and the tree's fingerprint (a verify running beside the command) would see.
+  for (const path of [...held.keys()]) if (!exists(path)) held.delete(path);
   const denyWrite = [...held.keys()];
   // Claude Code keeps a permission rule it loaded until it restarts, and makes the sandbox deny its path as well: a
   // BLOCK rule, which a change of security mode lifts, gets no Edit rule (the hook's guard refuses the file tools).

@@ -48,6 +48,20 @@ describe("planProtectedBoundary", () => {
     expect(plan(text, "trusted").denyWrite).toEqual(["deploy/production.key"]);
   });
 
+  it("leaves out a path that does not exist yet, which the sandbox would cover with a mount point for every command", () => {
+    const rules = parseProtectedRules(
+      "HARD_BLOCK /deploy/k\nHARD_BLOCK /.gitlab-ci.yml\n",
+      ".claude/protected-files.txt",
+    ).rules;
+    expect(
+      planProtectedBoundary(rules, "strict", (p) => p === "deploy/k"),
+    ).toEqual({
+      denyWrite: ["deploy/k"],
+      deny: ["Edit(/deploy/k)", "Edit(/deploy/k/**)"],
+      unheld: [],
+    });
+  });
+
   it("reports a glob the sandbox would skip, with the line and what to do", () => {
     const { denyWrite, unheld } = plan("HARD_BLOCK *.key\n");
     expect(denyWrite).toEqual([]);
