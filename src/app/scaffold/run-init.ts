@@ -168,7 +168,18 @@ export async function prepareInit(
 /** The repository's exclude file and the sandbox's mount-point names that are no real file in `dir`. */
 function gitExcludeFacts(dir: string): InitFacts["gitExclude"] {
   const file = readGitExcludeFile(dir);
-  return file ? { ...file, missing: [...readMissingMountPoints(dir)] } : null;
+  // Made by playbook itself after the plan (settings.local.json is this machine's, the runtime folder holds its
+  // record): the block stays the same once they exist, and settings.local.json stays out of `git add -A`.
+  return file
+    ? {
+        ...file,
+        missing: [
+          ...readMissingMountPoints(dir),
+          ".claude/settings.local.json",
+          ".claude/playbook",
+        ],
+      }
+    : null;
 }
 
 async function decideAnswers(
