@@ -229,6 +229,14 @@ await Promise.all([
   }),
   build({
     ...common,
+    entryPoints: [join(root, "src/entries/local-boundary.ts")],
+    outfile: join(out, "local-boundary.cjs"),
+    format: "cjs",
+    define: cjsDefine,
+    minify: true,
+  }),
+  build({
+    ...common,
     stdin: {
       contents: 'module.exports = require("ignore");',
       resolveDir: root,

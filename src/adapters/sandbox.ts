@@ -17,6 +17,8 @@ export interface SandboxPolicy {
   allowRead?: readonly string[];
   /** The installed playbook-kit, write-protected when it sits inside the project (node_modules, a link). */
   packageRoot: string | null;
+  /** More paths kept read-only (relative to `root`, or absolute): what Claude Code's settings add for the agent. */
+  denyWrite?: readonly string[];
 }
 
 export type Sandbox =
@@ -133,7 +135,10 @@ export async function startSandbox(policy: SandboxPolicy): Promise<Sandbox> {
   const writable = [root, tempDir, ...extra].filter(
     (p) => p === root || p === tempDir || existsSync(p) || extra.includes(p),
   );
-  const guarded = protectedPaths(root, policy.packageRoot);
+  const guarded = [
+    ...protectedPaths(root, policy.packageRoot),
+    ...(policy.denyWrite ?? []).map((p) => resolve(root, p)),
+  ];
   const sockets = unixSocketPolicy(home, tempDir, writable, internal);
   sockets.allowRead.push(
     ...(policy.allowRead ?? []),

@@ -5,6 +5,7 @@ import { logHookRun } from "../app/hook/log-hook-run.ts";
 import {
   readBashCallLazily,
   snapshotLazily,
+  applyLocalBoundaryLazily,
   loadArchive,
   loadParser,
   parsedDocuments,
@@ -159,6 +160,7 @@ async function answerEvent(
       distDir: __dirname,
       treeListing: early?.listing ?? null,
       ...snapshotDeps(snapshotLazily(timeLeftOf(budget, clock))),
+      applyLocalBoundary: applyLocalBoundaryLazily,
     });
   } catch (error) {
     if (event === "PreToolUse" && isOutOfTime(error)) {

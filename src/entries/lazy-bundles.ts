@@ -1,3 +1,4 @@
+import type { ApplyLocalBoundary } from "../app/workspace/sync-local-boundary.ts";
 import { join } from "node:path";
 import { requireWithCodeCache } from "./code-cache.ts";
 import { beforeSlowStep } from "../adapters/process-deadline.ts";
@@ -114,3 +115,11 @@ export function snapshotLazily(timeLeft: () => number): {
     start: (root) => loadSnapshot().startListingForHook(root, timeLeft),
   };
 }
+
+let localBoundaryBundle: { applyLocalBoundary: ApplyLocalBoundary } | undefined;
+
+/** The settings editor for the sandbox's derived lists: its bundle loads only when they change. */
+export const applyLocalBoundaryLazily: ApplyLocalBoundary = (...args) =>
+  (localBoundaryBundle ??= requireWithCodeCache(
+    join(__dirname, "local-boundary.cjs"),
+  ) as { applyLocalBoundary: ApplyLocalBoundary }).applyLocalBoundary(...args);

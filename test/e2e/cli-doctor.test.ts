@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync } from "node:fs";
+import { appendFileSync, chmodSync } from "node:fs";
 import { dirname } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -77,6 +77,55 @@ describe("playbook doctor", () => {
       level: "ok",
       message: `Claude Code ${claudeCodeVersion()}`,
     });
+  });
+
+  it("proves the protected files in the sandbox: names the rules only the hook holds, entries not written yet, and files the shell could still write", () => {
+    const p = installed();
+    appendFileSync(
+      p.path(".claude/protected-files.txt"),
+      "\n[HARD_BLOCK]\n*.key\nsecret.txt\n",
+    );
+    for (const file of ["a.key", "secret.txt", "sub/secret.txt"])
+      p.write(file, "s3cret\n");
+    execFileSync("git", ["add", "-A"], { cwd: p.dir });
+    execFileSync(
+      "git",
+      ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "files"],
+      { cwd: p.dir },
+    );
+    const protectedFindings = () =>
+      doctor(p).findings.filter((f) => f.area === "protected");
+    expect(protectedFindings()).toContainEqual(
+      expect.objectContaining({
+        level: "error",
+        message: expect.stringContaining(
+          "the sandbox does not hold `secret.txt` yet",
+        ) as string,
+      }),
+    );
+    expect(runCli(["init", "--yes", "--cwd", p.dir]).status).toBe(0);
+    const after = protectedFindings();
+    expect(after.map((f) => [f.level, f.message])).toEqual([
+      [
+        "warn",
+        expect.stringContaining(
+          "`*.key` is held by the hook alone: the sandbox takes only plain paths and `folder/**`",
+        ),
+      ],
+      [
+        "error",
+        expect.stringContaining("the agent's shell could still write `a.key`"),
+      ],
+      [
+        "error",
+        expect.stringContaining(
+          "the agent's shell could still write `sub/secret.txt`",
+        ),
+      ],
+    ]);
+    expect(after[2]?.fix).toBe(
+      "Add `HARD_BLOCK /sub/secret.txt` to .claude/protected-files.txt (a plain path the sandbox holds).",
+    );
   });
 
   it("fails when PATH has a folder the agent can write, where Claude Code would find `node` for the hook", () => {

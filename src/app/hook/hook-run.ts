@@ -14,6 +14,8 @@ import type {
   BashSnapshotRequest,
 } from "../snapshot/snapshot-before-bash.ts";
 
+import type { ApplyLocalBoundary } from "../workspace/sync-local-boundary.ts";
+
 export interface HookDeps {
   summarize: Summarize;
   /** The shell analysis, from its own bundle (loaded on the first Bash call), checking the deadline throughout. */
@@ -39,6 +41,8 @@ export interface HookDeps {
   ) => Promise<BashSnapshotAnswer>;
   /** Starts git's listing of the work for that snapshot, before the shell command is read. */
   startWorkListing?: (root: string) => Promise<UncommittedFiles>;
+  /** Writes the sandbox's derived lists into settings.local.json (its bundle loads only when they change). */
+  applyLocalBoundary?: ApplyLocalBoundary;
 }
 
 /** What the archive the hook started came to, in words: one line for the user, and each step for the agent. */

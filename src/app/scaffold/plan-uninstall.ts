@@ -9,7 +9,15 @@ import {
   parseManifest,
   type SharedFileRecord,
 } from "../../core/scaffold/manifest.ts";
-import { planSettingsRemoval } from "../../core/scaffold/merge-settings.ts";
+import {
+  planLocalBoundaryMerge,
+  planSettingsRemoval,
+} from "../../core/scaffold/merge-settings.ts";
+import {
+  LOCAL_SETTINGS_FILE,
+  readLocalBoundaryRecord,
+  readLocalSettings,
+} from "../../adapters/local-boundary-store.ts";
 import { contentHash } from "../../core/scaffold/plan-writes.ts";
 import { PlaybookError } from "../../core/errors.ts";
 import { parseState } from "../../core/parse/parse-state.ts";
@@ -188,6 +196,8 @@ export function planUninstall(
     removes: [MANIFEST_FILE],
   });
   const notes: string[] = [];
+  const local = planLocalSettingsRemoval(dir);
+  if (local) steps.push(local);
   const runtime = planRuntimeRemoval(dir, notes);
   if (runtime) steps.push(runtime);
   return { steps, notes };
@@ -288,6 +298,38 @@ function planRuntimeRemoval(
         removes,
       }
     : null;
+}
+
+/**
+ * settings.local.json without the entries the hook recorded adding (protected files, the read-only project); the
+ * file goes when nothing else is left in it. The record itself goes with the runtime files.
+ */
+function planLocalSettingsRemoval(dir: string): UninstallStep | null {
+  const record = readLocalBoundaryRecord(dir);
+  const text = readLocalSettings(dir);
+  if (!record || text === null) return null;
+  const removed = planLocalBoundaryMerge(
+    text,
+    { protected: { denyWrite: [], deny: [] }, readOnly: { denyWrite: [] } },
+    record,
+  );
+  if (!removed.ok)
+    throw new PlaybookError(
+      "E_CONFIG",
+      `${LOCAL_SETTINGS_FILE}:${removed.line}:${removed.column}: ${removed.problem}.`,
+      {
+        hint: "Fix it, then run `playbook uninstall` again. Nothing was changed.",
+      },
+    );
+  if (!removed.changed) return null;
+  const empty = /^\s*\{\s*\}\s*$/.test(removed.text);
+  return {
+    path: LOCAL_SETTINGS_FILE,
+    action: empty ? "remove" : "restore",
+    detail: "the sandbox entries playbook's hook added",
+    writes: empty ? [] : [{ path: LOCAL_SETTINGS_FILE, text: removed.text }],
+    removes: empty ? [LOCAL_SETTINGS_FILE] : [],
+  };
 }
 
 function isFinished(journalFile: string): boolean {

@@ -38,6 +38,7 @@ import { createRenderer } from "../../render/render-template.ts";
 import { toTemplateContext } from "../../render/template-context.ts";
 import { applySteps } from "./apply-steps.ts";
 import { writeFailOpen } from "../../adapters/runtime-files.ts";
+import { syncLocalBoundaryAfterInit } from "../workspace/apply-local-boundary.ts";
 
 export interface InitOptions extends InitChoices {
   toolstack: Toolstack | null;
@@ -76,6 +77,13 @@ export interface InitDeps {
  */
 export type InitApplied = "all" | "record" | "none";
 
+/** What init did, and what the sandbox cannot hold of the protected files (to be said). */
+export interface InitResult {
+  plan: InitPlan;
+  applied: InitApplied;
+  boundaryNotes: string[];
+}
+
 /**
  * `playbook init` in `dir`: reads the project and the last manifest, settles the answers (asked, remembered, or
  * detected), plans with the pure `planInit`, shows the plan, and applies it once confirmed. The manifest is the
@@ -85,22 +93,31 @@ export async function runInit(
   dir: string,
   options: InitOptions,
   deps: InitDeps,
-): Promise<{ plan: InitPlan; applied: InitApplied }> {
+): Promise<InitResult> {
   const plan = await prepareInit(dir, options, deps);
   deps.show(plan);
-  if (options.dryRun) return { plan, applied: "none" };
+  if (options.dryRun) return { plan, applied: "none", boundaryNotes: [] };
   if (changingSteps(plan).length === 0) {
     applySteps(
       dir,
       plan.steps.filter((s) => s.action === "record"),
     );
-    return { plan, applied: "record" };
+    return {
+      plan,
+      applied: "record",
+      boundaryNotes: syncLocalBoundaryAfterInit(dir),
+    };
   }
-  if (!(await deps.confirm(plan))) return { plan, applied: "none" };
+  if (!(await deps.confirm(plan)))
+    return { plan, applied: "none", boundaryNotes: [] };
   applySteps(dir, plan.steps);
   // The settings are init's now: the tool hook may stop refusing changes for settings that failed open.
   writeFailOpen(dir, null);
-  return { plan, applied: "all" };
+  return {
+    plan,
+    applied: "all",
+    boundaryNotes: syncLocalBoundaryAfterInit(dir),
+  };
 }
 
 /** Reads what init needs and plans, changing nothing. */
@@ -151,7 +168,18 @@ export async function prepareInit(
 /** The repository's exclude file and the sandbox's mount-point names that are no real file in `dir`. */
 function gitExcludeFacts(dir: string): InitFacts["gitExclude"] {
   const file = readGitExcludeFile(dir);
-  return file ? { ...file, missing: [...readMissingMountPoints(dir)] } : null;
+  // Made by playbook itself after the plan (settings.local.json is this machine's, the runtime folder holds its
+  // record): the block stays the same once they exist, and settings.local.json stays out of `git add -A`.
+  return file
+    ? {
+        ...file,
+        missing: [
+          ...readMissingMountPoints(dir),
+          ".claude/settings.local.json",
+          ".claude/playbook",
+        ],
+      }
+    : null;
 }
 
 async function decideAnswers(

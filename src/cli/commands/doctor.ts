@@ -4,6 +4,7 @@ import { createCiSetupDeps, createDoctorDeps } from "../../app/deps.ts";
 import { runDoctor } from "../../app/scaffold/run-doctor.ts";
 import { checkCiSetup } from "../../app/scaffold/check-ci-setup.ts";
 import { probeSandbox } from "../../app/scaffold/check-boundary.ts";
+import { probeProtectedFiles } from "../../app/scaffold/probe-protected-files.ts";
 import { readConfig } from "../../app/workspace/read-config.ts";
 import { createColors } from "../print/colors.ts";
 import { toTerminalText } from "../print/terminal-text.ts";
@@ -19,10 +20,10 @@ export const doctorCommand = defineCommand({
   async run({ args }) {
     const root = projectRoot(args);
     const findings = runDoctor(root, createDoctorDeps(findPackageRoot()));
-    findings.push(await probeSandbox(readConfig(root).config.security));
-    findings.push(
-      ...(await checkCiSetup(root, createCiSetupDeps())),
-    );
+    const security = readConfig(root).config.security;
+    findings.push(await probeSandbox(security));
+    findings.push(...(await probeProtectedFiles(root, security)));
+    findings.push(...(await checkCiSetup(root, createCiSetupDeps())));
     const errors = findings.filter((f) => f.level === "error").length;
     const warnings = findings.filter((f) => f.level === "warn").length;
     if (errors > 0) process.exitCode = 1;

@@ -91,7 +91,7 @@ export const initCommand = defineCommand({
     const interactive = !args.yes && !args.json && canAsk();
     const c = createColors();
     const out = (text: string) => process.stdout.write(`${text}\n`);
-    const { plan, applied } = await runInit(
+    const { plan, applied, boundaryNotes } = await runInit(
       dir,
       {
         toolstack,
@@ -137,7 +137,7 @@ export const initCommand = defineCommand({
               action,
               detail,
             })),
-            notes: plan.notes,
+            notes: [...plan.notes, ...boundaryNotes],
             applied: applied !== "none",
           },
           null,
@@ -147,6 +147,7 @@ export const initCommand = defineCommand({
       return;
     }
     if (args["dry-run"]) return out(c.dim("dry run: nothing was written"));
+    for (const note of boundaryNotes) out(`${c.yellow("note")}: ${note}`);
     if (applied === "record") return out("Everything is up to date.");
     if (applied === "none") return out("Nothing was written.");
     const changing = changingSteps(plan);

@@ -1,15 +1,12 @@
-import * as v from "valibot";
+import {
+  boundaryRecordSchema,
+  type BoundaryRecord,
+} from "./boundary-record.ts";
+import type { LocalBoundaryRecord } from "./local-boundary-record.ts";
 import { fileToolDenyRules, sandboxDenyWrite } from "../paths/trust-paths.ts";
 import type { SecurityMode } from "../model/state.ts";
 
-/** What init added to settings.json for the boundary, so upgrade and uninstall take out exactly that. */
-export const boundaryRecordSchema = v.object({
-  /** `sandbox` switches that were absent before init set them (`enabled`, `failIfUnavailable`, ...). */
-  addedKeys: v.array(v.string()),
-  denyWrite: v.array(v.string()),
-  deny: v.array(v.string()),
-});
-export type BoundaryRecord = v.InferOutput<typeof boundaryRecordSchema>;
+export { boundaryRecordSchema, type BoundaryRecord };
 
 /** The minimal editing surface of settings.json that merge-settings provides. */
 export interface SettingsEditor {
@@ -96,22 +93,79 @@ export function removeBoundary(
     if (isEmptyObject(editor.read(path))) editor.set(path, undefined);
 }
 
+export const EMPTY_BOUNDARY_RECORD: BoundaryRecord = {
+  addedKeys: [],
+  denyWrite: [],
+  deny: [],
+};
+
+/**
+ * Makes `.claude/settings.local.json` hold the derived lists, the protected files' and the read-only project's,
+ * taking out entries of `prior` no longer wanted; the user's own entries stay. Returns what is ours now.
+ */
+export function syncLocalBoundary(
+  editor: SettingsEditor,
+  wanted: {
+    protected: { denyWrite: readonly string[]; deny: readonly string[] };
+    readOnly: { denyWrite: readonly string[] };
+  },
+  prior: LocalBoundaryRecord | undefined,
+): LocalBoundaryRecord {
+  const path = ["sandbox", "filesystem", "denyWrite"];
+  const before = prior ?? {
+    protected: EMPTY_BOUNDARY_RECORD,
+    readOnly: EMPTY_BOUNDARY_RECORD,
+  };
+  // Every entry either list owned counts as ours for both, so one both want is never left behind as the user's;
+  // neither list takes out what the other wants.
+  const ours = [...before.protected.denyWrite, ...before.readOnly.denyWrite];
+  const protectedDenyWrite = syncList(
+    editor,
+    path,
+    wanted.protected.denyWrite,
+    ours,
+    wanted.readOnly.denyWrite,
+  );
+  const readOnlyDenyWrite = syncList(
+    editor,
+    path,
+    wanted.readOnly.denyWrite,
+    [...ours, ...protectedDenyWrite],
+    wanted.protected.denyWrite,
+  );
+  const deny = syncList(
+    editor,
+    ["permissions", "deny"],
+    wanted.protected.deny,
+    before.protected.deny,
+  );
+  for (const p of [["sandbox", "filesystem"], ["sandbox"], ["permissions"]])
+    if (isEmptyObject(editor.read(p))) editor.set(p, undefined);
+  return {
+    protected: { addedKeys: [], denyWrite: protectedDenyWrite, deny },
+    readOnly: { addedKeys: [], denyWrite: readOnlyDenyWrite, deny: [] },
+  };
+}
+
 /**
  * Makes the list at `path` hold `wanted` (appended in order when missing), without `stale` entries that are not
- * wanted any more; the user's other entries stay where they are. Returns the entries that are ours now.
+ * wanted any more (nor in `keep`, which another list of ours wants); the user's other entries stay where they are.
+ * Returns the entries that are ours now.
  */
 function syncList(
   editor: SettingsEditor,
   path: string[],
   wanted: readonly string[],
   stale: readonly string[],
+  keep: readonly string[] = [],
 ): string[] {
   const current = editor.read(path);
   const list: unknown[] = Array.isArray(current) ? (current as unknown[]) : [];
   for (let i = list.length - 1; i >= 0; i--)
     if (
       stale.includes(list[i] as string) &&
-      !wanted.includes(list[i] as string)
+      !wanted.includes(list[i] as string) &&
+      !keep.includes(list[i] as string)
     )
       editor.set([...path, i], undefined);
   if (wanted.length === 0) {

@@ -13,8 +13,10 @@ import {
 import {
   addBoundary,
   removeBoundary,
+  syncLocalBoundary,
   type BoundaryRecord,
 } from "./boundary-settings.ts";
+import type { LocalBoundaryRecord } from "./local-boundary-record.ts";
 import type { SecurityMode } from "../model/state.ts";
 import {
   HOOK_EVENTS,
@@ -461,4 +463,33 @@ function isObject(value: unknown): value is Json {
 
 function sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * `.claude/settings.local.json` with the hook's derived lists (see `syncLocalBoundary`); `text` null: no file yet.
+ * The file is this machine's: Claude Code masks it inside the sandbox, and the file tools may not write it.
+ */
+export function planLocalBoundaryMerge(
+  text: string | null,
+  wanted: Parameters<typeof syncLocalBoundary>[1],
+  prior: LocalBoundaryRecord | undefined,
+):
+  | (SettingsEdit & { ok: false })
+  | {
+      ok: true;
+      text: string;
+      changed: boolean;
+      record: LocalBoundaryRecord;
+    } {
+  const start = text ?? "{}\n";
+  const read = readSettings(start);
+  if (!read.ok) return read;
+  const editor = createEditor(start);
+  const record = syncLocalBoundary(editor, wanted, prior);
+  return {
+    ok: true,
+    text: editor.text,
+    changed: editor.text !== start,
+    record,
+  };
 }

@@ -34,6 +34,14 @@ import {
   normaliseActivePath,
 } from "../../../core/validate/active-path.ts";
 import type { HookAnswer } from "../../../hooks/reply.ts";
+import { describeShellReadOnly } from "../../../core/paths/shell-read-only.ts";
+import { markReloadPending } from "../../../adapters/local-boundary-store.ts";
+import {
+  localBoundaryFacts,
+  syncLocalBoundaryFiles,
+  type ApplyLocalBoundary,
+  waitForSettingsReload,
+} from "../../workspace/sync-local-boundary.ts";
 import {
   writeSessionStamp,
   writeStateEdit,
@@ -45,6 +53,8 @@ export interface SessionStartDeps {
   setStateField: () => SetStateField;
   config: PlaybookConfig;
   configProblems: string[];
+  /** Absent: the sandbox's derived lists are not kept (a caller without the settings editor). */
+  applyLocalBoundary?: ApplyLocalBoundary | undefined;
 }
 
 /** Session files untouched this long are removed at a fresh start. */
@@ -103,6 +113,14 @@ export function runSessionStart(
         : null,
   };
   if (lockCleared) notices.push(lockCleared);
+  if (deps.applyLocalBoundary)
+    problems.push(
+      ...syncBoundaryAtStart(
+        ctx,
+        lockCleared === null,
+        deps.applyLocalBoundary,
+      ),
+    );
   const weaker = describeWeakerBoundary(deps.config.security);
   if (weaker) {
     notices.push(weaker);
@@ -120,6 +138,39 @@ export function runSessionStart(
       : [],
     notice: notices.length > 0 ? `playbook: ${notices.join(" ")}` : null,
   };
+}
+
+/**
+ * The protected files and the read-only project, in settings.local.json before the session's first command
+ * (docs/trust-boundary.md). What the sandbox cannot hold is said, with what to do.
+ */
+function syncBoundaryAtStart(
+  ctx: GuardContext,
+  locked: boolean,
+  apply: ApplyLocalBoundary,
+): string[] {
+  try {
+    const sync = syncLocalBoundaryFiles(
+      ctx.projectDir,
+      { ...localBoundaryFacts(ctx), lock: locked && ctx.lock !== null },
+      "settings",
+      apply,
+    );
+    if (sync.changed) {
+      if (ctx.sessionId) markReloadPending(ctx.projectDir, ctx.sessionId);
+      waitForSettingsReload();
+    }
+    const readOnly = describeShellReadOnly(sync.readOnly);
+    return [
+      ...(readOnly ? [readOnly] : []),
+      ...(sync.problem ? [sync.problem] : []),
+      ...sync.unheld.map((u) => `${u.rule.source}: ${u.why}. Next: ${u.next}`),
+    ];
+  } catch (error) {
+    return [
+      `the sandbox's protected paths could not be written to .claude/settings.local.json (${error instanceof Error ? error.message : String(error)}).`,
+    ];
+  }
 }
 
 /**

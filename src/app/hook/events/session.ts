@@ -3,6 +3,10 @@ import type { HookPayload } from "../../../hooks/payload.ts";
 import type { HookAnswer } from "../../../hooks/reply.ts";
 import { buildGuardContext } from "../build-guard-context.ts";
 import { readConfig } from "../../workspace/read-config.ts";
+import {
+  localBoundaryFacts,
+  syncLocalBoundaryFiles,
+} from "../../workspace/sync-local-boundary.ts";
 import { recordCriticVerdicts } from "../record-critic-verdicts.ts";
 import { preparePayload, type HookDeps, type HookRun } from "../hook-run.ts";
 import { runPreCompact } from "./pre-compact.ts";
@@ -63,6 +67,7 @@ function lifecycle(
           setStateField: deps.setStateField,
           config,
           configProblems: problems.map((p) => p.message),
+          applyLocalBoundary: deps.applyLocalBoundary,
         });
       case "UserPromptSubmit":
         return runPromptSubmit(ctx, payload.prompt ?? "", {
@@ -74,6 +79,19 @@ function lifecycle(
       case "PreCompact":
         return runPreCompact(ctx, text("trigger"), { now: deps.now });
       case "SessionEnd":
+        // Claude Code loads the next session's settings before its SessionStart hook runs: a permission rule taken
+        // out only then would hold for that whole session.
+        try {
+          if (deps.applyLocalBoundary)
+            syncLocalBoundaryFiles(
+              ctx.projectDir,
+              localBoundaryFacts(ctx),
+              "settings",
+              deps.applyLocalBoundary,
+            );
+        } catch {
+          // The next SessionStart tries again, and says why if it cannot.
+        }
         return runSessionEnd(
           ctx.projectDir,
           ctx.sessionId,

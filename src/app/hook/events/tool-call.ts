@@ -25,6 +25,20 @@ import { runToolFailure } from "./tool-failure.ts";
 import { preparePayload, type HookDeps, type HookRun } from "../hook-run.ts";
 import { toIsoTime } from "../../../core/time/iso-time.ts";
 import { looksReadOnly } from "../../../core/bash/looks-read-only.ts";
+import {
+  takeReloadPending,
+  touchLocalSettings,
+} from "../../../adapters/local-boundary-store.ts";
+import {
+  describeShellReadOnly,
+  isPlainBranchSwitch,
+} from "../../../core/paths/shell-read-only.ts";
+import {
+  localBoundaryFacts,
+  syncLocalBoundaryFiles,
+  type ApplyLocalBoundary,
+  waitForSettingsReload,
+} from "../../workspace/sync-local-boundary.ts";
 import type { UncommittedFiles } from "../../../adapters/uncommitted-files.ts";
 
 /**
@@ -110,14 +124,89 @@ function checkToolUse(
     soon?.cancel();
     throw error;
   }
+  const boundaryNote = syncShellBoundary(ctx, deps.applyLocalBoundary);
+  if (boundaryNote !== null) {
+    const run = judgeAfterTree(
+      ctx,
+      soon,
+      () => wantsTree,
+      payload,
+      deps,
+      listing,
+    );
+    return run instanceof Promise
+      ? run.then((r) => withContext(r, boundaryNote))
+      : withContext(run, boundaryNote);
+  }
+  return judgeAfterTree(ctx, soon, () => wantsTree, payload, deps, listing);
+}
+
+function judgeAfterTree(
+  ctx: GuardContext,
+  soon: ReturnType<typeof currentTreeFingerprintSoon> | null,
+  wantsTree: () => boolean,
+  payload: HookPayload,
+  deps: HookDeps,
+  listing: Promise<UncommittedFiles> | undefined,
+): HookRun | Promise<HookRun> {
   if (soon === null) return judgeToolUse(ctx, payload, deps, listing);
-  if (!wantsTree) {
+  if (!wantsTree()) {
     soon.cancel();
     return judgeToolUse(ctx, payload, deps, listing);
   }
   return soon.result.then((tree) =>
     judgeToolUse({ ...ctx, tree }, payload, deps, listing),
   );
+}
+
+/**
+ * Before a shell command: the sandbox's read-only paths follow the protected files, the branch and the post-loop lock
+ * (docs/trust-boundary.md). A change is written to settings.local.json and given the time Claude Code takes to reload
+ * it, so this very command already runs under it. Returns what the agent should be told, or null.
+ */
+function syncShellBoundary(
+  ctx: GuardContext,
+  apply: ApplyLocalBoundary | undefined,
+): string | null {
+  const command = ctx.toolInput["command"];
+  if (
+    !apply ||
+    (ctx.toolName !== "Bash" && ctx.toolName !== "PowerShell") ||
+    typeof command !== "string"
+  )
+    return null;
+  try {
+    const sync = syncLocalBoundaryFiles(
+      ctx.projectDir,
+      {
+        ...localBoundaryFacts(ctx),
+        leavingDefaultBranch:
+          ctx.toolName === "Bash" &&
+          isPlainBranchSwitch(command, ctx.git.defaultBranch),
+      },
+      "record",
+      apply,
+    );
+    if (!sync.changed) {
+      // Changed at this session's start, perhaps before Claude Code watched the file: written again, once.
+      if (ctx.sessionId && takeReloadPending(ctx.projectDir, ctx.sessionId)) {
+        touchLocalSettings(ctx.projectDir);
+        waitForSettingsReload();
+      }
+      return sync.problem;
+    }
+    waitForSettingsReload();
+    return describeShellReadOnly(sync.readOnly);
+  } catch (error) {
+    return `playbook could not update the sandbox's read-only paths in .claude/settings.local.json (${error instanceof Error ? error.message : String(error)}).`;
+  }
+}
+
+function withContext(run: HookRun, note: string): HookRun {
+  return {
+    ...run,
+    answer: { ...run.answer, context: [...run.answer.context, note] },
+  };
 }
 
 function judgeToolUse(

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { BoundaryRecord } from "../../../../src/core/scaffold/boundary-settings.ts";
 import {
   planBoundaryMerge,
+  planLocalBoundaryMerge,
   planSettingsMerge,
   planSettingsRemoval,
 } from "../../../../src/core/scaffold/merge-settings.ts";
@@ -164,5 +165,101 @@ describe("the trust boundary in settings.json", () => {
       expect(result.problem).toBe(problem);
       expect(result.line).toBe(1);
     }
+  });
+});
+
+describe("settings.local.json: the hook's derived lists", () => {
+  const wanted = (p: string[], ro: string[]) => ({
+    protected: { denyWrite: p, deny: p.map((x) => `Edit(/${x})`) },
+    readOnly: { denyWrite: ro },
+  });
+  it("adds both lists beside the user's own entries, and takes out exactly what it added", () => {
+    const user = `{\n  "permissions": { "allow": ["Bash(ls)"], "deny": ["Edit(/mine)"] },\n  "sandbox": { "filesystem": { "denyWrite": ["mine"] } }\n}\n`;
+    const first = planLocalBoundaryMerge(
+      user,
+      wanted(["deploy/k"], ["."]),
+      undefined,
+    );
+    if (!first.ok) throw new Error(first.problem);
+    const json = JSON.parse(first.text) as {
+      sandbox: { filesystem: { denyWrite: string[] } };
+      permissions: { deny: string[] };
+    };
+    expect(json.sandbox.filesystem.denyWrite).toEqual([
+      "mine",
+      "deploy/k",
+      ".",
+    ]);
+    expect(json.permissions.deny).toEqual(["Edit(/mine)", "Edit(/deploy/k)"]);
+    // The lock lifted, the list changed: only those entries move.
+    const second = planLocalBoundaryMerge(
+      first.text,
+      wanted(["other"], []),
+      first.record,
+    );
+    if (!second.ok) throw new Error(second.problem);
+    expect(JSON.parse(second.text)).toEqual({
+      permissions: {
+        allow: ["Bash(ls)"],
+        deny: ["Edit(/mine)", "Edit(/other)"],
+      },
+      sandbox: { filesystem: { denyWrite: ["mine", "other"] } },
+    });
+    const removed = planLocalBoundaryMerge(
+      second.text,
+      wanted([], []),
+      second.record,
+    );
+    if (!removed.ok) throw new Error(removed.problem);
+    expect(removed.text).toBe(user);
+  });
+  it("an entry both lists want stays ours through every sync: on the default branch, off it, then no longer protected", () => {
+    const steps = [
+      wanted(["CLAUDE.md", "deploy/k"], []),
+      wanted(["CLAUDE.md", "deploy/k"], ["CLAUDE.md", "src"]),
+      wanted(["CLAUDE.md", "deploy/k"], ["CLAUDE.md", "src"]),
+      wanted(["CLAUDE.md", "deploy/k"], []),
+      wanted(["deploy/k"], []),
+    ];
+    let text: string | null = null;
+    let record: Parameters<typeof planLocalBoundaryMerge>[2];
+    const lists: unknown[] = [];
+    for (const step of steps) {
+      const next = planLocalBoundaryMerge(text, step, record);
+      if (!next.ok) throw new Error(next.problem);
+      ({ text, record } = next);
+      lists.push(
+        (parse(text) as { sandbox: { filesystem: { denyWrite: string[] } } })
+          .sandbox.filesystem.denyWrite,
+      );
+    }
+    expect(lists).toEqual([
+      ["CLAUDE.md", "deploy/k"],
+      ["CLAUDE.md", "deploy/k", "src"],
+      ["CLAUDE.md", "deploy/k", "src"],
+      ["CLAUDE.md", "deploy/k"],
+      ["deploy/k"],
+    ]);
+  });
+
+  it("an entry both lists want survives when one of them lets go", () => {
+    const a = planLocalBoundaryMerge(
+      null,
+      wanted(["CLAUDE.md"], ["CLAUDE.md", "src"]),
+      undefined,
+    );
+    if (!a.ok) throw new Error(a.problem);
+    const b = planLocalBoundaryMerge(
+      a.text,
+      wanted([], ["CLAUDE.md", "src"]),
+      a.record,
+    );
+    if (!b.ok) throw new Error(b.problem);
+    expect(JSON.parse(b.text)).toEqual({
+      sandbox: { filesystem: { denyWrite: ["CLAUDE.md", "src"] } },
+    });
+    const c = planLocalBoundaryMerge(b.text, wanted([], []), b.record);
+    if (!c.ok) throw new Error(c.problem);
+    expect(JSON.parse(c.text)).toEqual({});
   });
 });
