@@ -11,6 +11,7 @@ import { benchParallel, formatSpread } from "./parallel.ts";
 import { benchInit } from "./init.ts";
 import { benchLoader, benchVerify } from "./verify.ts";
 import { benchSnapshots } from "./snapshot.ts";
+import { benchPlanDoor } from "./plan-door.ts";
 import { changesListing, startTree } from "../src/adapters/tree-listing.ts";
 import {
   gitInvocation,
@@ -237,6 +238,8 @@ function guardTarget(name: string, ratio: number): string {
     name.startsWith("PostToolUse")
   )
     return commonTarget(name, ratio);
+  if (name.includes("ticks nothing"))
+    return `<= 2: ${ratio <= 2 ? "met" : "missed"}`;
   const target =
     name.includes("checkbox Edit") ||
     name.includes("tick with current evidence (proof")
@@ -317,6 +320,16 @@ const guardRuns: {
       file_path: guardBook,
       old_string: openBox,
       new_string: openBox.replace("[ ]", "[x]"),
+    }),
+    predecessor: "~565",
+  },
+  {
+    name: "PreToolUse Edit of the playbook that ticks nothing (its context)",
+    event: "PreToolUse",
+    input: hookPayload(wsGuard, "PreToolUse", "Edit", {
+      file_path: guardBook,
+      old_string: "## context\n",
+      new_string: "## context\nWhen: this quarter.\n",
     }),
     predecessor: "~565",
   },
@@ -676,6 +689,7 @@ try {
   const parallel = await benchParallel();
 
   const snapshotLines = benchSnapshots(pairs);
+  const planDoorLines = benchPlanDoor(wsGuard, "plan/playbook-bench.md");
 
   const verifyLines = benchVerify(Math.min(pairs, 10));
   const loaderLines = benchLoader(pairs);
@@ -710,6 +724,14 @@ try {
       (r) =>
         `| ${r.name} | ${r.command.toFixed(1)} | ${r.baseline.toFixed(1)} | ${r.ratio.toFixed(2)} | ${guardTarget(r.name, r.ratio)} | ${r.predecessor} |`,
     ),
+    "",
+    "## The plan's door on the hook path (issue 26)",
+    "",
+    "What the checks of issue 26 add to a call, measured in the bench process on the guard rows' repository (the",
+    "whole-call rows above include them): the playbook and `state.md` judged only as their own files, and proof only",
+    "in the approved plan. The playbook Edit rows (tick and non-tick) have a budget of 2 x `node -e 0`.",
+    "",
+    ...planDoorLines,
     "",
     "## Snapshots before shell commands (issue 25)",
     "",
