@@ -6,6 +6,7 @@ import {
   createReviewedWorld,
   stepTitled,
 } from "../helpers/golden-path-world.ts";
+import { filesUnder } from "../helpers/runtime-files.ts";
 
 const PLAYBOOK = "plan/playbook-multiply.md";
 
@@ -97,5 +98,62 @@ describe("the plan changes only through the door the hook checks, through the re
     ).toContain(
       "PostToolUseFailure: `plan/` and `state.md` are read-only to your shell",
     );
+  }, 900_000);
+
+  it("validations rewritten to `true` with reviewed: false prove nothing: verify runs nothing, the tick is refused", async () => {
+    const fresh = await createReviewedWorld();
+    const book = fresh.m.playbook;
+    const edit = (title: string, from: string, to: string): Move => ({
+      actor: "agent",
+      title,
+      tool: {
+        name: "Edit",
+        input: {
+          file_path: fresh.world.path(book),
+          old_string: from,
+          new_string: to,
+        },
+      },
+      expect: "allow",
+    });
+    await fresh.world.session({
+      prompt: "Finish p1.1 quickly.",
+      moves: [
+        ...fresh.m.begin(),
+        edit("it sets reviewed: false", "reviewed: true", "reviewed: false"),
+        edit(
+          "it rewrites p1.1's validations to true",
+          [
+            '    - technical: "automated - node --test test/multiply.test.js"',
+            '    - consistency: "automated - npm test"',
+            "    - completeness: \"automated - grep -q 'export function multiply' src/multiply.js\"",
+          ].join("\n"),
+          [
+            '    - technical: "automated - true"',
+            '    - consistency: "automated - true"',
+            '    - completeness: "automated - true"',
+          ].join("\n"),
+        ),
+        fresh.m.bash(
+          "agent",
+          "it proves the rewritten p1.1",
+          "npx --no playbook verify p1.1",
+          "fail",
+        ),
+        ...fresh.m.tick("p1.1", "deny"),
+        fresh.m.say("agent", "it stops", "p1.1 is done.", "block"),
+      ],
+    });
+    const verify = stepTitled(fresh.world, "it proves the rewritten p1.1");
+    expect(verify.lines.join("\n")).toContain(
+      "verify proves only the plan as the reviewer approved it",
+    );
+    expect(stepTitled(fresh.world, "it ticks p1.1").verdict).toBe("deny");
+    expect(fresh.world.read(book)).toContain("- [ ] **p1.1**");
+    expect(
+      filesUnder(fresh.world.path(".claude/playbook/records")).filter((f) =>
+        f.includes("evidence.p1.1"),
+      ),
+    ).toEqual([]);
   }, 900_000);
 });
