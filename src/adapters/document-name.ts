@@ -1,5 +1,6 @@
 import { realpathSync, type Stats } from "node:fs";
 import { dirname, join } from "node:path";
+import { realRoot } from "./opened-file.ts";
 
 /**
  * Why `state.md` or a playbook cannot be judged under its own name (docs/trust-boundary.md, "Every name a write
@@ -32,15 +33,4 @@ export function documentNameProblem(
 /** The step that lifts {@link documentNameProblem}, without "Next:". */
 export function documentNameRepair(relPath: string): string {
   return `ask the user to put the file itself at \`${relPath}\`, in their terminal (plan/ and state.md are read-only to your shell): \`cp "$(realpath ${relPath})" ${relPath}.new && mv ${relPath}.new ${relPath}\``;
-}
-
-const roots = new Map<string, string>();
-
-function realRoot(root: string): string {
-  let real = roots.get(root);
-  if (real === undefined) {
-    real = realpathSync(root);
-    roots.set(root, real);
-  }
-  return real;
 }

@@ -40,7 +40,8 @@ export function isOpenedWhereItSays(
 
 const roots = new Map<string, string>();
 
-function realRoot(root: string): string {
+/** `root` with every link resolved, once per process: the project's root does not move while playbook runs. */
+export function realRoot(root: string): string {
   let real = roots.get(root);
   if (real === undefined) {
     real = realpathSync(root);
