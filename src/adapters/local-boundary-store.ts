@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as v from "valibot";
 import {
@@ -6,6 +6,7 @@ import {
   type LocalBoundaryRecord,
 } from "../core/scaffold/local-boundary-record.ts";
 import { writeTextAtomic } from "./atomic-write.ts";
+import { readBounded } from "./read-bounded.ts";
 import { RUNTIME_DIR } from "./runtime-files.ts";
 
 /** This machine's Claude Code settings: masked inside the sandbox, denied to the file tools. */
@@ -59,8 +60,8 @@ export function writeLocalBoundary(
 
 function readSmall(file: string): string | null {
   try {
-    const text = readFileSync(file, "utf8");
-    return text.length > MAX_BYTES ? null : text;
+    const read = readBounded(file, MAX_BYTES);
+    return read.truncated ? null : read.text;
   } catch {
     return null;
   }

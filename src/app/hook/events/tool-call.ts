@@ -125,32 +125,23 @@ function checkToolUse(
     throw error;
   }
   const boundaryNote = syncShellBoundary(ctx, deps.applyLocalBoundary);
-  if (boundaryNote !== null) {
-    const run = judgeAfterTree(
-      ctx,
-      soon,
-      () => wantsTree,
-      payload,
-      deps,
-      listing,
-    );
-    return run instanceof Promise
-      ? run.then((r) => withContext(r, boundaryNote))
-      : withContext(run, boundaryNote);
-  }
-  return judgeAfterTree(ctx, soon, () => wantsTree, payload, deps, listing);
+  const run = judgeAfterTree(ctx, soon, wantsTree, payload, deps, listing);
+  if (boundaryNote === null) return run;
+  return run instanceof Promise
+    ? run.then((r) => withContext(r, boundaryNote))
+    : withContext(run, boundaryNote);
 }
 
 function judgeAfterTree(
   ctx: GuardContext,
   soon: ReturnType<typeof currentTreeFingerprintSoon> | null,
-  wantsTree: () => boolean,
+  wantsTree: boolean,
   payload: HookPayload,
   deps: HookDeps,
   listing: Promise<UncommittedFiles> | undefined,
 ): HookRun | Promise<HookRun> {
   if (soon === null) return judgeToolUse(ctx, payload, deps, listing);
-  if (!wantsTree()) {
+  if (!wantsTree) {
     soon.cancel();
     return judgeToolUse(ctx, payload, deps, listing);
   }
