@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, realpathSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, realpathSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 
 /** The folders a project keeps its installed dependencies in, which may be links to elsewhere. */
@@ -9,11 +9,24 @@ const MAX_ENTRIES = 20_000;
 
 /**
  * Where a project's dependencies really live when they are links to elsewhere (`npm install <folder>`, `npm link`,
- * a linked `node_modules`): each link's target, widened to the `node_modules` folder that holds it, since Node
- * resolves a linked package's own dependencies from its real path. The validations' sandbox hides the host's temp
- * folders, so a project whose dependencies are linked from there needs these to stay readable (read-only).
+ * a linked `node_modules` or virtualenv): each link's target, widened to the `node_modules` folder that holds it,
+ * since Node resolves a linked package's own dependencies from its real path. A target in no `node_modules` folder
+ * and no virtualenv is left out, as is `/`, any folder holding one of `hidden` (what the validations' sandbox hides),
+ * and any folder inside one that is not a `node_modules` folder. The sandbox hides the host's temp folders, so a
+ * project whose dependencies are linked from there needs these to stay readable (read-only).
  */
-export function dependencyLinkTargets(root: string): string[] {
+export function dependencyLinkTargets(
+  root: string,
+  hidden: readonly string[] = [],
+): string[] {
+  const reopensHidden = (path: string) =>
+    hidden.some(
+      (h) =>
+        h === path ||
+        h.startsWith(`${path}/`) ||
+        path === "/" ||
+        (!path.includes("/node_modules") && path.startsWith(`${h}/`)),
+    );
   const found = new Set<string>();
   let seen = 0;
   const add = (path: string) => {
@@ -23,7 +36,12 @@ export function dependencyLinkTargets(root: string): string[] {
     } catch {
       return;
     }
-    found.add(enclosingModules(real) ?? real);
+    // Only a package folder or a virtualenv: the link is the agent's to make, and a link to `/`, `/run` or the
+    // host's temp folder would open to validations what the sandbox hides (sockets of programs outside it).
+    const readable =
+      enclosingModules(real) ??
+      (existsSync(join(real, "pyvenv.cfg")) ? real : null);
+    if (readable !== null && !reopensHidden(readable)) found.add(readable);
   };
   const visit = (folder: string, depth: number) => {
     let entries;

@@ -142,7 +142,7 @@ export async function startSandbox(policy: SandboxPolicy): Promise<Sandbox> {
   const sockets = unixSocketPolicy(home, tempDir, writable, internal);
   sockets.allowRead.push(
     ...(policy.allowRead ?? []),
-    ...dependencyLinkTargets(root),
+    ...dependencyLinkTargets(root, sockets.denyRead),
   );
   let last = "";
   let count = 0;

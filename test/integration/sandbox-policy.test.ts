@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { unixSocketPolicy } from "../../src/adapters/sandbox.ts";
 import { dependencyLinkTargets } from "../../src/adapters/dependency-links.ts";
@@ -63,16 +63,26 @@ describe("a project's linked dependencies stay readable in verify's sandbox", ()
       store.path("lib/node_modules/@scope/kit"),
       p.path("node_modules/@scope/kit"),
     );
-    symlinkSync(store.path("plain/pkg"), p.path("node_modules/pkg"));
     symlinkSync(store.path("envs/py"), p.path(".venv"));
+    writeFileSync(store.path("envs/py/pyvenv.cfg"), "home = /usr/bin\n");
 
     expect(dependencyLinkTargets(p.dir).sort()).toEqual(
-      [
-        store.path("lib/node_modules"),
-        store.path("plain/pkg"),
-        store.path("envs/py"),
-      ].sort(),
+      [store.path("lib/node_modules"), store.path("envs/py")].sort(),
     );
+  });
+
+  it("opens nothing the sandbox hides: links to /, to a hidden folder or to a folder holding one are left out", () => {
+    const hidden = createTempProject({
+      "run/docker.sock": "",
+      "plain/pkg/package.json": "{}",
+    });
+    const p = createTempProject({ "node_modules/ordinary/package.json": "{}" });
+    symlinkSync("/", p.path("node_modules/root"));
+    symlinkSync(hidden.path("run"), p.path("node_modules/run"));
+    symlinkSync(hidden.dir, p.path("node_modules/above"));
+    symlinkSync(hidden.path("plain/pkg"), p.path("node_modules/pkg"));
+
+    expect(dependencyLinkTargets(p.dir, [hidden.path("run")])).toEqual([]);
   });
 
   it("names nothing for a project whose dependencies are all its own", () => {
