@@ -258,6 +258,8 @@ describe.runIf(canSandbox)("playbook verify runs validations sandboxed", () => {
         `${connect} > reached.txt; true`,
       ]);
       linkTool(p, "tsx");
+      // A link the agent made to the host's temp folder, where the socket lies: it opens nothing.
+      symlinkSync(tmpdir(), p.path("node_modules/host-temp"), "dir");
       p.write(
         "t/ok.test.ts",
         'import { test } from "node:test";\ntest("ok", () => {});\n',
