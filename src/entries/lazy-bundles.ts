@@ -39,14 +39,19 @@ export function summarizeLazily(projectDir: string): Summarize {
   let summarize: Summarize | undefined;
   return (kind, text, file) => {
     parsed.push(file);
-    // A parse cannot be interrupted from within: the watchdog answers if it outlasts the call's time.
-    beforeSlowStep();
+    // A parse cannot be interrupted from within: the watchdog answers if it outlasts the call's time. Starting it
+    // costs a call ~8 ms, and a document this small parses within a second whatever it holds (the worst spellings
+    // measured, docs/decisions.md), far inside the budget; Claude Code's timeout blocks the call beyond that.
+    if (text.length > QUICK_PARSE_CHARS) beforeSlowStep();
     summarize ??= loadParser().summarizeWithConfig(projectDir);
     return summarize(kind, text, file);
   };
 }
 
 const parsed: string[] = [];
+
+/** Documents up to this many characters are parsed without the watchdog. */
+export const QUICK_PARSE_CHARS = 32 * 1024;
 
 /** The documents this process parsed (a hook process serves one call): what took the time when it runs out. */
 export function parsedDocuments(): readonly string[] {

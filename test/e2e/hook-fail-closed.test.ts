@@ -255,6 +255,11 @@ describe("PreToolUse fails closed by construction", () => {
 
   it("when the hook answers first, the watchdog stays silent and the process ends normally", () => {
     const repo = createGuardedRepo();
+    // Past the size parsed without a watchdog, in plain words that parse quickly: the watchdog is armed and waits.
+    repo.write(
+      "plan/playbook-login-form.md",
+      `${repo.read("plan/playbook-login-form.md")}\n${"plain words only. ".repeat(2_500)}\n`,
+    );
     const result = runHook(
       "PreToolUse",
       {
@@ -270,6 +275,29 @@ describe("PreToolUse fails closed by construction", () => {
     // The cold cache made it parse, so the watchdog was armed; the hook's own reply is the only one.
     expect(result.status).toBe(0);
     expect(result.stdout).toBe("");
+  });
+
+  it("a small document's cold parse starts no watchdog: even with the watchdog's time already past, the hook answers itself", () => {
+    const repo = createGuardedRepo();
+    const result = runHook(
+      "PreToolUse",
+      {
+        session_id: "session-1",
+        transcript_path: "/dev/null",
+        cwd: repo.dir,
+        hook_event_name: "PreToolUse",
+        tool_name: "Write",
+        tool_input: { file_path: repo.path("src/app.ts"), content: "x\n" },
+      },
+      {
+        cwd: repo.dir,
+        env: { CLAUDE_PROJECT_DIR: repo.dir, PLAYBOOK_WATCHDOG_MS: "1" },
+      },
+    );
+    // The cache is cold (state.md and the playbook are parsed), yet the reply is the guards' own: the reviewed
+    // plan allows the Write, and nothing refused it for time.
+    expect(result.status).toBe(0);
+    expect(readHookReply(result.stdout).decision).toBeNull();
   });
 
   it.each([
