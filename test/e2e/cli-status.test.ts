@@ -212,7 +212,7 @@ describe("playbook status", () => {
     ]);
     // Each names a phase or subtask the playbook has, as `verify` and `confirm` take them.
     for (const command of commands) {
-      const id = command.split(" ")[2]!;
+      const id = command!.split(" ")[2]!;
       expect(REPORT_PLAYBOOK).toMatch(
         new RegExp(`(\\*\\*${id.replace(".", "\\.")}\\*\\*|### ${id}:)`),
       );

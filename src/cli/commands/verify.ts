@@ -66,7 +66,12 @@ export const verifyCommand = defineCommand({
             playbook: args.playbook,
             timeoutMs: timeout * 1000,
             signal: interrupt.signal,
-            onProgress: (event) => print(formatProgress(event, c)),
+            onProgress: (event) =>
+              print([
+                // A phase's subtasks, one block each.
+                ...(event.kind === "start" && reports.length > 0 ? [""] : []),
+                ...formatProgress(event, c),
+              ]),
           },
           createVerifyDeps(),
         );
