@@ -110,14 +110,14 @@ function startVerify(p: TempProject, args: readonly string[]) {
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
     stderr += chunk;
   });
+  let done = false;
   const exited = new Promise<number | null>((resolve) =>
     child.on("close", (code) => {
+      done = true;
       for (const listener of listeners) listener();
       resolve(code);
     }),
   );
-  let done = false;
-  void exited.then(() => (done = true));
   return {
     pid: child.pid!,
     stdout: () => stdout,
@@ -170,13 +170,13 @@ describe("playbook verify shows each validation as it finishes", () => {
     const results = lines.filter((l) => /^[✓✗] /.test(l));
     expect(results).toEqual([
       expect.stringMatching(
-        /^✓ p1\.1 technical {4}PASS +\d+(ms|\.\ds) {2}echo first {2}exit 0$/,
+        /^✓ p1\.1 technical {5}PASS +\d+(ms|\.\ds) {2}echo first {2}exit 0$/,
       ),
       expect.stringMatching(
-        /^✓ p1\.1 consistency {2}PASS +\d+(ms|\.\ds) {2}until \[ -e gate \]; do sleep 0\.1; done {2}exit 0$/,
+        /^✓ p1\.1 consistency {3}PASS +\d+(ms|\.\ds) {2}until \[ -e gate \]; do sleep 0\.1; done {2}exit 0$/,
       ),
       expect.stringMatching(
-        /^✓ p1\.1 completeness PASS +\d+(ms|\.\ds) {2}echo third {2}exit 0$/,
+        /^✓ p1\.1 completeness {2}PASS +\d+(ms|\.\ds) {2}echo third {2}exit 0$/,
       ),
     ]);
     // The subtask comes first, the summary and the next step last.
