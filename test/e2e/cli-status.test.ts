@@ -154,7 +154,10 @@ describe("playbook status", () => {
     );
     const next = lines.slice(
       lines.findIndex((l) => l.startsWith("next ")),
-      lines.indexOf("", lines.findIndex((l) => l.startsWith("next "))),
+      lines.indexOf(
+        "",
+        lines.findIndex((l) => l.startsWith("next ")),
+      ),
     );
     expect(next).toEqual([
       "next      p2.2 (report.html has one row per record): do the work, then run `playbook verify p2.2` to record the evidence.",

@@ -152,11 +152,7 @@ describe("playbook verify shows each validation as it finishes", () => {
   it("prints a validation's line while the next one still runs, then the summary", async () => {
     // The second validation waits for a file the test writes only once the first one's line is on screen.
     const p = project(
-      [
-        "echo first",
-        "until [ -e gate ]; do sleep 0.1; done",
-        "echo third",
-      ],
+      ["echo first", "until [ -e gate ]; do sleep 0.1; done", "echo third"],
       { security: "trusted" },
     );
 

@@ -103,8 +103,7 @@ export function runStatus(root: string): StatusReport {
         )
       : null;
   };
-  const proven = (phase: string, id: string) =>
-    gapsOf(phase, id)?.length === 0;
+  const proven = (phase: string, id: string) => gapsOf(phase, id)?.length === 0;
   const lock = readPostLoopLock(root);
   const gate = summary && file ? planGate(file, summary, records) : null;
   const phases: StatusReport["phases"] = (playbook?.phases ?? []).map(
@@ -130,8 +129,13 @@ export function runStatus(root: string): StatusReport {
           `${unproven.join(", ")} ${unproven.length === 1 ? "is" : "are"} checked without current proof: ${proofCommands(
             phases.map((p) => ({
               id: p.id,
-              subtasks: (playbook?.phases.find((q) => q.id === p.id)?.subtasks ?? []).map((s) => s.id),
-              unproven: p.unproven.map((id) => ({ id, gaps: gapsOf(p.id, id) })),
+              subtasks: (
+                playbook?.phases.find((q) => q.id === p.id)?.subtasks ?? []
+              ).map((s) => s.id),
+              unproven: p.unproven.map((id) => ({
+                id,
+                gaps: gapsOf(p.id, id),
+              })),
             })),
           )}`,
         ]
@@ -249,7 +253,9 @@ function proofCommands(
   const kindless: string[] = [];
   for (const phase of phases) {
     const needsEvidence = phase.unproven
-      .filter((s) => s.gaps === null || s.gaps.some((g) => g.needs === "evidence"))
+      .filter(
+        (s) => s.gaps === null || s.gaps.some((g) => g.needs === "evidence"),
+      )
       .map((s) => s.id);
     if (
       phase.subtasks.length > 1 &&

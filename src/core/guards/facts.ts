@@ -78,10 +78,7 @@ export interface RoleSources {
 }
 
 /** An executor name, or a role resolved through playbook meta, then `state.md` config, then the toolstack. */
-export function resolveExecutor(
-  ctx: RoleSources,
-  executor: string,
-): string {
+export function resolveExecutor(ctx: RoleSources, executor: string): string {
   const roles: Record<string, string> = {
     ...(TOOLSTACK_ROLES[ctx.state?.config.toolstack ?? "A"] ?? {}),
     ...(ctx.state?.config.roles ?? {}),

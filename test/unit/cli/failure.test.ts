@@ -6,10 +6,7 @@ import {
 import { GitHubError } from "../../../src/adapters/github-port.ts";
 import { StepFailure } from "../../../src/app/archive/archive-steps.ts";
 import { createColors } from "../../../src/cli/print/colors.ts";
-import {
-  formatFailure,
-  toCliFailure,
-} from "../../../src/cli/print/failure.ts";
+import { formatFailure, toCliFailure } from "../../../src/cli/print/failure.ts";
 import { InterruptedError, PlaybookError } from "../../../src/core/errors.ts";
 import { TemplateError } from "../../../src/render/render-template.ts";
 
