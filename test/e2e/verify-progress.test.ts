@@ -88,18 +88,14 @@ branch: feat/progress
   return p;
 }
 
-/** `playbook verify` started in its own process group (as a terminal's foreground job), its output read as it comes. */
-function startVerify(p: TempProject, args: readonly string[]) {
-  const child = spawn(
-    process.execPath,
-    [CLI_BUNDLE, "verify", ...args, "--cwd", p.dir],
-    {
-      cwd: p.dir,
-      env: childEnv(),
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-    },
-  );
+/** `playbook <args>` started in its own process group (as a terminal's foreground job), its output read as it comes. */
+function startCli(p: TempProject, args: readonly string[]) {
+  const child = spawn(process.execPath, [CLI_BUNDLE, ...args, "--cwd", p.dir], {
+    cwd: p.dir,
+    env: childEnv(),
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   let stdout = "";
   let stderr = "";
   const listeners = new Set<() => void>();
@@ -156,7 +152,7 @@ describe("playbook verify shows each validation as it finishes", () => {
       { security: "trusted" },
     );
 
-    const run = startVerify(p, ["p1.1", "--timeout", "30"]);
+    const run = startCli(p, ["verify", "p1.1", "--timeout", "30"]);
 
     expect(await run.waitFor(/^✓ p1\.1 technical +PASS /m)).toBe("seen");
     expect(run.stdout()).not.toMatch(/consistency|completeness/);
@@ -188,7 +184,7 @@ describe("playbook verify shows each validation as it finishes", () => {
   it("keeps one block per subtask, in order, when verifying a phase", async () => {
     const p = project(["true", "false", "true"], { security: "trusted" });
 
-    const run = startVerify(p, ["p1"]);
+    const run = startCli(p, ["verify", "p1"]);
 
     expect(await run.exited).toBe(1);
     const lines = run
@@ -279,6 +275,68 @@ function isAlive(p: ProcessId): boolean {
   }
 }
 
+/** A project whose p1.1 starts a grandchild that sleeps and writes its pid to a folder outside the project. */
+function sleeperProject(checked: boolean) {
+  const outside = createTempProject();
+  const marker = `6000.${randomInt(1_000_000, 9_999_999)}`;
+  const pidFile = outside.path("sleeper.pid");
+  const p = project(
+    [`sh -c 'sleep ${marker} & echo $! > ${pidFile}; wait'`, "true", "true"],
+    { security: "strict", verify: { allowWrite: [outside.dir] } },
+  );
+  if (checked)
+    p.write(
+      PLAYBOOK,
+      p.read(PLAYBOOK).replace("- [ ] **p1.1**", "- [x] **p1.1**"),
+    );
+  return { p, marker, pidFile };
+}
+
+/** Every file git sees, ignored ones included: a mount point the sandbox left would show here. */
+function gitStatus(p: TempProject): string {
+  return execFileSync(
+    "git",
+    ["status", "--porcelain", "--ignored", "--untracked-files=all"],
+    { cwd: p.dir, encoding: "utf8" },
+  );
+}
+
+/**
+ * Waits for the sleeper, snapshots the process tree below the CLI, sends `signal` (Ctrl-C goes to the terminal's
+ * whole process group, SIGTERM to playbook alone), and returns the exit code once the CLI ended, with the tree.
+ */
+async function interrupt(
+  run: ReturnType<typeof startCli>,
+  sleeper: { marker: string; pidFile: string },
+  signal: "SIGINT" | "SIGTERM",
+  started: ProcessId[],
+) {
+  expect(await run.waitForFile(sleeper.pidFile)).toBe("seen");
+  const tree = processTree(run.pid);
+  started.push(...tree);
+  // The snapshot holds the sandbox (bubblewrap) and the validation's grandchild, seen from outside.
+  expect(tree.some((t) => t.command.startsWith("bwrap "))).toBe(true);
+  expect(tree.some((t) => t.command.includes(`sleep ${sleeper.marker}`))).toBe(
+    true,
+  );
+  if (signal === "SIGINT") process.kill(-run.pid, "SIGINT");
+  else process.kill(run.pid, "SIGTERM");
+  const exit = await Promise.race([
+    run.exited,
+    new Promise<"still running">((resolve) =>
+      setTimeout(() => resolve("still running"), 60_000).unref(),
+    ),
+  ]);
+  return { exit, tree };
+}
+
+async function expectAllGone(tree: ProcessId[]): Promise<void> {
+  await vi.waitFor(
+    () => expect(tree.filter(isAlive).map((t) => t.command)).toEqual([]),
+    { timeout: 30_000, interval: 200 },
+  );
+}
+
 describe.runIf(canSandbox)("Ctrl-C on playbook verify", () => {
   const started: ProcessId[] = [];
   afterEach(() => {
@@ -293,58 +351,24 @@ describe.runIf(canSandbox)("Ctrl-C on playbook verify", () => {
   ] as const)(
     "%s ends the whole sandboxed tree at once, removes the sandbox's placeholders and records nothing",
     async (_name, signal, code) => {
-      const outside = createTempProject();
-      const marker = `6000.${randomInt(1_000_000, 9_999_999)}`;
-      const pidFile = outside.path("sleeper.pid");
-      const p = project(
-        [
-          `sh -c 'sleep ${marker} & echo $! > ${pidFile}; wait'`,
-          "true",
-          "true",
-        ],
-        { security: "strict", verify: { allowWrite: [outside.dir] } },
-      );
+      const sleeper = sleeperProject(false);
+      const { p } = sleeper;
       // A finished verify first, so that what any verify leaves (caches, p1.2's records) is there before the count.
-      const warm = startVerify(p, ["p1.2"]);
-      expect(await warm.exited).toBe(0);
-      const status = () =>
-        execFileSync(
-          "git",
-          ["status", "--porcelain", "--ignored", "--untracked-files=all"],
-          { cwd: p.dir, encoding: "utf8" },
-        );
-      const before = status();
+      expect(await startCli(p, ["verify", "p1.2"]).exited).toBe(0);
+      const before = gitStatus(p);
 
-      const run = startVerify(p, ["p1.1"]);
-      expect(await run.waitForFile(pidFile)).toBe("seen");
-      const tree = processTree(run.pid);
-      started.push(...tree);
-      // The snapshot holds the sandbox (bubblewrap) and the validation's grandchild, seen from outside.
-      expect(tree.some((t) => t.command.startsWith("bwrap "))).toBe(true);
-      expect(tree.some((t) => t.command.includes(`sleep ${marker}`))).toBe(
-        true,
-      );
+      const run = startCli(p, ["verify", "p1.1"]);
+      await run.waitForFile(sleeper.pidFile);
       // While it runs, the sandbox's mount points are in the project.
-      expect(status()).not.toBe(before);
-
-      if (signal === "SIGINT") process.kill(-run.pid, "SIGINT");
-      else process.kill(run.pid, "SIGTERM");
-      const exit = await Promise.race([
-        run.exited,
-        new Promise<"still running">((resolve) =>
-          setTimeout(() => resolve("still running"), 60_000).unref(),
-        ),
-      ]);
+      expect(gitStatus(p)).not.toBe(before);
+      const { exit, tree } = await interrupt(run, sleeper, signal, started);
 
       expect(exit).toBe(code);
       expect(run.stderr().trim().split("\n")).toEqual([
         `Interrupted by ${signal === "SIGINT" ? "Ctrl-C (SIGINT)" : "SIGTERM"}: the validations of p1.1 were stopped and none was recorded.`,
       ]);
-      await vi.waitFor(
-        () => expect(tree.filter(isAlive).map((t) => t.command)).toEqual([]),
-        { timeout: 30_000, interval: 200 },
-      );
-      expect(status()).toBe(before);
+      await expectAllGone(tree);
+      expect(gitStatus(p)).toBe(before);
       expect(
         readRecords(p.dir, PLAYBOOK).filter(
           (r) => r.kind === "evidence" && r.target === "p1.1",
@@ -355,4 +379,22 @@ describe.runIf(canSandbox)("Ctrl-C on playbook verify", () => {
       expect(p11).not.toMatch(/PASS|FAIL/);
     },
   );
+
+  it("Ctrl-C on playbook check --rerun stops it the same way", async () => {
+    const sleeper = sleeperProject(true);
+    const { p } = sleeper;
+    // A check first, for the caches it leaves; it fails: p1.1 is ticked without proof.
+    expect(await startCli(p, ["check"]).exited).toBe(1);
+    const before = gitStatus(p);
+
+    const run = startCli(p, ["check", "--rerun"]);
+    const { exit, tree } = await interrupt(run, sleeper, "SIGINT", started);
+
+    expect(exit).toBe(130);
+    expect(run.stderr().trim().split("\n")).toEqual([
+      "Interrupted by Ctrl-C (SIGINT): the rerun was stopped.",
+    ]);
+    await expectAllGone(tree);
+    expect(gitStatus(p)).toBe(before);
+  });
 });
