@@ -19,6 +19,12 @@ export interface SandboxPolicy {
   packageRoot: string | null;
   /** More paths kept read-only (relative to `root`, or absolute): what Claude Code's settings add for the agent. */
   denyWrite?: readonly string[];
+  /**
+   * The caller handles Ctrl-C and SIGTERM: it kills its wrapped commands, then calls `cleanup` and `close`. srt's
+   * own handlers are then removed: they reset the sandbox (its mount points, its network bridges) while the commands
+   * still run, and as listeners they keep the process from exiting, so the commands ran on to their end.
+   */
+  interruptible?: boolean;
 }
 
 export type Sandbox =
@@ -146,6 +152,7 @@ export async function startSandbox(policy: SandboxPolicy): Promise<Sandbox> {
   );
   let last = "";
   let count = 0;
+  const ownHandlers = policy.interruptible ? signalListeners() : null;
   try {
     await SandboxManager.initialize({
       network: {
@@ -166,6 +173,8 @@ export async function startSandbox(policy: SandboxPolicy): Promise<Sandbox> {
     await SandboxManager.reset().catch(() => undefined);
     removeFolders();
     return { ok: false, why: errorText(error), next: install };
+  } finally {
+    if (ownHandlers !== null) removeListenersSince(ownHandlers);
   }
   return {
     ok: true,
@@ -257,6 +266,22 @@ export function unixSocketPolicy(
     denyRead: [...new Set(hidden)],
     allowRead: [...writable, ...(readable === null ? [] : [readable])],
   };
+}
+
+type SignalListeners = Record<"SIGINT" | "SIGTERM", readonly unknown[]>;
+
+function signalListeners(): SignalListeners {
+  return {
+    SIGINT: process.listeners("SIGINT"),
+    SIGTERM: process.listeners("SIGTERM"),
+  };
+}
+
+/** Removes the SIGINT and SIGTERM listeners added since `before` was taken (srt adds them once, in `initialize`). */
+function removeListenersSince(before: SignalListeners): void {
+  for (const name of ["SIGINT", "SIGTERM"] as const)
+    for (const listener of process.listeners(name))
+      if (!before[name].includes(listener)) process.off(name, listener);
 }
 
 function isInside(path: string, folder: string): boolean {

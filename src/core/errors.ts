@@ -2,7 +2,8 @@
  * `E_USAGE` wrong arguments (exit 2); `E_NOT_FOUND` a missing file or id; `E_WRITE` a refused or failed write;
  * `E_CONFIG` a document or setting that must be fixed first; `E_DENIED` a command this caller may not run (a record
  * only the reviewer, the critic or a person at a terminal may make); `E_GIT` a git command that failed; `E_GITHUB` a
- * GitHub request that failed; `E_TEMPLATE` a template that did not render; `E_ARCHIVE` an archive step that stopped.
+ * GitHub request that failed; `E_TEMPLATE` a template that did not render; `E_ARCHIVE` an archive step that stopped;
+ * `E_INTERRUPTED` the user stopped the command (Ctrl-C, SIGTERM): exit 130 or 143, as a shell reports a signal.
  * Anything thrown that is not a `PlaybookError` is a bug, and the CLI says so.
  */
 export type ErrorCode =
@@ -15,7 +16,8 @@ export type ErrorCode =
   | "E_GITHUB"
   | "E_TEMPLATE"
   | "E_ARCHIVE"
-  | "E_TOO_LARGE";
+  | "E_TOO_LARGE"
+  | "E_INTERRUPTED";
 
 /** An operational failure the user can act on: one line of message plus a hint that says what to do next. */
 export class PlaybookError extends Error {
@@ -30,5 +32,14 @@ export class PlaybookError extends Error {
     this.name = new.target.name;
     this.code = code;
     this.hint = options.hint;
+  }
+}
+
+/** Ctrl-C (SIGINT) or SIGTERM stopped the command after it ended what it had started; the message says what is left. */
+export class InterruptedError extends PlaybookError {
+  readonly signal: "SIGINT" | "SIGTERM";
+  constructor(signal: "SIGINT" | "SIGTERM", message: string) {
+    super("E_INTERRUPTED", message, { hint: "" });
+    this.signal = signal;
   }
 }

@@ -149,7 +149,10 @@ describe("playbook check --rerun", () => {
 
     expect(result.status).toBe(1);
     expect(result.stdout).toContain("the evidence says PASS, the rerun FAILs");
-    expect(result.stdout).toContain("npx --no playbook verify <id>` for p1.1");
+    // The next step is a command the user can run as printed.
+    expect(result.stdout).toContain(
+      "run `npx --no playbook verify p1.1`, and commit the records.",
+    );
   });
 
   it("fails when the code changed since verify, even if the validations still pass", () => {

@@ -270,11 +270,13 @@ describe("playbook verify", () => {
     const lines = result.stdout.split("\n");
     expect(lines).toContainEqual(
       expect.stringMatching(
-        /^✓ technical +node -e "process.exit\(0\)" +exit 0 +\d/,
+        /^✓ p1\.1 technical +PASS +\d\S* {2}node -e "process.exit\(0\)" {2}exit 0$/,
       ),
     );
     expect(lines).toContainEqual(
-      expect.stringMatching(/^✗ consistency +node -e .* +exit 3 +\d/),
+      expect.stringMatching(
+        /^✗ p1\.1 consistency +FAIL +\d\S* {2}node -e .* {2}exit 3$/,
+      ),
     );
     expect(result.stdout).toContain("1234");
     expect(result.stdout).toContain(

@@ -100,6 +100,10 @@ ${subtask("p3.1", false, "`publish()` sends report.html", "")}
 
 const ESC = "\u001b[";
 
+/** The checked subtasks without records, with the commands that prove them as a user can run them. */
+const UNPROVEN_PROBLEM =
+  "p1.1, p1.2, p2.1 are checked without current proof: run `playbook verify p1`, `playbook verify p2.1`; a person runs `playbook confirm p1.1`, `playbook confirm p1.2`, `playbook confirm p2.1` in a terminal for the manual checks";
+
 /** The report project, its plan approved by the reviewer (the ticks and the done phase have no records). */
 function reportProject(text = REPORT_PLAYBOOK) {
   const project = createTempProject({
@@ -149,20 +153,73 @@ describe("playbook status", () => {
       `final tasks  ${"█".repeat(10)}${"░".repeat(10)}      1/2`,
     );
     const next = lines.slice(
-      lines.indexOf("next") + 1,
-      lines.indexOf("", lines.indexOf("next")),
+      lines.findIndex((l) => l.startsWith("next ")),
+      lines.indexOf(
+        "",
+        lines.findIndex((l) => l.startsWith("next ")),
+      ),
     );
     expect(next).toEqual([
+      "next      p2.2 (report.html has one row per record): do the work, then run `playbook verify p2.2` to record the evidence.",
+      "open",
       "  p2.2  report.html has one row per record",
       "  p2.4  report.css exists",
     ]);
     expect(lines.slice(lines.indexOf("2 problems"))).toEqual([
       "2 problems",
-      "  p1.1, p1.2, p2.1 are checked without current proof: run `playbook verify <id>` (and `playbook confirm <id>` for manual checks)",
+      `  ${UNPROVEN_PROBLEM}`,
       "  p1 is done without the critic's PASS: run /crit p1",
       "",
     ]);
     expect(result.stdout).not.toContain("no problems found");
+  });
+
+  it("says the critic's review is next once a phase's boxes are all ticked, as the Stop hook does", () => {
+    const project = reportProject(
+      REPORT_PLAYBOOK.replace("- [ ] **p2.2**", "- [x] **p2.2**")
+        .replace("- [ ] **p2.3**", "- [x] **p2.3**")
+        .replace("- [ ] **p2.4**", "- [x] **p2.4**"),
+    );
+
+    const result = runCli(["status"], { cwd: project.dir });
+    const json = JSON.parse(
+      runCli(["status", "--json"], { cwd: project.dir }).stdout,
+    ) as { step: { kind: string; phase: string } };
+
+    const lines = result.stdout.split("\n");
+    expect(lines).toContain(
+      "next      every subtask of p2 is checked: run /crit p2 so the critic verifies the phase.",
+    );
+    expect(lines).not.toContain("open");
+    expect(json.step).toMatchObject({ kind: "critic", phase: "p2" });
+  });
+
+  it("names the commands that prove unproven ticks with real ids, never a placeholder", () => {
+    const project = reportProject();
+
+    const result = runCli(["status"], { cwd: project.dir });
+
+    expect(result.stdout).not.toMatch(/<[a-z]+>/);
+    const problem = result.stdout
+      .split("\n")
+      .find((l) => l.includes("checked without current proof"));
+    const commands = [...(problem ?? "").matchAll(/`(playbook [^`]+)`/g)].map(
+      (m) => m[1],
+    );
+    expect(commands).toEqual([
+      "playbook verify p1",
+      "playbook verify p2.1",
+      "playbook confirm p1.1",
+      "playbook confirm p1.2",
+      "playbook confirm p2.1",
+    ]);
+    // Each names a phase or subtask the playbook has, as `verify` and `confirm` take them.
+    for (const command of commands) {
+      const id = command!.split(" ")[2]!;
+      expect(REPORT_PLAYBOOK).toMatch(
+        new RegExp(`(\\*\\*${id.replace(".", "\\.")}\\*\\*|### ${id}:)`),
+      );
+    }
   });
 
   it("shows the records behind the claims: the review, the critic, proven subtasks ready to tick", () => {
@@ -417,6 +474,12 @@ describe("playbook status", () => {
           unproven: [],
         },
       ],
+      step: {
+        kind: "implement",
+        phase: "p2",
+        subtask: "p2.2",
+        text: "p2.2 (report.html has one row per record): do the work, then run `playbook verify p2.2` to record the evidence.",
+      },
       next: [
         {
           id: "p2.2",
@@ -436,7 +499,7 @@ describe("playbook status", () => {
       unfinishedArchive: null,
       gate: null,
       problems: [
-        "p1.1, p1.2, p2.1 are checked without current proof: run `playbook verify <id>` (and `playbook confirm <id>` for manual checks)",
+        UNPROVEN_PROBLEM,
         "p1 is done without the critic's PASS: run /crit p1",
       ],
       diagnostics: [],
@@ -458,6 +521,7 @@ describe("playbook status", () => {
       summary: null,
       currentPhase: "p2",
       phases: [],
+      step: null,
       next: [],
       finalTasks: { done: 0, total: 0 },
       lock: null,

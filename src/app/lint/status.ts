@@ -9,13 +9,16 @@ import { summarizePlaybook } from "../../core/cache/summary.ts";
 import type { PostLoopLock } from "../../core/guards/types.ts";
 import type { Diagnostic } from "../../core/model/diagnostic.ts";
 import type { PhaseStatus, Playbook } from "../../core/model/playbook.ts";
+import { resolveExecutor } from "../../core/guards/facts.ts";
 import {
   criticState,
   findProofGaps,
   reviewState,
+  type ProofGap,
 } from "../../core/records/proof-state.ts";
 import { planGate } from "../../core/records/plan-gate.ts";
 import { createRecordSet } from "../../core/records/record-set.ts";
+import { nextStep, type NextStep } from "../../core/session/next-step.ts";
 import { currentTreeFingerprint } from "../workspace/current-tree.ts";
 import { runLint } from "./lint.ts";
 
@@ -47,6 +50,11 @@ export interface StatusReport {
   gate: { missing: string; next: string } | null;
   /** Claims the records do not back: ticks without proof, an approval typed by hand, a phase done without the critic. */
   problems: string[];
+  /**
+   * The one next step, as the Stop hook and the status line say it (core/session/next-step.ts): the plan gate, a
+   * subtask's work, verify or tick, the critic once a phase's boxes are all ticked, closing or starting a phase.
+   */
+  step: NextStep | null;
   /** Open subtasks whose dependencies are met; `proven` when every validation already has current proof. */
   next: { id: string; phase: string; criterion: string; proven: boolean }[];
   finalTasks: { done: number; total: number };
@@ -79,24 +87,23 @@ export function runStatus(root: string): StatusReport {
   const tree = playbook?.phases.some((p) => p.subtasks.some((s) => s.checked))
     ? currentTreeFingerprint(root)
     : null;
-  const proven = (phase: string, id: string) => {
+  // What a subtask still lacks; null when the playbook cannot say (it does not parse into a summary).
+  const gapsOf = (phase: string, id: string): ProofGap[] | null => {
     const subtask = summary?.phases
       .find((p) => p.id === phase)
       ?.subtasks.find((s) => s.id === id);
-    return (
-      !!summary &&
-      !!file &&
-      !!subtask &&
-      findProofGaps(
-        file,
-        subtask,
-        summary.hashes.subtasks[id] ?? null,
-        records,
-        undefined,
-        tree,
-      ).length === 0
-    );
+    return summary && file && subtask
+      ? findProofGaps(
+          file,
+          subtask,
+          summary.hashes.subtasks[id] ?? null,
+          records,
+          undefined,
+          tree,
+        )
+      : null;
   };
+  const proven = (phase: string, id: string) => gapsOf(phase, id)?.length === 0;
   const lock = readPostLoopLock(root);
   const gate = summary && file ? planGate(file, summary, records) : null;
   const phases: StatusReport["phases"] = (playbook?.phases ?? []).map(
@@ -119,7 +126,18 @@ export function runStatus(root: string): StatusReport {
   const problems = [
     ...(unproven.length > 0
       ? [
-          `${unproven.join(", ")} ${unproven.length === 1 ? "is" : "are"} checked without current proof: run \`playbook verify <id>\` (and \`playbook confirm <id>\` for manual checks)`,
+          `${unproven.join(", ")} ${unproven.length === 1 ? "is" : "are"} checked without current proof: ${proofCommands(
+            phases.map((p) => ({
+              id: p.id,
+              subtasks: (
+                playbook?.phases.find((q) => q.id === p.id)?.subtasks ?? []
+              ).map((s) => s.id),
+              unproven: p.unproven.map((id) => ({
+                id,
+                gaps: gapsOf(p.id, id),
+              })),
+            })),
+          )}`,
         ]
       : []),
     ...(gate &&
@@ -143,6 +161,17 @@ export function runStatus(root: string): StatusReport {
     summary: playbook?.goal.summary ?? null,
     currentPhase: state?.goal.phase ?? null,
     phases,
+    step:
+      summary && file
+        ? nextStep({
+            path: file,
+            playbook: summary,
+            records,
+            statePhase: state?.goal.phase ?? null,
+            resolveExecutor: (name) =>
+              resolveExecutor({ state, active: { summary } }, name),
+          })
+        : null,
     next: playbook
       ? nextSubtasks(playbook).map((item) => ({
           ...item,
@@ -205,4 +234,54 @@ function nextSubtasks(
     }
   }
   return next;
+}
+
+/**
+ * The commands that prove checked subtasks again, as a user can run them: `playbook verify <phase>` where every
+ * subtask of a phase needs evidence, else `playbook verify <subtask>`; `playbook confirm <subtask>` (a person, in a
+ * terminal) where a manual check lacks its confirmation; and the validations that have no kind yet.
+ */
+function proofCommands(
+  phases: {
+    id: string;
+    subtasks: string[];
+    unproven: { id: string; gaps: ProofGap[] | null }[];
+  }[],
+): string {
+  const verify: string[] = [];
+  const confirm: string[] = [];
+  const kindless: string[] = [];
+  for (const phase of phases) {
+    const needsEvidence = phase.unproven
+      .filter(
+        (s) => s.gaps === null || s.gaps.some((g) => g.needs === "evidence"),
+      )
+      .map((s) => s.id);
+    if (
+      phase.subtasks.length > 1 &&
+      phase.subtasks.every((id) => needsEvidence.includes(id))
+    )
+      verify.push(phase.id);
+    else verify.push(...needsEvidence);
+    for (const { id, gaps } of phase.unproven) {
+      if (gaps?.some((g) => g.needs === "confirmation")) confirm.push(id);
+      if (gaps?.some((g) => g.needs === "kind")) kindless.push(id);
+    }
+  }
+  const steps = [
+    ...(verify.length > 0
+      ? [`run ${verify.map((id) => `\`playbook verify ${id}\``).join(", ")}`]
+      : []),
+    ...(confirm.length > 0
+      ? [
+          `a person runs ${confirm.map((id) => `\`playbook confirm ${id}\``).join(", ")} in a terminal for the manual checks`,
+        ]
+      : []),
+    ...(kindless.length > 0
+      ? [
+          `give the validations of ${kindless.join(", ")} a kind (automated, manual or hybrid) in the playbook`,
+        ]
+      : []),
+  ];
+  return steps.join("; ");
 }

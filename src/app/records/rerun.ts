@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { runGitSync } from "../../adapters/git-runner.ts";
 import { readRecords, writeRecord } from "../../adapters/record-store.ts";
 import { summarizePlaybook } from "../../core/cache/summary.ts";
-import { PlaybookError } from "../../core/errors.ts";
+import { InterruptedError, PlaybookError } from "../../core/errors.ts";
 import {
   VALIDATION_NAMES,
   type ValidationName,
@@ -48,6 +48,8 @@ export interface RerunOptions {
   timeoutMs: number;
   /** How long `git diff` against `base` may take. */
   gitTimeoutMs?: number;
+  /** Ctrl-C or SIGTERM (adapters/interrupt.ts): ends the running validation and stops the rerun. */
+  signal?: AbortSignal | undefined;
 }
 
 /** One automated (or hybrid) validation of a checked subtask, run again and compared with its evidence. */
@@ -187,9 +189,18 @@ async function rerunIn(
         }
       }
   }
+  const { signal } = options;
+  const stopIfInterrupted = () => {
+    if (signal?.aborted)
+      throw new InterruptedError(
+        signal.reason === "SIGTERM" ? "SIGTERM" : "SIGINT",
+        `Interrupted by ${signal.reason === "SIGTERM" ? "SIGTERM" : "Ctrl-C (SIGINT)"}: the rerun was stopped${gate ? "; the validations it finished have their evidence of the commit" : ""}.`,
+      );
+  };
   const isolation = await isolate(runRoot, planned.length > 0, deps, {
     configRoot,
     allowRead: checkout?.dependencies ?? [],
+    interruptible: signal !== undefined,
   });
   const rows: RerunRow[] = [];
   let tree: string | null;
@@ -197,6 +208,7 @@ async function rerunIn(
     tree = readTreeOrThrow(runRoot, deps).fingerprint;
     checkout?.linkDependencies();
     for (const { stale, proved, filedAs, hash, ...row } of planned) {
+      stopIfInterrupted();
       const run =
         row.command === ""
           ? null
@@ -204,9 +216,10 @@ async function rerunIn(
               isolation.sandboxed
                 ? await isolation.wrap(row.command)
                 : row.command,
-              { cwd: runRoot, timeoutMs: options.timeoutMs },
+              { cwd: runRoot, timeoutMs: options.timeoutMs, signal },
             );
       if (isolation.sandboxed) isolation.cleanup();
+      stopIfInterrupted();
       const rerun =
         run && run.exitCode === 0 && !run.timedOut ? "PASS" : "FAIL";
       // The final gate proves the commit itself: evidence of an earlier tree is what it replaces.

@@ -21,6 +21,7 @@ export async function startIsolation(
     allowWrite: verify.allowWrite,
     allowRead: options.allowRead ?? [],
     packageRoot,
+    interruptible: options.interruptible === true,
   });
   return sandbox.ok
     ? { sandboxed: true, ...sandbox }

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { readRecords, writeRecord } from "../../adapters/record-store.ts";
-import { PlaybookError } from "../../core/errors.ts";
+import { InterruptedError, PlaybookError } from "../../core/errors.ts";
 import {
   VALIDATION_NAMES,
   type ValidationKind,
@@ -52,7 +52,12 @@ export interface CommandRun {
 
 export type RunCommand = (
   command: string,
-  options: { cwd: string; timeoutMs: number },
+  options: {
+    cwd: string;
+    timeoutMs: number;
+    /** Aborted on Ctrl-C: the command's whole process group is killed at once. */
+    signal?: AbortSignal | undefined;
+  },
 ) => Promise<CommandRun>;
 
 /**
@@ -63,6 +68,12 @@ export type RunCommand = (
 export interface IsolateOptions {
   configRoot?: string;
   allowRead?: readonly string[];
+  /**
+   * Whether the caller ends its commands on Ctrl-C and SIGTERM and closes the sandbox itself (it passes an
+   * AbortSignal to `run`); then the sandbox's own signal handlers, which reset it while its commands still run, are
+   * left out.
+   */
+  interruptible?: boolean;
 }
 
 /** Where validation commands run: inside the OS sandbox, or (where none can run) as they are, and why. */
@@ -95,7 +106,24 @@ export interface VerifyOptions {
   /** `--playbook`; state.md's `active` when absent. */
   playbook?: string | undefined;
   timeoutMs: number;
+  /** Ctrl-C or SIGTERM (adapters/interrupt.ts): ends the running command and records nothing. */
+  signal?: AbortSignal | undefined;
+  /** Told when the validations start and as each one finishes, so the CLI can show them as they come. */
+  onProgress?: ((event: VerifyProgress) => void) | undefined;
 }
+
+/** What `runVerify` reports while it runs, in order: one `start`, then one `result` per validation as it finishes. */
+export type VerifyProgress =
+  | {
+      kind: "start";
+      playbook: string;
+      subtask: string;
+      criterion: string;
+      /** How many validations will run. */
+      planned: number;
+      sandbox: VerifyReport["sandbox"];
+    }
+  | { kind: "result"; subtask: string; result: VerifyResult };
 
 export interface VerifyResult {
   validation: ValidationName;
@@ -195,17 +223,48 @@ export async function runVerify(
     planned.push({ name, kind: validation.kind, command });
   }
 
-  const isolation = await isolate(root, planned.length > 0, deps);
+  const { signal, onProgress } = options;
+  const stopIfInterrupted = () => {
+    if (signal?.aborted)
+      throw new InterruptedError(
+        signal.reason === "SIGTERM" ? "SIGTERM" : "SIGINT",
+        `Interrupted by ${signal.reason === "SIGTERM" ? "SIGTERM" : "Ctrl-C (SIGINT)"}: the validations of ${subtask.id} were stopped and none was recorded.`,
+      );
+  };
+  stopIfInterrupted();
+  const isolation = await isolate(root, planned.length > 0, deps, {
+    interruptible: signal !== undefined,
+  });
   const results: VerifyResult[] = [];
+  // Written only once every validation ran: an interrupted verify leaves no partial proof behind.
+  const evidence: PlaybookRecord[] = [];
   let before: TreeReading;
   let after: TreeReading;
   try {
+    stopIfInterrupted();
     before = readTreeOrThrow(root, deps);
+    onProgress?.({
+      kind: "start",
+      playbook: resolved.path,
+      subtask: subtask.id,
+      criterion: subtask.criterion,
+      planned: planned.length,
+      sandbox: sandboxOf(isolation),
+    });
     for (const { name, kind, command } of planned) {
-      const run = await deps.run(
-        isolation.sandboxed ? await isolation.wrap(command) : command,
-        { cwd: root, timeoutMs: options.timeoutMs },
-      );
+      const wrapped = isolation.sandboxed
+        ? await isolation.wrap(command)
+        : command;
+      stopIfInterrupted();
+      const run = await deps.run(wrapped, {
+        cwd: root,
+        timeoutMs: options.timeoutMs,
+        signal,
+      });
+      if (signal?.aborted) {
+        if (isolation.sandboxed) isolation.cleanup();
+        stopIfInterrupted();
+      }
       const verdict: ValidationResult =
         run.exitCode === 0 && !run.timedOut ? "PASS" : "FAIL";
       const refusal =
@@ -217,7 +276,7 @@ export async function runVerify(
             })
           : null;
       if (isolation.sandboxed) isolation.cleanup();
-      writeRecord(root, {
+      evidence.push({
         kind: "evidence",
         playbook: resolved.path,
         target: subtask.id,
@@ -233,12 +292,16 @@ export async function runVerify(
           tree: before.fingerprint,
         },
       });
-      results.push({ validation: name, kind, command, verdict, run, refusal });
+      const result = { validation: name, kind, command, verdict, run, refusal };
+      results.push(result);
+      onProgress?.({ kind: "result", subtask: subtask.id, result });
     }
     after = planned.length > 0 ? readTreeOrThrow(root, deps) : before;
+    stopIfInterrupted();
   } finally {
     if (isolation.sandboxed) await isolation.close();
   }
+  for (const record of evidence) writeRecord(root, record);
 
   // A hybrid validation passes only when its command passed and a person confirmed the rest.
   const confirmation = readRecords(root, resolved.path, [
@@ -267,15 +330,19 @@ export async function runVerify(
     confirmed,
     unspecified,
     playbookChanged: changed,
-    sandbox: isolation.sandboxed
-      ? { sandboxed: true, warnings: isolation.warnings }
-      : { sandboxed: false, why: isolation.why, next: isolation.next },
+    sandbox: sandboxOf(isolation),
     tree: before.fingerprint,
     changedByRun:
       before.fingerprint === after.fingerprint
         ? []
         : changedPaths(before.entries, after.entries),
   };
+}
+
+function sandboxOf(isolation: Isolation): VerifyReport["sandbox"] {
+  return isolation.sandboxed
+    ? { sandboxed: true, warnings: isolation.warnings }
+    : { sandboxed: false, why: isolation.why, next: isolation.next };
 }
 
 /** What an evidence record keeps of a command's run. */
@@ -350,11 +417,13 @@ function isConfirmed(
 /**
  * Runs `command` with the system shell in `cwd`, stdin closed, and collects a digest and the tail of its output
  * (bounded memory, whatever it prints). On timeout the whole process group gets SIGTERM, then SIGKILL, so a
- * command the shell started cannot outlive the limit.
+ * command the shell started cannot outlive the limit. When `signal` aborts (Ctrl-C), the group gets SIGKILL at
+ * once: bubblewrap's own processes are in it, and with them dies everything in the sandbox (`--die-with-parent`
+ * kills its PID namespace).
  */
 export function runShellCommand(
   command: string,
-  options: { cwd: string; timeoutMs: number },
+  options: { cwd: string; timeoutMs: number; signal?: AbortSignal | undefined },
 ): Promise<CommandRun> {
   return new Promise((resolvePromise) => {
     const started = performance.now();
@@ -406,6 +475,18 @@ export function runShellCommand(
       kill("SIGTERM");
       forceKill = setTimeout(() => kill("SIGKILL"), KILL_GRACE_MS);
     }, options.timeoutMs);
+    let abandon: NodeJS.Timeout | undefined;
+    const interrupt = () => {
+      kill("SIGKILL");
+      // A process that left the group (unsandboxed, `setsid`) may keep the output pipes open: stop reading them.
+      abandon = setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        finish(null, "SIGKILL", null);
+      }, KILL_GRACE_MS);
+    };
+    if (options.signal?.aborted) interrupt();
+    else options.signal?.addEventListener("abort", interrupt, { once: true });
     const finish = (
       exitCode: number | null,
       signal: string | null,
@@ -413,10 +494,12 @@ export function runShellCommand(
     ) => {
       if (settled) return;
       settled = true;
+      options.signal?.removeEventListener("abort", interrupt);
       flag(partial.out);
       flag(partial.err);
       clearTimeout(timer);
       clearTimeout(forceKill);
+      clearTimeout(abandon);
       resolvePromise({
         exitCode,
         signal,

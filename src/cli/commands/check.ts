@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { defineCommand } from "citty";
 import { runCheck } from "../../app/lint/check.ts";
+import { watchInterrupt } from "../../adapters/interrupt.ts";
 import { runRerun, type RerunReport } from "../../app/records/rerun.ts";
 import { createVerifyDeps } from "../../app/deps.ts";
 import { hasErrors, type Diagnostic } from "../../core/model/diagnostic.ts";
@@ -83,20 +84,28 @@ export const checkCommand = defineCommand({
       });
     const report =
       pr === undefined ? runCheck(root) : runCheck(pr, { pullRequest: true });
-    const rerun = args.rerun
-      ? await runRerun(
-          root,
-          {
-            playbooks: args.playbook === undefined ? undefined : [args.playbook],
-            base: args.base,
-            at: args.at,
-            record: args.record,
-            pr,
-            timeoutMs: parseTimeout(args.timeout) * 1000,
-          },
-          createVerifyDeps(),
-        )
-      : null;
+    const interrupt = args.rerun ? watchInterrupt() : null;
+    let rerun: RerunReport | null;
+    try {
+      rerun = interrupt
+        ? await runRerun(
+            root,
+            {
+              playbooks:
+                args.playbook === undefined ? undefined : [args.playbook],
+              base: args.base,
+              at: args.at,
+              record: args.record,
+              pr,
+              timeoutMs: parseTimeout(args.timeout) * 1000,
+              signal: interrupt.signal,
+            },
+            createVerifyDeps(),
+          )
+        : null;
+    } finally {
+      interrupt?.stop();
+    }
     const failed = hasErrors(report.diagnostics) || (rerun !== null && !rerun.ok);
     if (args.json)
       process.stdout.write(
@@ -174,7 +183,14 @@ function formatRerun(unsafe: RerunReport, c: Colors): string[] {
   lines.push(
     bad.length === 0
       ? `rerun: ${report.rows.length} validation${report.rows.length === 1 ? "" : "s"} agree with their evidence`
-      : `rerun: ${bad.length} of ${report.rows.length} disagree. Next: fix the code or the validation, run \`npx --no playbook verify <id>\` for ${[...new Set(bad.map((r) => r.subtask))].join(", ")}, and commit the records.`,
+      : `rerun: ${bad.length} of ${report.rows.length} disagree. Next: fix the code or the validation, run ${[
+          ...new Set(
+            bad.map(
+              (r) =>
+                `\`npx --no playbook verify ${r.subtask}${report.playbooks.length > 1 ? ` --playbook ${r.playbook}` : ""}\``,
+            ),
+          ),
+        ].join(", ")}, and commit the records.`,
   );
   return lines;
 }

@@ -1,9 +1,12 @@
 import { defineCommand } from "citty";
 import { createVerifyDeps } from "../../app/deps.ts";
+import { watchInterrupt } from "../../adapters/interrupt.ts";
 import {
   runVerify,
   verifyTargets,
+  type VerifyProgress,
   type VerifyReport,
+  type VerifyResult,
 } from "../../app/records/verify.ts";
 import { assertRuntimeWritable } from "../../app/records/runtime-writable.ts";
 import { PlaybookError } from "../../core/errors.ts";
@@ -12,6 +15,9 @@ import { toTerminalText } from "../print/terminal-text.ts";
 import { projectRoot, sharedArgs } from "../shared-args.ts";
 
 export const DEFAULT_TIMEOUT_SECONDS = 300;
+
+/** The longest validation name, `completeness`: the result lines line up. */
+const VALIDATION_WIDTH = 12;
 
 export const verifyCommand = defineCommand({
   meta: {
@@ -44,18 +50,37 @@ export const verifyCommand = defineCommand({
     const root = projectRoot(args);
     assertRuntimeWritable(root, `playbook verify ${id}`);
     const reports: (VerifyReport & { ok: boolean; next: string[] })[] = [];
-    for (const subtask of verifyTargets(root, id, args.playbook)) {
-      const report = await runVerify(
-        root,
-        { subtask, playbook: args.playbook, timeoutMs: timeout * 1000 },
-        createVerifyDeps(),
-      );
-      const ok = !report.results.some((r) => r.verdict === "FAIL");
-      reports.push({ ...report, ok, next: nextSteps(report) });
-      if (!args.json)
-        process.stdout.write(
-          `${formatVerify(report, createColors()).join("\n")}\n`,
+    const c = createColors();
+    // Human output comes as it happens: the subtask and the sandbox first, then one line per finished validation.
+    const print = (lines: string[]) => {
+      if (!args.json && lines.length > 0)
+        process.stdout.write(`${lines.join("\n")}\n`);
+    };
+    const interrupt = watchInterrupt();
+    try {
+      for (const subtask of verifyTargets(root, id, args.playbook)) {
+        const report = await runVerify(
+          root,
+          {
+            subtask,
+            playbook: args.playbook,
+            timeoutMs: timeout * 1000,
+            signal: interrupt.signal,
+            onProgress: (event) =>
+              print([
+                // A phase's subtasks, one block each.
+                ...(event.kind === "start" && reports.length > 0 ? [""] : []),
+                ...formatProgress(event, c),
+              ]),
+          },
+          createVerifyDeps(),
         );
+        const ok = !report.results.some((r) => r.verdict === "FAIL");
+        reports.push({ ...report, ok, next: nextSteps(report) });
+        print(formatSummary(report, c));
+      }
+    } finally {
+      interrupt.stop();
     }
     if (args.json)
       process.stdout.write(
@@ -138,48 +163,67 @@ function nextSteps(report: VerifyReport): string[] {
   return steps;
 }
 
-function formatVerify(unsafe: VerifyReport, c: Colors): string[] {
-  const report = toTerminalText(unsafe);
-  const lines: string[] = [
-    `${c.bold(report.subtask)}  ${report.criterion}  ${c.dim(report.playbook)}`,
+/** The lines for an event of a run: the subtask and the sandbox as it starts, then each validation as it finishes. */
+function formatProgress(unsafe: VerifyProgress, c: Colors): string[] {
+  const event = toTerminalText(unsafe);
+  if (event.kind === "result") return formatResult(event.subtask, event.result, c);
+  const lines = [
+    `${c.bold(event.subtask)}  ${event.criterion}  ${c.dim(event.playbook)}`,
   ];
-  if (report.results.length === 0)
+  if (event.planned === 0)
     lines.push(c.dim("No automated or hybrid validation to run."));
-  else if (!report.sandbox.sandboxed)
+  else if (!event.sandbox.sandboxed)
     lines.push(
       c.red(
-        `⚠ NOT SANDBOXED: ${report.sandbox.why}. These commands ran with full access to this project, its records included; the evidence says \`sandboxed: false\`. To sandbox them: ${report.sandbox.next}.`,
+        `⚠ NOT SANDBOXED: ${event.sandbox.why}. These commands ran with full access to this project, its records included; the evidence says \`sandboxed: false\`. To sandbox them: ${event.sandbox.next}.`,
       ),
     );
   else
-    for (const warning of report.sandbox.warnings)
+    for (const warning of event.sandbox.warnings)
       lines.push(c.dim(`sandbox: ${warning}`));
-  const width = Math.max(0, ...report.results.map((r) => r.validation.length));
-  for (const result of report.results) {
-    const { run } = result;
-    const mark = result.verdict === "PASS" ? c.green("✓") : c.red("✗");
-    const outcome = run.timedOut
-      ? c.red("timed out")
-      : run.error !== null
-        ? c.red(`could not start: ${run.error}`)
-        : run.exitCode !== null
-          ? `exit ${run.exitCode}`
-          : `killed by ${run.signal ?? "a signal"}`;
-    lines.push(
-      `${mark} ${result.validation.padEnd(width)}  ${result.command}  ${result.verdict === "PASS" ? outcome : c.red(outcome)}  ${c.dim(formatDuration(run.durationMs))}`,
-    );
-    if (result.verdict === "FAIL")
-      for (const line of run.outputTail.slice(-10))
-        lines.push(c.dim(`    ${line}`));
-    if (result.refusal !== null)
-      lines.push(
-        c.yellow(
-          `    refused by the sandbox: ${result.refusal.what}${result.refusal.key ? ` (\`${result.refusal.key}\` in .claude/playbook.json allows it)` : ""}`,
-        ),
-      );
-  }
-  lines.push("", ...nextSteps(report).map((step) => `Next: ${step}`));
   return lines;
+}
+
+/** One finished validation: verdict, subtask, validation, time, command and how it ended; for a failure, its output. */
+function formatResult(subtask: string, result: VerifyResult, c: Colors): string[] {
+  const { run } = result;
+  const pass = result.verdict === "PASS";
+  const outcome = run.timedOut
+    ? "timed out"
+    : run.error !== null
+      ? `could not start: ${run.error}`
+      : run.exitCode !== null
+        ? `exit ${run.exitCode}`
+        : `killed by ${run.signal ?? "a signal"}`;
+  const lines = [
+    `${pass ? c.green("✓") : c.red("✗")} ${subtask} ${result.validation.padEnd(VALIDATION_WIDTH)}  ${pass ? c.green("PASS") : c.red("FAIL")}  ${c.dim(formatDuration(run.durationMs).padStart(6))}  ${result.command}  ${pass ? outcome : c.red(outcome)}`,
+  ];
+  if (!pass)
+    for (const line of run.outputTail.slice(-10))
+      lines.push(c.dim(`    ${line}`));
+  if (result.refusal !== null)
+    lines.push(
+      c.yellow(
+        `    refused by the sandbox: ${result.refusal.what}${result.refusal.key ? ` (\`${result.refusal.key}\` in .claude/playbook.json allows it)` : ""}`,
+      ),
+    );
+  return lines;
+}
+
+/** After a subtask's validations: how many passed in how long, and what to do next. */
+function formatSummary(report: VerifyReport, c: Colors): string[] {
+  const passed = report.results.filter((r) => r.verdict === "PASS").length;
+  const total = report.results.length;
+  const ms = report.results.reduce((sum, r) => sum + r.run.durationMs, 0);
+  return [
+    ...(total > 0
+      ? [
+          `${passed === total ? c.green(report.subtask) : c.red(report.subtask)}: ${passed} of ${total} validation${total === 1 ? "" : "s"} passed in ${formatDuration(ms)}`,
+        ]
+      : []),
+    "",
+    ...toTerminalText(nextSteps(report)).map((step) => `Next: ${step}`),
+  ];
 }
 
 function formatDuration(ms: number): string {

@@ -1,4 +1,4 @@
-import { PlaybookError } from "../../core/errors.ts";
+import { InterruptedError, PlaybookError } from "../../core/errors.ts";
 import { stripColors, type Colors } from "./colors.ts";
 import { toTerminalText } from "./terminal-text.ts";
 
@@ -8,7 +8,8 @@ export interface CliFailure {
   code: string;
   message: string;
   hint: string;
-  exitCode: 1 | 2;
+  /** 2 for a usage error, 130 or 143 for Ctrl-C or SIGTERM (128 + the signal, as a shell reports it), else 1. */
+  exitCode: 1 | 2 | 130 | 143;
   /** The stack of an internal error, for the bug report. */
   stack: string | null;
 }
@@ -35,6 +36,14 @@ const BUG_HINT = bugHint(
 
 /** Classifies a thrown value: ours and citty's argument errors are usage errors (exit 2), the rest are bugs. */
 export function toCliFailure(error: unknown): CliFailure {
+  if (error instanceof InterruptedError)
+    return {
+      code: error.code,
+      message: error.message,
+      hint: "",
+      exitCode: error.signal === "SIGINT" ? 130 : 143,
+      stack: null,
+    };
   if (error instanceof PlaybookError) {
     return {
       code: error.code,
@@ -70,8 +79,11 @@ export function toCliFailure(error: unknown): CliFailure {
 export function formatFailure(failure: CliFailure, c: Colors): string {
   const label = failure.code === "E_INTERNAL" ? "internal error" : "error";
   const lines = [
-    `${c.red(label)} ${toTerminalText(failure.message)}`,
-    c.dim(toTerminalText(failure.hint)),
+    // The user stopped it: no error, one line that says what was left behind.
+    failure.code === "E_INTERRUPTED"
+      ? c.yellow(toTerminalText(failure.message))
+      : `${c.red(label)} ${toTerminalText(failure.message)}`,
+    ...(failure.hint === "" ? [] : [c.dim(toTerminalText(failure.hint))]),
     ...(failure.stack?.split("\n").map((line) => toTerminalText(line)) ?? []),
   ];
   return `${lines.join("\n")}\n`;

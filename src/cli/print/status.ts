@@ -81,18 +81,19 @@ export function formatStatus(unsafe: StatusReport, c: Colors): string[] {
       );
     }
   }
-  if (report.gate) {
-    const what =
-      report.gate.missing === "context" || report.gate.missing === "write"
-        ? PLAN_STEP[report.gate.missing]
-        : PLAN_STEP.review;
-    lines.push("", `${c.bold("next")}      ${what}: ${report.gate.next}`);
-  } else if (report.next.length > 0) {
-    lines.push("", c.bold("next"));
-    for (const item of report.next)
-      lines.push(
-        `  ${item.id}  ${item.criterion}${item.proven ? `  ${c.green("(proven: tick it)")}` : ""}`,
-      );
+  const step = report.step;
+  if (step) {
+    lines.push(
+      "",
+      `${c.bold("next")}      ${step.kind === "plan" ? `${PLAN_STEP[step.missing]}: ` : ""}${step.text}`,
+    );
+    if (step.kind !== "plan" && report.next.length > 0) {
+      lines.push(c.bold("open"));
+      for (const item of report.next)
+        lines.push(
+          `  ${item.id}  ${item.criterion}${item.proven ? `  ${c.green("(proven: tick it)")}` : ""}`,
+        );
+    }
   }
   if (report.lock) {
     const lock = report.lock;

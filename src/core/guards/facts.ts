@@ -1,4 +1,4 @@
-import type { PlaybookSummary } from "../model/summary.ts";
+import type { PlaybookSummary, StateSummary } from "../model/summary.ts";
 import { isRepairPath } from "../paths/repo-path.ts";
 import type { FileChange, GuardContext, GuardResult } from "./types.ts";
 
@@ -71,8 +71,14 @@ const TOOLSTACK_ROLES: Record<string, Record<string, string>> = {
   },
 };
 
+/** What resolving a role reads: `state.md`'s configuration and the active playbook's meta (a guard context has both). */
+export interface RoleSources {
+  state: Pick<StateSummary, "config"> | null;
+  active: { summary: Pick<PlaybookSummary, "meta"> } | null;
+}
+
 /** An executor name, or a role resolved through playbook meta, then `state.md` config, then the toolstack. */
-export function resolveExecutor(ctx: GuardContext, executor: string): string {
+export function resolveExecutor(ctx: RoleSources, executor: string): string {
   const roles: Record<string, string> = {
     ...(TOOLSTACK_ROLES[ctx.state?.config.toolstack ?? "A"] ?? {}),
     ...(ctx.state?.config.roles ?? {}),

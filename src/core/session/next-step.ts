@@ -197,12 +197,12 @@ function closePhase(view: PlaybookView, phase: PhaseSummary): NextStep {
       kind: "fix",
       phase: phase.id,
       subtask: null,
-      text: `the critic failed ${phase.id}: fix what it found, then run /crit again.`,
+      text: `the critic failed ${phase.id}: fix what it found, then run /crit ${phase.id} again.`,
     };
   return {
     kind: "critic",
     phase: phase.id,
-    text: `every subtask of ${phase.id} is checked: run /crit so the critic verifies the phase.`,
+    text: `every subtask of ${phase.id} is checked: run /crit ${phase.id} so the critic verifies the phase.`,
   };
 }
 

@@ -5,8 +5,9 @@ import {
 } from "../../../src/adapters/git-port.ts";
 import { GitHubError } from "../../../src/adapters/github-port.ts";
 import { StepFailure } from "../../../src/app/archive/archive-steps.ts";
-import { toCliFailure } from "../../../src/cli/print/failure.ts";
-import { PlaybookError } from "../../../src/core/errors.ts";
+import { createColors } from "../../../src/cli/print/colors.ts";
+import { formatFailure, toCliFailure } from "../../../src/cli/print/failure.ts";
+import { InterruptedError, PlaybookError } from "../../../src/core/errors.ts";
 import { TemplateError } from "../../../src/render/render-template.ts";
 
 describe("one error model: every failure playbook raises prints as an error with a next step, never as a bug", () => {
@@ -75,6 +76,22 @@ describe("one error model: every failure playbook raises prints as an error with
     expect(new StepFailure("x", "do y").next).toBe("do y");
     expect(new TemplateError("a.hbs", "x").message).toBe("a.hbs: x");
   });
+
+  it.each([
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const)(
+    "a command stopped by %s exits %i, as a shell reports the signal, with its one line and no hint",
+    (signal, exitCode) => {
+      const failure = toCliFailure(
+        new InterruptedError(signal, "Interrupted: nothing was recorded."),
+      );
+      expect(failure).toMatchObject({ code: "E_INTERRUPTED", exitCode });
+      expect(formatFailure(failure, createColors({ isTTY: false }))).toBe(
+        "Interrupted: nothing was recorded.\n",
+      );
+    },
+  );
 
   it("an error from elsewhere is still reported as a bug, with its stack", () => {
     const failure = toCliFailure(new TypeError("undefined is not a function"));
