@@ -16,6 +16,11 @@ import {
  * on the merged commit, detached, so the next task starts from it.
  */
 export async function cleanup(ctx: StepContext): Promise<StepOutcome> {
+  // Not merged yet (archive.merge): the branch is the pull request's, and this working tree stays on it.
+  if (ctx.journal.pending)
+    return skipped(
+      `not merged yet: ${ctx.journal.branch} stays until the merge is done`,
+    );
   // The branch's deletion and this working tree's move do not depend on each other, so they run at once; both are
   // waited for before the step ends, and the first failure is the step's.
   const [deleted, moved] = await Promise.allSettled([

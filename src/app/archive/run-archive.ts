@@ -88,8 +88,11 @@ export interface StepReport {
 }
 
 export interface ArchiveOutcome {
-  /** `already-archived`: the last archive finished and nothing is left to archive; nothing was done. */
-  status: "success" | "partial" | "planned" | "already-archived";
+  /**
+   * `already-archived`: the last archive finished and nothing is left to archive; nothing was done. `pending`: all
+   * done but the merge, which `archive.merge` leaves to GitHub or a person (`journal.pending` says what).
+   */
+  status: "success" | "partial" | "pending" | "planned" | "already-archived";
   journal: ArchiveJournal;
   steps: StepReport[];
   /** The one thing to do next when the archive stopped. */
@@ -217,7 +220,11 @@ export async function runArchive(
       ARCHIVE_STEPS.map((id) => ({
         id,
         status: "planned",
-        detail: ARCHIVE_STEP_DEFS[id].describe(journal, remote),
+        detail: ARCHIVE_STEP_DEFS[id].describe(
+          journal,
+          remote,
+          deps.config.archive.merge,
+        ),
       })),
       null,
     );
@@ -250,10 +257,14 @@ export async function runArchive(
       saveJournal(root, journal, meter);
   }
   const degraded = steps.some((s) => s.status === "failed");
-  journal.status = degraded ? "partial" : "success";
+  journal.status = degraded
+    ? "partial"
+    : journal.pending
+      ? "pending"
+      : "success";
   journal.next = degraded
     ? (steps.find((s) => s.status === "failed")?.detail ?? null)
-    : null;
+    : (journal.pending?.next ?? null);
   saveJournal(root, journal, meter);
   return outcome(journal.status, steps, journal.next);
 }
@@ -477,6 +488,7 @@ async function planJournal(
         pr: null,
         steps: {},
         next: null,
+        pending: null,
       },
       // A failed early answer is asked again by the step, which then reports its error.
       pulls: pulls?.get().catch(() => null) ?? null,
