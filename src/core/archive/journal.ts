@@ -46,7 +46,6 @@ const JOURNAL = v.object({
         next: v.string(),
       }),
     ),
-    null,
   ),
 });
 
