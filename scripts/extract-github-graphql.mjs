@@ -55,7 +55,9 @@ export function extractSubset(source) {
     if (definition.kind === Kind.OBJECT_TYPE_DEFINITION) {
       const wanted = FIELDS[name];
       if (!wanted)
-        throw new Error(`${name} is reached: list the fields it needs in FIELDS`);
+        throw new Error(
+          `${name} is reached: list the fields it needs in FIELDS`,
+        );
       const fields = definition.fields.filter((f) =>
         wanted.includes(f.name.value),
       );

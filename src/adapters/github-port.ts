@@ -191,10 +191,12 @@ export function createGitHubPort(options: GitHubPortOptions): GitHubPort {
       }),
     reviews: (number) =>
       call(`reading the reviews of #${number}`, async () => {
-        const reviews = await octokit.paginate(
-          octokit.rest.pulls.listReviews,
-          { owner, repo, pull_number: number, per_page: 100 },
-        );
+        const reviews = await octokit.paginate(octokit.rest.pulls.listReviews, {
+          owner,
+          repo,
+          pull_number: number,
+          per_page: 100,
+        });
         return reviews.map((review) => ({
           user: review.user?.login ?? null,
           state: review.state,

@@ -246,19 +246,27 @@ export class GitHubFake implements GitHubPort {
   // The merge policies' calls (reviews, GraphQL) are tested against the local GitHub server, which checks them
   // against GitHub's schemas; the fake only serves `archive.merge: auto`.
   reviews(): Promise<PullRequestReview[]> {
-    return Promise.reject(new Error("GitHubFake serves archive.merge auto only"));
+    return Promise.reject(
+      new Error("GitHubFake serves archive.merge auto only"),
+    );
   }
 
   mergeState(): Promise<PullRequestMergeState> {
-    return Promise.reject(new Error("GitHubFake serves archive.merge auto only"));
+    return Promise.reject(
+      new Error("GitHubFake serves archive.merge auto only"),
+    );
   }
 
   enableAutoMerge(): Promise<void> {
-    return Promise.reject(new Error("GitHubFake serves archive.merge auto only"));
+    return Promise.reject(
+      new Error("GitHubFake serves archive.merge auto only"),
+    );
   }
 
   enqueue(): Promise<void> {
-    return Promise.reject(new Error("GitHubFake serves archive.merge auto only"));
+    return Promise.reject(
+      new Error("GitHubFake serves archive.merge auto only"),
+    );
   }
 
   deleteBranch(branch: string): Promise<"deleted" | "missing"> {

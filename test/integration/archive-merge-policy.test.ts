@@ -191,7 +191,10 @@ describe("archive.merge: open", () => {
 
 describe("archive.merge: on-approval", () => {
   it("waits for a person's approval (the token's own approval does not count), then merges that head", async () => {
-    const setupped = await setup({ merge: "on-approval", checkWaitSeconds: 600 });
+    const setupped = await setup({
+      merge: "on-approval",
+      checkWaitSeconds: 600,
+    });
     const { repo, server } = setupped;
     server.scriptReview(1, "playbook-bot", "APPROVED", 0);
     server.scriptReview(1, "ana", "APPROVED", 3);
@@ -303,11 +306,15 @@ describe("archive.merge: auto-when-green", () => {
       "pending: GitHub's auto-merge is on for #1",
     );
 
-    server.setChecks(head(repo), [{ name: "playbook-rerun", state: "success" }]);
+    server.setChecks(head(repo), [
+      { name: "playbook-rerun", state: "success" },
+    ]);
     const resumed = await archiveIn(setupped, { resume: true });
     expect(resumed.status).toBe("success");
     // Squashed by GitHub: one parent, the work on main; the archive itself never merged.
-    expect(bare(repo, "rev-list", "--parents", "-n1", "main").split(" ")).toHaveLength(2);
+    expect(
+      bare(repo, "rev-list", "--parents", "-n1", "main").split(" "),
+    ).toHaveLength(2);
     expect(mainHasWork(repo)).toBe(true);
     expect(calls(server, "PUT", /merge$/)).toHaveLength(0);
     expect(graphql(server, "enablePullRequestAutoMerge")).toHaveLength(1);
@@ -339,7 +346,9 @@ describe("archive.merge: auto-when-green", () => {
     expect(graphql(server, "enablePullRequestAutoMerge")).toEqual([]);
     expect(calls(server, "PUT", /merge$/)).toHaveLength(0);
     // The queue's rule squashes.
-    expect(bare(repo, "rev-list", "--parents", "-n1", "main").split(" ")).toHaveLength(2);
+    expect(
+      bare(repo, "rev-list", "--parents", "-n1", "main").split(" "),
+    ).toHaveLength(2);
     expect(lockOf(repo)).toMatchObject({ status: "success" });
   });
 

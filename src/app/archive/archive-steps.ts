@@ -49,8 +49,7 @@ export interface ArchiveStep {
 
 /** The merge step on GitHub under each `archive.merge`, for `--dry-run`. */
 const GITHUB_MERGE: Record<MergePolicy, (base: string) => string> = {
-  auto: (base) =>
-    `wait for checks, then merge the pull request into ${base}`,
+  auto: (base) => `wait for checks, then merge the pull request into ${base}`,
   "auto-when-green": (base) =>
     `hand the pull request to GitHub: ${base}'s merge queue if it has one, else auto-merge (playbook-rerun must be required)`,
   "on-approval": (base) =>
@@ -346,11 +345,7 @@ function setLock(ctx: StepContext): Promise<StepOutcome> {
   const degraded = Object.values(journal.steps).some(
     (s) => s.status === "failed",
   );
-  const status = degraded
-    ? "partial"
-    : journal.pending
-      ? "pending"
-      : "success";
+  const status = degraded ? "partial" : journal.pending ? "pending" : "success";
   const existing = readPostLoopLock(root);
   if (
     existing &&

@@ -2,7 +2,10 @@ import {
   describePending,
   type PendingKind,
 } from "../../core/archive/merge-policy.ts";
-import { evaluateApproval, type Approval } from "../../core/archive/review-approval.ts";
+import {
+  evaluateApproval,
+  type Approval,
+} from "../../core/archive/review-approval.ts";
 import type { GitHubPort, PullRequest } from "../../core/ports.ts";
 import { requiredCheckNames } from "../../core/scaffold/ci-setup.ts";
 import { CI_CHECK_NAME } from "../../core/scaffold/ci-workflow.ts";

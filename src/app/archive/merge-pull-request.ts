@@ -53,7 +53,11 @@ export async function mergePullRequest(
         await ctx.sleep(Math.min(250 * attempt, 2000));
         continue;
       }
-      if (again && onlyHead === undefined && /not mergeable/i.test(error.message)) {
+      if (
+        again &&
+        onlyHead === undefined &&
+        /not mergeable/i.test(error.message)
+      ) {
         const merged = await catchUp(ctx);
         if (merged !== null) {
           caughtUp = `, after merging ${merged} into ${journal.branch}`;
@@ -96,7 +100,12 @@ async function readyToMerge(
   number: number,
   onlyHead?: string,
 ): Promise<PullRequest | null> {
-  const synced = await syncPullRequest(ctx, github, number, onlyHead === undefined);
+  const synced = await syncPullRequest(
+    ctx,
+    github,
+    number,
+    onlyHead === undefined,
+  );
   if (synced === null) return null;
   if (onlyHead !== undefined && synced.pr.headSha !== onlyHead)
     throw new StepFailure(

@@ -6,10 +6,7 @@ import {
   readUnfinishedArchive,
 } from "../../adapters/runtime-files.ts";
 import { summarizePlaybook } from "../../core/cache/summary.ts";
-import type {
-  LockPending,
-  PostLoopLock,
-} from "../../core/guards/types.ts";
+import type { LockPending, PostLoopLock } from "../../core/guards/types.ts";
 import type { Diagnostic } from "../../core/model/diagnostic.ts";
 import type { PhaseStatus, Playbook } from "../../core/model/playbook.ts";
 import {

@@ -38,7 +38,8 @@ export function evaluateApproval(
     return { state: "changes-requested", by: requested.map(loginOf) };
   const approvals = standing.filter((r) => r.state === "APPROVED");
   const current = approvals.filter((r) => r.commitId === at.headSha);
-  if (current.length > 0) return { state: "approved", by: current.map(loginOf) };
+  if (current.length > 0)
+    return { state: "approved", by: current.map(loginOf) };
   return {
     state: "waiting",
     stale: approvals.map(loginOf),

@@ -94,7 +94,9 @@ export async function answerGraphql(
     const refusal =
       error.originalError instanceof Refusal ? error.originalError : null;
     if (!refusal)
-      violations.push(`graphql: ${error.message} at ${error.path?.join(".") ?? "the request"}`);
+      violations.push(
+        `graphql: ${error.message} at ${error.path?.join(".") ?? "the request"}`,
+      );
     return {
       ...(refusal ? { type: refusal.type } : {}),
       path: error.path,
@@ -104,7 +106,10 @@ export async function answerGraphql(
   });
   return {
     status: 200,
-    body: errors.length > 0 ? { data: result.data ?? null, errors } : { data: result.data },
+    body:
+      errors.length > 0
+        ? { data: result.data ?? null, errors }
+        : { data: result.data },
   };
 }
 
@@ -113,7 +118,10 @@ function fail(violations: string[], errors: readonly GraphQLError[]): Reply {
   return {
     status: 200,
     body: {
-      errors: errors.map((e) => ({ message: e.message, locations: e.locations })),
+      errors: errors.map((e) => ({
+        message: e.message,
+        locations: e.locations,
+      })),
     },
   };
 }
@@ -159,9 +167,17 @@ function rootFor(state: ServerState): Record<string, unknown> {
     enablePullRequestAutoMerge: async ({
       input,
     }: {
-      input: { pullRequestId: string; expectedHeadOid?: string; mergeMethod?: string };
+      input: {
+        pullRequestId: string;
+        expectedHeadOid?: string;
+        mergeMethod?: string;
+      };
     }) => {
-      const pr = await openPull(state, input.pullRequestId, input.expectedHeadOid);
+      const pr = await openPull(
+        state,
+        input.pullRequestId,
+        input.expectedHeadOid,
+      );
       if (isGreen(state, pr))
         throw new Refusal(
           "UNPROCESSABLE",
@@ -178,7 +194,11 @@ function rootFor(state: ServerState): Record<string, unknown> {
     }: {
       input: { pullRequestId: string; expectedHeadOid?: string };
     }) => {
-      const pr = await openPull(state, input.pullRequestId, input.expectedHeadOid);
+      const pr = await openPull(
+        state,
+        input.pullRequestId,
+        input.expectedHeadOid,
+      );
       if (!mergeQueueOf(state, pr.base))
         throw new Refusal(
           "UNPROCESSABLE",

@@ -32,7 +32,10 @@ export function listReviews(
     });
   }
   state.reviews.set(pr.number, reviews);
-  const perPage = Math.min(100, Math.max(1, Number(query.per_page ?? 30) || 30));
+  const perPage = Math.min(
+    100,
+    Math.max(1, Number(query.per_page ?? 30) || 30),
+  );
   const page = Math.max(1, Number(query.page ?? 1) || 1);
   const template = example("pull-request-review-items");
   const first = (Array.isArray(template) ? template[0] : template) as Record<

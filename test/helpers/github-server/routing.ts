@@ -81,8 +81,7 @@ export function createRoutes(state: ServerState): Route[] {
       method: "GET",
       pattern: new RegExp(`^${repoPath}/pulls/([^/]+)/reviews$`),
       template: "/repos/{owner}/{repo}/pulls/{pull_number}/reviews",
-      handle: ([number], request) =>
-        listReviews(state, number!, request.query),
+      handle: ([number], request) => listReviews(state, number!, request.query),
     },
     {
       method: "DELETE",
