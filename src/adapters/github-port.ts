@@ -227,7 +227,8 @@ export function createGitHubPort(options: GitHubPortOptions): GitHubPort {
         await octokit.graphql(ENABLE_AUTO_MERGE, {
           id: input.pullRequestId,
           head: input.headSha,
-          method: input.method.toUpperCase(),
+          // "method" is one of @octokit/graphql's own options, never a variable name.
+          mergeMethod: input.method.toUpperCase(),
         });
       }),
     enqueue: (input) =>
@@ -270,8 +271,8 @@ const MERGE_STATE = `query PlaybookMergeState($owner: String!, $name: String!, $
   }
 }`;
 
-const ENABLE_AUTO_MERGE = `mutation PlaybookEnableAutoMerge($id: ID!, $head: GitObjectID!, $method: PullRequestMergeMethod!) {
-  enablePullRequestAutoMerge(input: { pullRequestId: $id, expectedHeadOid: $head, mergeMethod: $method }) {
+const ENABLE_AUTO_MERGE = `mutation PlaybookEnableAutoMerge($id: ID!, $head: GitObjectID!, $mergeMethod: PullRequestMergeMethod!) {
+  enablePullRequestAutoMerge(input: { pullRequestId: $id, expectedHeadOid: $head, mergeMethod: $mergeMethod }) {
     pullRequest { autoMergeRequest { enabledAt } }
   }
 }`;

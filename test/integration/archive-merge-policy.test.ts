@@ -291,7 +291,7 @@ describe("archive.merge: auto-when-green", () => {
     expect((enabled[0]?.body as { variables: unknown }).variables).toEqual({
       id: expect.any(String),
       head: head(repo),
-      method: "SQUASH",
+      mergeMethod: "SQUASH",
     });
     expect(server.mergeRequest(1)).toBe("auto-merge");
     expect(calls(server, "PUT", /merge$/)).toHaveLength(0);
