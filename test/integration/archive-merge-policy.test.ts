@@ -288,11 +288,14 @@ describe("archive.merge: auto-when-green", () => {
     expect(first.status).toBe("pending");
     const enabled = graphql(server, "enablePullRequestAutoMerge");
     expect(enabled).toHaveLength(1);
-    expect((enabled[0]?.body as { variables: unknown }).variables).toEqual({
-      id: expect.any(String),
+    const variables = (enabled[0]?.body as { variables: { id: unknown } })
+      .variables;
+    expect(variables).toEqual({
+      id: variables.id,
       head: head(repo),
       mergeMethod: "SQUASH",
     });
+    expect(typeof variables.id).toBe("string");
     expect(server.mergeRequest(1)).toBe("auto-merge");
     expect(calls(server, "PUT", /merge$/)).toHaveLength(0);
     expect(lockOf(repo)).toMatchObject({

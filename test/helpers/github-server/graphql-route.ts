@@ -1,11 +1,11 @@
 import {
   buildSchema,
   execute,
-  GraphQLError,
   Kind,
   parse,
   validate,
   type DocumentNode,
+  type GraphQLError,
   type GraphQLSchema,
 } from "graphql";
 import { readFixture } from "../read-fixture.ts";
