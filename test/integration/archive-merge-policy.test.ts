@@ -1,4 +1,6 @@
 import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createGitHubPort } from "../../src/adapters/github-port.ts";
 import { createArchiveDeps } from "../../src/app/deps.ts";
@@ -133,6 +135,15 @@ const checksAtReset =
       ]);
   };
 
+/** Everything playbook wrote under .claude/playbook/ (journal, lock, logs). */
+function everythingWritten(repo: GuardedRepo): string {
+  const runtime = repo.path(".claude/playbook");
+  return readdirSync(runtime, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => readFileSync(join(e.parentPath, e.name), "utf8"))
+    .join("\n");
+}
+
 async function statusText({ repo, env }: Setup): Promise<string> {
   const result = await runCliAsync(["status", "--cwd", repo.dir], { env });
   return result.stdout;
@@ -186,6 +197,46 @@ describe("archive.merge: open", () => {
     expect(bare(repo, "branch", "--list", BRANCH)).toBe("");
     expect(repo.git("branch", "--show-current").trim()).toBe("main");
     expect(await statusText(setupped)).not.toContain("pending");
+  });
+
+  it("a person who lifted the lock and moved on to the next branch keeps it: --resume touches neither that branch nor the lock", async () => {
+    const setupped = await setup({ merge: "open" });
+    const { repo, server } = setupped;
+    expect((await archiveIn(setupped)).status).toBe("pending");
+    await runCliAsync(["post-loop", "--cwd", repo.dir], {
+      env: setupped.env,
+    });
+    repo.git("switch", "--quiet", "-c", "feat/next");
+    repo.write("state.md", `${repo.read("state.md")}\n<!-- next task -->\n`);
+    const next = repo.git("rev-parse", "HEAD").trim();
+    const person = createGitHubPort({
+      token: GITHUB_TEST_TOKEN,
+      baseUrl: server.url,
+      owner: "acme",
+      repo: "app",
+      retries: 0,
+      throttle: false,
+    });
+    await person.merge(1, { sha: head(repo), method: "merge", title: "ok" });
+    const resumed = await archiveIn(setupped, { resume: true });
+    expect(resumed.status).toBe("success");
+    expect(resumed.steps.find((s) => s.id === "reset-state")).toMatchObject({
+      status: "skipped",
+      detail: "done before the merge was left pending",
+    });
+    expect(resumed.steps.find((s) => s.id === "cleanup")?.detail).toContain(
+      "left on feat/next",
+    );
+    expect(resumed.steps.find((s) => s.id === "lock")?.detail).toBe(
+      "the pending lock was lifted meanwhile (`playbook post-loop`): not set again",
+    );
+    expect(repo.git("branch", "--show-current").trim()).toBe("feat/next");
+    expect(repo.git("rev-parse", "HEAD").trim()).toBe(next);
+    expect(repo.read("state.md")).toContain("<!-- next task -->");
+    expect(existsSync(repo.path(".claude/playbook/post-loop.json"))).toBe(
+      false,
+    );
+    expect(bare(repo, "branch", "--list", BRANCH)).toBe("");
   });
 });
 
@@ -323,6 +374,7 @@ describe("archive.merge: auto-when-green", () => {
     expect(graphql(server, "enablePullRequestAutoMerge")).toHaveLength(1);
     expect(lockOf(repo)).toMatchObject({ status: "success", pending: null });
     expect(bare(repo, "branch", "--list", BRANCH)).toBe("");
+    expect(everythingWritten(repo)).not.toContain(GITHUB_TEST_TOKEN);
   });
 
   it("uses the base branch's merge queue when a ruleset has one, and waits for the queue to merge", async () => {
@@ -385,8 +437,16 @@ describe("archive.merge with the local provider (no pull requests)", () => {
         },
       });
       const setupped = { repo, env: {} } as unknown as Setup;
-      const first = await archiveIn(setupped);
-      expect(first.status).toBe("pending");
+      const first = await runCliAsync(["archive", "--cwd", repo.dir]);
+      expect(first.stderr).toBe("");
+      expect(first.status).toBe(0);
+      expect(first.stdout).toMatch(
+        /✓ merge\s+pending: feat\/login-form is pushed to origin and not merged/,
+      );
+      expect(first.stdout).toMatch(/✓ cleanup\s+not merged yet/);
+      expect(first.stdout).toContain(
+        `pending: ${BRANCH} is pushed to origin and not merged: a person merges it into main. Next: review it, merge it`,
+      );
       expect(mainHasWork(repo)).toBe(false);
       expect(bare(repo, "rev-parse", BRANCH)).toBe(head(repo));
       expect(lockOf(repo)).toMatchObject({
@@ -401,6 +461,17 @@ describe("archive.merge with the local provider (no pull requests)", () => {
       expect(await statusText(setupped)).toContain(
         `pending: ${BRANCH} is pushed to origin and not merged`,
       );
+      // The lock lifted to start the next task meanwhile: status still shows the pending merge, and a new archive
+      // refuses until it is finished.
+      const lifted = await runCliAsync(["post-loop", "--cwd", repo.dir]);
+      expect(lifted.stdout).toContain(
+        `The merge of plan/playbook-login-form.md is pending: ${BRANCH} is pushed to origin and not merged`,
+      );
+      const status = await statusText(setupped);
+      expect(status).not.toContain("post-loop lock");
+      expect(status).toContain(
+        `merge     pending: ${BRANCH} is pushed to origin and not merged`,
+      );
       // The person does what the lock says.
       repo.git("switch", "--quiet", "main");
       repo.git("merge", "--quiet", "--no-ff", "-m", "merge", BRANCH);
@@ -408,8 +479,12 @@ describe("archive.merge with the local provider (no pull requests)", () => {
       const resumed = await archiveIn(setupped, { resume: true });
       expect(resumed.status).toBe("success");
       expect(mainHasWork(repo)).toBe(true);
-      expect(lockOf(repo)).toMatchObject({ status: "success" });
       expect(bare(repo, "branch", "--list", BRANCH)).toBe("");
+      // The lock was lifted while the merge was pending: not set again.
+      expect(existsSync(repo.path(".claude/playbook/post-loop.json"))).toBe(
+        false,
+      );
+      expect(await statusText(setupped)).not.toContain("pending");
     },
   );
 });

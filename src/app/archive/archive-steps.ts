@@ -347,6 +347,13 @@ function setLock(ctx: StepContext): Promise<StepOutcome> {
   );
   const status = degraded ? "partial" : journal.pending ? "pending" : "success";
   const existing = readPostLoopLock(root);
+  // A pending lock someone lifted to start the next task is not set again when the merge finally lands.
+  if (ctx.resumedFromPending && status === "success" && existing === null)
+    return Promise.resolve(
+      skipped(
+        "the pending lock was lifted meanwhile (`playbook post-loop`): not set again",
+      ),
+    );
   if (
     existing &&
     existing.playbook === journal.archivePath &&

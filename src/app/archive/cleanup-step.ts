@@ -70,6 +70,14 @@ async function moveToDefault(ctx: StepContext): Promise<string | null> {
       ? git.fetch(remote, target).then(readRefs)
       : readRefs(false),
   ]);
+  // Resumed after a pending merge, on another branch: the person moved on to other work there; it stays.
+  if (
+    ctx.resumedFromPending &&
+    status.branch !== null &&
+    status.branch !== journal.branch &&
+    status.branch !== target
+  )
+    return `left on ${status.branch}`;
   const elsewhere = refs.elsewhere.get(localRef);
   if (elsewhere !== undefined)
     return waitOnMerged(ctx, elsewhere, status, fetched);

@@ -228,13 +228,22 @@ export async function runArchive(
       })),
       null,
     );
+  ctx.resumedFromPending = journal.status === "pending";
   journal.status = "running";
   journal.next = null;
   saveJournal(root, journal, meter);
   const steps: StepReport[] = [];
   for (const id of ARCHIVE_STEPS) {
     const step = meter.start();
-    const report = await runStep(id, ctx);
+    const report =
+      ctx.resumedFromPending && doneBeforeMerge(journal, id)
+        ? {
+            id,
+            status: "skipped" as const,
+            detail: "done before the merge was left pending",
+            next: "",
+          }
+        : await runStep(id, ctx);
     costs.steps[id] = step();
     steps.push(report);
     journal.steps[id] = {
@@ -267,6 +276,17 @@ export async function runArchive(
     : (journal.pending?.next ?? null);
   saveJournal(root, journal, meter);
   return outcome(journal.status, steps, journal.next);
+}
+
+/**
+ * A step before the merge that an archive left pending had finished: not run again on its resume, since the
+ * working tree may be on the next task by then (its state.md is not this archive's to reset). A fix for the pull
+ * request is pushed by the merge step itself.
+ */
+function doneBeforeMerge(journal: ArchiveJournal, id: ArchiveStepId): boolean {
+  const before = ARCHIVE_STEPS.indexOf(id) < ARCHIVE_STEPS.indexOf("merge");
+  const status = journal.steps[id]?.status;
+  return before && (status === "done" || status === "skipped");
 }
 
 /** The journal on disk, flushed: what a kill after this point resumes from. */
