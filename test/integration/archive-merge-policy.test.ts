@@ -8,6 +8,7 @@ import {
   runArchive,
   type ArchiveOptions,
 } from "../../src/app/archive/run-archive.ts";
+import { archiveFromHook } from "../../src/entries/archive-job.ts";
 import { createFinishedRepo } from "../helpers/finished-repo.ts";
 import { type GitHubServer } from "../helpers/github-server.ts";
 import {
@@ -377,6 +378,17 @@ describe("archive.merge: auto-when-green", () => {
     expect(everythingWritten(repo)).not.toContain(GITHUB_TEST_TOKEN);
   });
 
+  it("--dry-run says who merges under the policy", async () => {
+    const setupped = await setup({ merge: "auto-when-green" });
+    const planned = await archiveIn(setupped, { dryRun: true });
+    expect(planned.steps.find((s) => s.id === "merge")?.detail).toBe(
+      "hand the pull request to GitHub: main's merge queue if it has one, else auto-merge (playbook-rerun must be required)",
+    );
+    expect(setupped.server.requests.some((r) => r.method !== "GET")).toBe(
+      false,
+    );
+  });
+
   it("uses the base branch's merge queue when a ruleset has one, and waits for the queue to merge", async () => {
     const setupped = await setup({
       merge: "auto-when-green",
@@ -487,4 +499,23 @@ describe("archive.merge with the local provider (no pull requests)", () => {
       expect(await statusText(setupped)).not.toContain("pending");
     },
   );
+
+  it("the hook's archive tells the agent what is pending and what comes next, and says so again instead of starting another", async () => {
+    const repo = createFinishedRepo({
+      files: {
+        ".claude/playbook.json": JSON.stringify({
+          archive: { provider: "local", merge: "open" },
+        }),
+      },
+    });
+    const first = await archiveFromHook(repo.dir, "session-1");
+    expect(first.headline).toBe(
+      `playbook archived plan/playbook-login-form.md → ${ARCHIVED}; the merge is pending: ${BRANCH} is pushed to origin and not merged: a person merges it into main. The post-loop lock is set (pending). Next: review it, merge it (\`git switch main && git merge --no-ff ${BRANCH} && git push origin main\`), then \`playbook archive --resume\` cleans up and sets the lock to success. Tell the user; /post-loop (\`playbook post-loop\`) lifts the lock to pick the next task meanwhile.`,
+    );
+    const again = await archiveFromHook(repo.dir, "session-1");
+    expect(again.headline).toBe(
+      `The archive of plan/playbook-login-form.md waits for its merge: ${BRANCH} is pushed to origin and not merged: a person merges it into main. Next: review it, merge it (\`git switch main && git merge --no-ff ${BRANCH} && git push origin main\`), then \`playbook archive --resume\` cleans up and sets the lock to success.`,
+    );
+    expect(mainHasWork(repo)).toBe(false);
+  });
 });
