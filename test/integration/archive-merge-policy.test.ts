@@ -479,6 +479,9 @@ describe("archive.merge with the local provider (no pull requests)", () => {
       expect(lifted.stdout).toContain(
         `The merge of plan/playbook-login-form.md is pending: ${BRANCH} is pushed to origin and not merged`,
       );
+      await expect(archiveIn(setupped)).rejects.toThrow(
+        `The archive of plan/playbook-login-form.md waits for its merge: ${BRANCH} is pushed to origin and not merged`,
+      );
       const status = await statusText(setupped);
       expect(status).not.toContain("post-loop lock");
       expect(status).toContain(

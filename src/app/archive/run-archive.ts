@@ -409,6 +409,14 @@ async function planJournal(
   pulls: Promise<PullRequest[] | null> | null;
 }> {
   const stored = readArchiveJournal(root);
+  if (stored.status === "ok" && stored.journal.status === "pending")
+    throw new PlaybookError(
+      "E_CONFIG",
+      `The archive of ${stored.journal.playbook} waits for its merge: ${stored.journal.pending?.what ?? "see `playbook status`"}.`,
+      {
+        hint: "Run `playbook archive --resume` once it is merged, then archive the next playbook.",
+      },
+    );
   if (stored.status === "ok" && stored.journal.status !== "success")
     throw new PlaybookError(
       "E_CONFIG",
