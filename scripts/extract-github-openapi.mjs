@@ -18,6 +18,7 @@ export const OPERATIONS = [
   "checks/list-for-ref",
   "repos/get-branch-rules",
   "repos/get-content",
+  "pulls/list-reviews",
 ];
 
 /** The subset of `spec` that `operations` need, `$ref`s kept as they are. */

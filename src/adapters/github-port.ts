@@ -2,7 +2,11 @@ import { retry } from "@octokit/plugin-retry";
 import { throttling } from "@octokit/plugin-throttling";
 import { Octokit } from "@octokit/rest";
 import Bottleneck from "bottleneck/light.js";
-import type { GitHubPort, PullRequest } from "../core/ports.ts";
+import type {
+  GitHubPort,
+  PullRequest,
+  PullRequestMergeState,
+} from "../core/ports.ts";
 import { GitHubError } from "./github-error.ts";
 
 export { GitHubError } from "./github-error.ts";
@@ -185,6 +189,55 @@ export function createGitHubPort(options: GitHubPortOptions): GitHubPort {
               : {},
         }));
       }),
+    reviews: (number) =>
+      call(`reading the reviews of #${number}`, async () => {
+        const reviews = await octokit.paginate(octokit.rest.pulls.listReviews, {
+          owner,
+          repo,
+          pull_number: number,
+          per_page: 100,
+        });
+        return reviews.map((review) => ({
+          user: review.user?.login ?? null,
+          state: review.state,
+          commitId: review.commit_id,
+        }));
+      }),
+    mergeState: (number) =>
+      call(`reading how #${number} is to be merged`, async () => {
+        const data = await octokit.graphql<MergeStateData>(MERGE_STATE, {
+          owner,
+          name: repo,
+          number,
+        });
+        const pr = data.repository?.pullRequest;
+        if (!pr)
+          throw Object.assign(new Error(`no pull request #${number}`), {
+            status: 404,
+          });
+        return {
+          viewer: data.viewer.login,
+          id: pr.id,
+          autoMerge: pr.autoMergeRequest !== null,
+          queued: pr.mergeQueueEntry?.state ?? null,
+        } satisfies PullRequestMergeState;
+      }),
+    enableAutoMerge: (input) =>
+      call("turning on GitHub's auto-merge", async () => {
+        await octokit.graphql(ENABLE_AUTO_MERGE, {
+          id: input.pullRequestId,
+          head: input.headSha,
+          // "method" is one of @octokit/graphql's own options, never a variable name.
+          mergeMethod: input.method.toUpperCase(),
+        });
+      }),
+    enqueue: (input) =>
+      call("adding the pull request to the merge queue", async () => {
+        await octokit.graphql(ENQUEUE, {
+          id: input.pullRequestId,
+          head: input.headSha,
+        });
+      }),
     deleteBranch: async (branch) => {
       try {
         await octokit.rest.git.deleteRef({
@@ -203,6 +256,42 @@ export function createGitHubPort(options: GitHubPortOptions): GitHubPort {
       }
     },
   };
+}
+
+// The GraphQL operations the merge policies use (docs/archive.md#merge-policies); the test server checks them
+// against GitHub's public schema.
+const MERGE_STATE = `query PlaybookMergeState($owner: String!, $name: String!, $number: Int!) {
+  viewer { login }
+  repository(owner: $owner, name: $name) {
+    pullRequest(number: $number) {
+      id
+      autoMergeRequest { enabledAt }
+      mergeQueueEntry { state }
+    }
+  }
+}`;
+
+const ENABLE_AUTO_MERGE = `mutation PlaybookEnableAutoMerge($id: ID!, $head: GitObjectID!, $mergeMethod: PullRequestMergeMethod!) {
+  enablePullRequestAutoMerge(input: { pullRequestId: $id, expectedHeadOid: $head, mergeMethod: $mergeMethod }) {
+    pullRequest { autoMergeRequest { enabledAt } }
+  }
+}`;
+
+const ENQUEUE = `mutation PlaybookEnqueue($id: ID!, $head: GitObjectID!) {
+  enqueuePullRequest(input: { pullRequestId: $id, expectedHeadOid: $head }) {
+    mergeQueueEntry { state }
+  }
+}`;
+
+interface MergeStateData {
+  viewer: { login: string };
+  repository: {
+    pullRequest: {
+      id: string;
+      autoMergeRequest: { enabledAt: string | null } | null;
+      mergeQueueEntry: { state: string } | null;
+    } | null;
+  } | null;
 }
 
 interface PullData {
@@ -251,6 +340,28 @@ function toGitHubError(
           }
         ).response?.data
       : undefined;
+  // GraphQL answers 200 with `errors` (octokit's GraphqlResponseError), each with GitHub's message.
+  const graphqlErrors =
+    typeof error === "object" &&
+    error !== null &&
+    "errors" in error &&
+    Array.isArray(error.errors)
+      ? error.errors.flatMap((e: unknown) =>
+          typeof e === "object" &&
+          e !== null &&
+          "message" in e &&
+          typeof e.message === "string"
+            ? [e.message]
+            : [],
+        )
+      : [];
+  if (status === 0 && graphqlErrors.length > 0)
+    return new GitHubError(
+      422,
+      `${what} failed: GitHub refused it (${graphqlErrors.join("; ")})`
+        .split(token)
+        .join("[token]"),
+    );
   const raw = data?.message ?? "";
   // A 422 puts the useful part in `errors` ("No commits between main and feat/x").
   const reasons = Array.isArray(data?.errors)

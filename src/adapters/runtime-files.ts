@@ -9,7 +9,7 @@ import {
   writeSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
-import type { PostLoopLock } from "../core/guards/types.ts";
+import type { LockPending, PostLoopLock } from "../core/guards/types.ts";
 import { writeTextAtomic } from "./atomic-write.ts";
 
 /** `.claude/playbook`, git-ignored: records, grants, locks, sessions, logs, cache. */
@@ -35,6 +35,7 @@ export function readPostLoopLock(projectDir: string): PostLoopLock | null {
         str("pr") ?? (typeof data["pr"] === "number" ? `#${data["pr"]}` : null),
       at: str("at"),
       session: str("session"),
+      pending: pendingOf(data["pending"]),
     };
   } catch {
     return {
@@ -43,8 +44,19 @@ export function readPostLoopLock(projectDir: string): PostLoopLock | null {
       pr: null,
       at: null,
       session: null,
+      pending: null,
     };
   }
+}
+
+function pendingOf(value: unknown): LockPending | null {
+  if (typeof value !== "object" || value === null) return null;
+  const { kind, what, next } = value as Record<string, unknown>;
+  return typeof kind === "string" &&
+    typeof what === "string" &&
+    typeof next === "string"
+    ? { kind, what, next }
+    : null;
 }
 
 /** Sets the post-loop lock (docs/archive.md step 8), flushed to disk: it decides what the agent may do next. */
@@ -106,20 +118,32 @@ export function appendBoundedLog(
  * The archive that stopped before finishing, as the guards need it: its branch and playbook. A light read of the
  * journal (no schema: the hook bundle stays small); anything unreadable counts as none.
  */
-export function readUnfinishedArchive(
-  projectDir: string,
-): { branch: string; playbook: string } | null {
+export function readUnfinishedArchive(projectDir: string): {
+  branch: string;
+  playbook: string;
+  /** What its merge waits for, when `archive.merge` left it to GitHub or a person. */
+  pending: LockPending | null;
+} | null {
   try {
     const json = JSON.parse(
       readFileSync(
         join(projectDir, RUNTIME_DIR, "archive-journal.json"),
         "utf8",
       ),
-    ) as { status?: unknown; branch?: unknown; playbook?: unknown };
+    ) as {
+      status?: unknown;
+      branch?: unknown;
+      playbook?: unknown;
+      pending?: unknown;
+    };
     return json.status !== "success" &&
       typeof json.branch === "string" &&
       typeof json.playbook === "string"
-      ? { branch: json.branch, playbook: json.playbook }
+      ? {
+          branch: json.branch,
+          playbook: json.playbook,
+          pending: json.status === "pending" ? pendingOf(json.pending) : null,
+        }
       : null;
   } catch {
     return null;

@@ -1,5 +1,6 @@
 import type { FileAddition } from "./archive/patch-additions.ts";
 import type { WorkTreeStatus } from "./archive/git-status.ts";
+import type { PullRequestReview } from "./archive/review-approval.ts";
 
 // The ports: everything the use cases ask of git and GitHub, declared here and implemented in src/adapters
 // (git-port.ts runs git, github-port.ts calls Octokit). Tests give the use cases their own implementations.
@@ -115,6 +116,28 @@ export interface GitHubPort {
   readFile(path: string, ref: string): Promise<string | null>;
   /** The rules of the repository's rulesets that apply to `branch` (`repos/get-branch-rules`). */
   branchRules(branch: string): Promise<BranchRule[]>;
+  /** The reviews of pull request `number`, oldest first (`pulls/list-reviews`). */
+  reviews(number: number): Promise<PullRequestReview[]>;
+  /** Through GraphQL: the token's own login, and the pull request's node id, auto-merge and merge queue entry. */
+  mergeState(number: number): Promise<PullRequestMergeState>;
+  /** GraphQL `enablePullRequestAutoMerge`: GitHub merges `headSha` with `method` once the required checks pass. */
+  enableAutoMerge(input: {
+    pullRequestId: string;
+    headSha: string;
+    method: "merge" | "squash" | "rebase";
+  }): Promise<void>;
+  /** GraphQL `enqueuePullRequest`: adds the pull request at `headSha` to its base branch's merge queue. */
+  enqueue(input: { pullRequestId: string; headSha: string }): Promise<void>;
+}
+
+export interface PullRequestMergeState {
+  /** The login of the token's user. */
+  viewer: string;
+  /** The pull request's GraphQL node id. */
+  id: string;
+  autoMerge: boolean;
+  /** The merge queue entry's state (QUEUED, AWAITING_CHECKS, ...), null when not queued. */
+  queued: string | null;
 }
 
 /** One active ruleset rule of a branch, as GitHub describes it; `parameters` depends on `type`. */

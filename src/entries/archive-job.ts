@@ -15,6 +15,11 @@ export async function archiveFromHook(
   session: string | null,
 ): Promise<HookArchiveResult> {
   const journal = readArchiveJournal(projectDir);
+  if (journal.status === "ok" && journal.journal.status === "pending")
+    return {
+      headline: `The archive of ${journal.journal.playbook} waits for its merge: ${journal.journal.pending?.what ?? "see `playbook status`"}. Next: ${journal.journal.next ?? "run `playbook archive --resume`"}.`,
+      steps: null,
+    };
   if (journal.status === "ok" && journal.journal.status !== "success")
     return {
       headline: `The archive of ${journal.journal.playbook} is unfinished${journal.journal.next ? `: ${journal.journal.next}` : ""}. Run \`playbook archive --resume\`.`,
@@ -43,6 +48,8 @@ export async function archiveFromHook(
 
 function headline(outcome: ArchiveOutcome): string {
   const { journal } = outcome;
+  if (outcome.status === "pending" && journal.pending)
+    return `playbook archived ${journal.playbook} → ${journal.archivePath}; the merge is pending: ${journal.pending.what}. The post-loop lock is set (pending). Next: ${asSentence(journal.pending.next)} Tell the user; /post-loop (\`playbook post-loop\`) lifts the lock to pick the next task meanwhile.`;
   if (outcome.status === "success")
     return `playbook archived ${journal.playbook} → ${journal.archivePath}${journal.pr ? ` (${journal.pr.url}, merged)` : ` (merged into ${journal.defaultBranch})`}; the post-loop lock is set. Next: run /post-loop (\`playbook post-loop\`) to pick the next task.`;
   return `playbook started the archive of ${journal.playbook}, and it stopped: ${asSentence(outcome.steps.at(-1)?.detail ?? "")} Next: ${asSentence(outcome.next ?? "run `playbook archive --resume`")}`;

@@ -1,9 +1,11 @@
 import { STATUS_CODES } from "node:http";
 import { GitHubError } from "../../src/adapters/github-port.ts";
+import type { PullRequestReview } from "../../src/core/archive/review-approval.ts";
 import type {
   BranchRule,
   GitHubPort,
   PullRequest,
+  PullRequestMergeState,
 } from "../../src/core/ports.ts";
 
 // GitHub as the archive's steps see it through GitHubPort, in memory: for step logic that does not need HTTP,
@@ -239,6 +241,32 @@ export class GitHubFake implements GitHubPort {
 
   branchRules(): Promise<BranchRule[]> {
     return Promise.resolve([]);
+  }
+
+  // The merge policies' calls (reviews, GraphQL) are tested against the local GitHub server, which checks them
+  // against GitHub's schemas; the fake only serves `archive.merge: auto`.
+  reviews(): Promise<PullRequestReview[]> {
+    return Promise.reject(
+      new Error("GitHubFake serves archive.merge auto only"),
+    );
+  }
+
+  mergeState(): Promise<PullRequestMergeState> {
+    return Promise.reject(
+      new Error("GitHubFake serves archive.merge auto only"),
+    );
+  }
+
+  enableAutoMerge(): Promise<void> {
+    return Promise.reject(
+      new Error("GitHubFake serves archive.merge auto only"),
+    );
+  }
+
+  enqueue(): Promise<void> {
+    return Promise.reject(
+      new Error("GitHubFake serves archive.merge auto only"),
+    );
   }
 
   deleteBranch(branch: string): Promise<"deleted" | "missing"> {

@@ -2,6 +2,10 @@ import {
   listenOnLoopback,
   type RecordedRequest,
 } from "./github-server/http-listener.ts";
+import {
+  answerGraphql,
+  settleAutoMerges,
+} from "./github-server/graphql-route.ts";
 import { loadValidation } from "./github-server/openapi.ts";
 import { closePullRequest } from "./github-server/pull-state.ts";
 import { createRoutes } from "./github-server/routing.ts";
@@ -10,6 +14,7 @@ import {
   createServerState,
   setChecks,
   type GitHubCheck,
+  type StoredReview,
 } from "./github-server/server-state.ts";
 
 export type { RecordedRequest } from "./github-server/http-listener.ts";
@@ -24,6 +29,8 @@ export interface GitHubServerOptions {
   defaultBranch?: string;
   /** When set, requests must carry `authorization: token <t>` or `Bearer <t>`; otherwise 401 with GitHub's error shape. */
   token?: string;
+  /** The login of the token's user, GraphQL's `viewer` (default "playbook-bot"). */
+  viewer?: string;
 }
 
 export interface GitHubServer {
@@ -43,6 +50,18 @@ export interface GitHubServer {
   /** Closes a PR as a person would on github.com (state closed, not merged). */
   closePullRequest(number: number): void;
   /**
+   * `user` reviews pull request `number` on its head at that moment, once its reviews have been listed
+   * `afterPolls` times (0: before the next listing).
+   */
+  scriptReview(
+    number: number,
+    user: string,
+    state: StoredReview["state"],
+    afterPolls?: number,
+  ): void;
+  /** Whether GitHub's auto-merge is on, or the pull request is in the merge queue (until GitHub merges it). */
+  mergeRequest(number: number): "auto-merge" | "merge-queue" | null;
+  /**
    * The next request matching `route` ("PUT /repos/o/r/pulls/1/merge"; `*` matches one path segment) answers
    * `status` with `body` and `headers` instead of being handled. Queued faults are used once each, in order.
    */
@@ -57,8 +76,9 @@ export interface GitHubServer {
 
 /**
  * Starts a GitHub-compatible HTTP server on 127.0.0.1 for Octokit (`baseUrl: server.url`). It serves repos/get,
- * pulls create/list/get/merge, git/delete-ref, the combined status and the check runs of a ref, the rules of a branch,
- * a file's content, performs merges with
+ * pulls create/list/get/merge, pulls/list-reviews, git/delete-ref, the combined status and the check runs of a ref, the
+ * rules of a branch, a file's content, and GraphQL's auto-merge and merge queue (POST /graphql, checked against
+ * GitHub's GraphQL schema), performs merges with
  * real git in `options.bare`, and checks every request and response against GitHub's OpenAPI description.
  */
 export async function startGitHubServer(
@@ -76,6 +96,8 @@ export async function startGitHubServer(
     token: options.token,
     requests,
     violations,
+    graphql: (body) => answerGraphql(state, body, violations),
+    settle: () => settleAutoMerges(state),
   });
   state.url = listener.url;
   return {
@@ -85,6 +107,12 @@ export async function startGitHubServer(
     setChecks: (sha, list) => setChecks(state, sha, list),
     setBranchRules: (branch, rules) => state.branchRules.set(branch, rules),
     closePullRequest: (number) => closePullRequest(state, number),
+    scriptReview: (number, user, review, afterPolls = 0) =>
+      state.scriptedReviews.push({ number, user, state: review, afterPolls }),
+    mergeRequest: (number) => {
+      const pr = state.pulls.get(number);
+      return pr?.queued ? "merge-queue" : pr?.autoMerge ? "auto-merge" : null;
+    },
     failNext: (route, status, body, headers) =>
       faults.add(route, status, body, headers),
     close: () => listener.close(),

@@ -745,3 +745,92 @@ describe("local GitHub server: refs, repository, auth and faults", () => {
     expect(fx.sha("main")).toBe(fx.start);
   });
 });
+
+describe("local GitHub server: reviews and GraphQL", () => {
+  it("lists reviews a person gives after a number of listings, on the head of that moment", async () => {
+    const fx = await setupWithBranch({ "feature.txt": "feature\n" });
+    await openPull(fx);
+    fx.server.scriptReview(1, "ana", "APPROVED", 1);
+    const list = () =>
+      fx.octokit.pulls.listReviews({ ...repoArgs, pull_number: 1 });
+    expect((await list()).data).toEqual([]);
+    const [review] = (await list()).data;
+    expect(review).toMatchObject({
+      user: { login: "ana" },
+      state: "APPROVED",
+      commit_id: fx.sha("feat/x"),
+    });
+  });
+
+  it("answers the merge policies' GraphQL and records a query GitHub's schema refuses", async () => {
+    const fx = await setupWithBranch(
+      { "feature.txt": "feature\n" },
+      { allowViolations: true },
+    );
+    await openPull(fx);
+    const data = await fx.octokit.graphql<{
+      viewer: { login: string };
+      repository: { pullRequest: { id: string; autoMergeRequest: null } };
+    }>(
+      `query State($owner: String!, $name: String!, $number: Int!) {
+        viewer { login }
+        repository(owner: $owner, name: $name) { pullRequest(number: $number) { id autoMergeRequest { enabledAt } } }
+      }`,
+      { owner: OWNER, name: REPO, number: 1 },
+    );
+    expect(data.viewer.login).toBe("playbook-bot");
+    expect(fx.server.violations).toEqual([]);
+    // Each is a query GitHub refuses: a field PullRequest lacks, a variable of the wrong type, no operation name.
+    await failure(
+      fx.octokit.graphql(
+        `query Wrong($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { pullRequest(number: 1) { autoMerge } } }`,
+        { owner: OWNER, name: REPO },
+      ),
+    );
+    await failure(
+      fx.octokit.graphql(
+        `mutation Enable($id: String!) { enablePullRequestAutoMerge(input: { pullRequestId: $id }) { clientMutationId } }`,
+        { id: data.repository.pullRequest.id },
+      ),
+    );
+    await fx.octokit.graphql(`{ viewer { login } }`);
+    expect(fx.server.violations).toEqual([
+      'graphql: Cannot query field "autoMerge" on type "PullRequest".',
+      'graphql: Variable "$id" of type "String!" used in position expecting type "ID!".',
+      "graphql operation without a name",
+    ]);
+  });
+
+  it("turns auto-merge on while a check is pending and merges once it passes; refuses a pull request already green", async () => {
+    const fx = await setupWithBranch({ "feature.txt": "feature\n" });
+    await openPull(fx);
+    const head = fx.sha("feat/x");
+    const enable = (id: string) =>
+      fx.octokit.graphql(
+        `mutation Enable($id: ID!, $head: GitObjectID!) { enablePullRequestAutoMerge(input: { pullRequestId: $id, expectedHeadOid: $head, mergeMethod: SQUASH }) { clientMutationId } }`,
+        { id, head },
+      );
+    const { repository } = await fx.octokit.graphql<{
+      repository: { pullRequest: { id: string } };
+    }>(
+      `query Id($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { pullRequest(number: 1) { id } } }`,
+      { owner: OWNER, name: REPO },
+    );
+    const id = repository.pullRequest.id;
+    await expect(enable(id)).rejects.toThrow(
+      "Pull request Pull request is in clean status",
+    );
+    fx.server.setChecks(head, [{ name: "ci", state: "pending" }]);
+    await enable(id);
+    expect(fx.server.mergeRequest(1)).toBe("auto-merge");
+    expect(fx.sha("main")).toBe(fx.start);
+    fx.server.setChecks(head, [{ name: "ci", state: "success" }]);
+    const { data: pr } = await fx.octokit.pulls.get({
+      ...repoArgs,
+      pull_number: 1,
+    });
+    expect(pr.merged).toBe(true);
+    expect(fx.sha("main")).not.toBe(fx.start);
+    expect(fx.server.mergeRequest(1)).toBeNull();
+  });
+});

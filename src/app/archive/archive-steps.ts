@@ -14,13 +14,13 @@ import type {
   ArchiveJournal,
   ArchiveStepId,
 } from "../../core/archive/journal.ts";
+import type { MergePolicy } from "../../core/archive/merge-policy.ts";
 import { resetStateText } from "../../core/archive/state-reset.ts";
 import { findSecrets } from "../../core/archive/secrets.ts";
 import { toIsoTime } from "../../core/time/iso-time.ts";
 import { writeStateEdit } from "../workspace/write-state-field.ts";
 import { cleanup } from "./cleanup-step.ts";
-import { mergeLocally } from "./merge-local.ts";
-import { mergePullRequest } from "./merge-pull-request.ts";
+import { mergeByPolicy } from "./merge-policies.ts";
 import {
   done,
   pushRef,
@@ -39,9 +39,23 @@ export { StepFailure, type StepContext, type StepOutcome } from "./step-kit.ts";
  * it. Each `run` checks the real state first, so running a step twice is always safe.
  */
 export interface ArchiveStep {
-  describe: (journal: ArchiveJournal, remote: string | null) => string;
+  describe: (
+    journal: ArchiveJournal,
+    remote: string | null,
+    policy: MergePolicy,
+  ) => string;
   run: (ctx: StepContext) => Promise<StepOutcome>;
 }
+
+/** The merge step on GitHub under each `archive.merge`, for `--dry-run`. */
+const GITHUB_MERGE: Record<MergePolicy, (base: string) => string> = {
+  auto: (base) => `wait for checks, then merge the pull request into ${base}`,
+  "auto-when-green": (base) =>
+    `hand the pull request to GitHub: ${base}'s merge queue if it has one, else auto-merge (playbook-rerun must be required)`,
+  "on-approval": (base) =>
+    `wait for a person's approving review and the checks, then merge the pull request into ${base}`,
+  open: () => "leave the pull request open for a person to merge",
+};
 
 const pushTo = (remote: string | null) =>
   remote === null ? "no remote: nothing is pushed" : `to ${remote}`;
@@ -74,10 +88,12 @@ export const ARCHIVE_STEP_DEFS: Readonly<Record<ArchiveStepId, ArchiveStep>> = {
     run: resetState,
   },
   merge: {
-    describe: (journal, remote) =>
+    describe: (journal, remote, policy) =>
       journal.provider === "github"
-        ? `wait for checks, then merge the pull request into ${journal.defaultBranch}`
-        : `merge ${journal.branch} into ${journal.defaultBranch} with --no-ff, push ${pushTo(remote)}`,
+        ? GITHUB_MERGE[policy](journal.defaultBranch)
+        : policy === "auto" || policy === "auto-when-green"
+          ? `merge ${journal.branch} into ${journal.defaultBranch} with --no-ff, push ${pushTo(remote)}${policy === "auto" ? "" : " (when the final proof gates the push; else left to a person)"}`
+          : `leave ${journal.branch} for a person to merge into ${journal.defaultBranch} (archive.merge ${policy})`,
     run: mergeBranch,
   },
   cleanup: {
@@ -321,27 +337,39 @@ async function resetState(ctx: StepContext): Promise<StepOutcome> {
 }
 
 function mergeBranch(ctx: StepContext): Promise<StepOutcome> {
-  return ctx.github ? mergePullRequest(ctx, ctx.github) : mergeLocally(ctx);
+  return mergeByPolicy(ctx);
 }
 
 function setLock(ctx: StepContext): Promise<StepOutcome> {
   const { journal, root } = ctx;
-  const existing = readPostLoopLock(root);
-  if (existing && existing.playbook === journal.archivePath)
-    return Promise.resolve(skipped("already set"));
   const degraded = Object.values(journal.steps).some(
     (s) => s.status === "failed",
   );
+  const status = degraded ? "partial" : journal.pending ? "pending" : "success";
+  const existing = readPostLoopLock(root);
+  // A pending lock someone lifted to start the next task is not set again when the merge finally lands.
+  if (ctx.resumedFromPending && status === "success" && existing === null)
+    return Promise.resolve(
+      skipped(
+        "the pending lock was lifted meanwhile (`playbook post-loop`): not set again",
+      ),
+    );
+  if (
+    existing &&
+    existing.playbook === journal.archivePath &&
+    existing.status === status &&
+    existing.pending?.what === journal.pending?.what
+  )
+    return Promise.resolve(skipped("already set"));
   writePostLoopLock(root, {
-    status: degraded ? "partial" : "success",
+    status,
     playbook: journal.archivePath,
     pr: journal.pr?.url ?? null,
     at: toIsoTime(ctx.now()),
     session: ctx.session,
+    pending: journal.pending ?? null,
   });
-  return Promise.resolve(
-    done(`post-loop lock set (${degraded ? "partial" : "success"})`),
-  );
+  return Promise.resolve(done(`post-loop lock set (${status})`));
 }
 
 function nameOf(journal: ArchiveJournal): string {

@@ -16,6 +16,11 @@ import {
  * on the merged commit, detached, so the next task starts from it.
  */
 export async function cleanup(ctx: StepContext): Promise<StepOutcome> {
+  // Not merged yet (archive.merge): the branch is the pull request's, and this working tree stays on it.
+  if (ctx.journal.pending)
+    return skipped(
+      `not merged yet: ${ctx.journal.branch} stays until the merge is done`,
+    );
   // The branch's deletion and this working tree's move do not depend on each other, so they run at once; both are
   // waited for before the step ends, and the first failure is the step's.
   const [deleted, moved] = await Promise.allSettled([
@@ -65,6 +70,14 @@ async function moveToDefault(ctx: StepContext): Promise<string | null> {
       ? git.fetch(remote, target).then(readRefs)
       : readRefs(false),
   ]);
+  // Resumed after a pending merge, on another branch: the person moved on to other work there; it stays.
+  if (
+    ctx.resumedFromPending &&
+    status.branch !== null &&
+    status.branch !== journal.branch &&
+    status.branch !== target
+  )
+    return `left on ${status.branch}`;
   const elsewhere = refs.elsewhere.get(localRef);
   if (elsewhere !== undefined)
     return waitOnMerged(ctx, elsewhere, status, fetched);

@@ -83,7 +83,7 @@ async function forwarded(
  * The branch's commit, the commit to merge onto (the remote's default branch when there is one, else the local), the
  * local default branch, and the other worktree that has it checked out: one fetch, one `for-each-ref`.
  */
-async function readBase(ctx: StepContext): Promise<{
+export async function readBase(ctx: StepContext): Promise<{
   head: string;
   base: string;
   local: string | undefined;

@@ -24,6 +24,8 @@ import {
 export async function mergePullRequest(
   ctx: StepContext,
   github: GitHubPort,
+  /** Merge only this head (the one a person approved): no fix is pushed and nothing is merged into it first. */
+  onlyHead?: string,
 ): Promise<StepOutcome> {
   const { journal } = ctx;
   if (!journal.pr)
@@ -33,7 +35,7 @@ export async function mergePullRequest(
     );
   let caughtUp = "";
   for (let attempt = 1; ; attempt++) {
-    const pr = await readyToMerge(ctx, github, journal.pr.number);
+    const pr = await readyToMerge(ctx, github, journal.pr.number, onlyHead);
     if (pr === null) return skipped(`#${journal.pr.number} already merged`);
     try {
       const sha = await github.merge(pr.number, {
@@ -51,7 +53,11 @@ export async function mergePullRequest(
         await ctx.sleep(Math.min(250 * attempt, 2000));
         continue;
       }
-      if (again && /not mergeable/i.test(error.message)) {
+      if (
+        again &&
+        onlyHead === undefined &&
+        /not mergeable/i.test(error.message)
+      ) {
         const merged = await catchUp(ctx);
         if (merged !== null) {
           caughtUp = `, after merging ${merged} into ${journal.branch}`;
@@ -85,13 +91,47 @@ function refusal(error: GitHubError, pr: PullRequest, pull: string): Error {
 
 /**
  * The pull request once its head is this clone's branch and its checks have passed; null when it is already
- * merged. A fix committed here after the archive stopped is pushed first; a push by someone else stops the archive.
+ * merged. A fix committed here after the archive stopped is pushed first (unless `onlyHead` is set: then a head
+ * other than it stops the archive); a push by someone else stops the archive.
  */
 async function readyToMerge(
   ctx: StepContext,
   github: GitHubPort,
   number: number,
+  onlyHead?: string,
 ): Promise<PullRequest | null> {
+  const synced = await syncPullRequest(
+    ctx,
+    github,
+    number,
+    onlyHead === undefined,
+  );
+  if (synced === null) return null;
+  if (onlyHead !== undefined && synced.pr.headSha !== onlyHead)
+    throw new StepFailure(
+      `#${number}'s head moved to ${synced.pr.headSha.slice(0, 7)} after the approval of ${onlyHead.slice(0, 7)}.`,
+      `ask for a review of the new head (${synced.pr.url}), ${RESUME}.`,
+    );
+  return waitForChecks(ctx, github, synced.pr, synced.checks);
+}
+
+/** A pull request whose head is this clone's branch, and the checks of that head when they were read meanwhile. */
+export interface SyncedPullRequest {
+  pr: PullRequest;
+  checks: { pending: string[]; failed: string[] } | null;
+}
+
+/**
+ * The open pull request, its head made this clone's branch; null when it is already merged. A fix committed here
+ * after the archive stopped is pushed when `pushFix` is set; a push by someone else stops the archive, and so does
+ * a pull request closed without being merged.
+ */
+export async function syncPullRequest(
+  ctx: StepContext,
+  github: GitHubPort,
+  number: number,
+  pushFix = true,
+): Promise<SyncedPullRequest | null> {
   const { journal, git } = ctx;
   // The pull request is read while git names the local head, and the checks are asked for that head meanwhile: they
   // are the same commit unless someone pushed (refused below) or a fix was committed here after the archive stopped
@@ -112,7 +152,7 @@ async function readyToMerge(
       `pull request #${pr.number} was closed without being merged (${pr.url}).`,
       `reopen it on GitHub, ${RESUME}.`,
     );
-  if (local !== null && pr.headSha !== local) {
+  if (pushFix && local !== null && pr.headSha !== local) {
     const pushed = await pushRef(ctx, journal.branch);
     if (pushed.status === "done") pr = await github.getPullRequest(pr.number);
   }
@@ -121,16 +161,36 @@ async function readyToMerge(
       `the pull request's head (${pr.headSha.slice(0, 7)}) differs from the local branch (${local.slice(0, 7)}): someone else pushed to it.`,
       `${pullCommand(ctx)} and check the changes, ${RESUME}.`,
     );
+  return { pr, checks: pr.headSha === local ? firstChecks : null };
+}
+
+/** Stops at a failed check: GitHub would never merge it, and the fix is the agent's to make. */
+export function refuseFailedChecks(
+  ctx: StepContext,
+  pr: PullRequest,
+  failed: readonly string[],
+): void {
+  if (failed.length > 0)
+    throw new StepFailure(
+      `checks failed on #${pr.number}: ${failed.join(", ")}.`,
+      `fix them on \`${ctx.journal.branch}\` and commit the fix (the archive pushes it), ${RESUME}.`,
+    );
+}
+
+/** The pull request once its head's checks passed, waiting up to `checkWaitSeconds`; a failed check stops it. */
+async function waitForChecks(
+  ctx: StepContext,
+  github: GitHubPort,
+  first: PullRequest,
+  firstChecks: SyncedPullRequest["checks"],
+): Promise<PullRequest> {
+  let pr = first;
   const deadline = ctx.now().getTime() + ctx.checkWaitSeconds * 1000;
-  let known = pr.headSha === local ? firstChecks : null;
+  let known = firstChecks;
   for (;;) {
     const { pending, failed } = known ?? (await github.checks(pr.headSha));
     known = null;
-    if (failed.length > 0)
-      throw new StepFailure(
-        `checks failed on #${pr.number}: ${failed.join(", ")}.`,
-        `fix them on \`${journal.branch}\` and commit the fix (the archive pushes it), ${RESUME}.`,
-      );
+    refuseFailedChecks(ctx, pr, failed);
     if (pending.length === 0) return pr;
     if (ctx.now().getTime() >= deadline)
       throw new StepFailure(

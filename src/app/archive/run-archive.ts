@@ -88,8 +88,11 @@ export interface StepReport {
 }
 
 export interface ArchiveOutcome {
-  /** `already-archived`: the last archive finished and nothing is left to archive; nothing was done. */
-  status: "success" | "partial" | "planned" | "already-archived";
+  /**
+   * `already-archived`: the last archive finished and nothing is left to archive; nothing was done. `pending`: all
+   * done but the merge, which `archive.merge` leaves to GitHub or a person (`journal.pending` says what).
+   */
+  status: "success" | "partial" | "pending" | "planned" | "already-archived";
   journal: ArchiveJournal;
   steps: StepReport[];
   /** The one thing to do next when the archive stopped. */
@@ -217,17 +220,30 @@ export async function runArchive(
       ARCHIVE_STEPS.map((id) => ({
         id,
         status: "planned",
-        detail: ARCHIVE_STEP_DEFS[id].describe(journal, remote),
+        detail: ARCHIVE_STEP_DEFS[id].describe(
+          journal,
+          remote,
+          deps.config.archive.merge,
+        ),
       })),
       null,
     );
+  ctx.resumedFromPending = journal.status === "pending";
   journal.status = "running";
   journal.next = null;
   saveJournal(root, journal, meter);
   const steps: StepReport[] = [];
   for (const id of ARCHIVE_STEPS) {
     const step = meter.start();
-    const report = await runStep(id, ctx);
+    const report =
+      ctx.resumedFromPending && doneBeforeMerge(journal, id)
+        ? {
+            id,
+            status: "skipped" as const,
+            detail: "done before the merge was left pending",
+            next: "",
+          }
+        : await runStep(id, ctx);
     costs.steps[id] = step();
     steps.push(report);
     journal.steps[id] = {
@@ -250,12 +266,27 @@ export async function runArchive(
       saveJournal(root, journal, meter);
   }
   const degraded = steps.some((s) => s.status === "failed");
-  journal.status = degraded ? "partial" : "success";
+  journal.status = degraded
+    ? "partial"
+    : journal.pending
+      ? "pending"
+      : "success";
   journal.next = degraded
     ? (steps.find((s) => s.status === "failed")?.detail ?? null)
-    : null;
+    : (journal.pending?.next ?? null);
   saveJournal(root, journal, meter);
   return outcome(journal.status, steps, journal.next);
+}
+
+/**
+ * A step before the merge that an archive left pending had finished: not run again on its resume, since the
+ * working tree may be on the next task by then (its state.md is not this archive's to reset). A fix for the pull
+ * request is pushed by the merge step itself.
+ */
+function doneBeforeMerge(journal: ArchiveJournal, id: ArchiveStepId): boolean {
+  const before = ARCHIVE_STEPS.indexOf(id) < ARCHIVE_STEPS.indexOf("merge");
+  const status = journal.steps[id]?.status;
+  return before && (status === "done" || status === "skipped");
 }
 
 /** The journal on disk, flushed: what a kill after this point resumes from. */
@@ -378,6 +409,14 @@ async function planJournal(
   pulls: Promise<PullRequest[] | null> | null;
 }> {
   const stored = readArchiveJournal(root);
+  if (stored.status === "ok" && stored.journal.status === "pending")
+    throw new PlaybookError(
+      "E_CONFIG",
+      `The archive of ${stored.journal.playbook} waits for its merge: ${stored.journal.pending?.what ?? "see `playbook status`"}.`,
+      {
+        hint: "Run `playbook archive --resume` once it is merged, then archive the next playbook.",
+      },
+    );
   if (stored.status === "ok" && stored.journal.status !== "success")
     throw new PlaybookError(
       "E_CONFIG",
@@ -477,6 +516,7 @@ async function planJournal(
         pr: null,
         steps: {},
         next: null,
+        pending: null,
       },
       // A failed early answer is asked again by the step, which then reports its error.
       pulls: pulls?.get().catch(() => null) ?? null,

@@ -43,6 +43,11 @@ export interface StepContext {
    * inside when that request failed.
    */
   pullRequests: Promise<PullRequest[] | null> | null;
+  /**
+   * The archive is resumed after its merge was left pending (`archive.merge`): the steps before the merge are done,
+   * and the person may have moved on to other work meanwhile.
+   */
+  resumedFromPending?: boolean;
 }
 
 /** What a part of the archive cost: wall time, the git processes it started and the GitHub requests it made. */

@@ -6,7 +6,7 @@ import {
   readUnfinishedArchive,
 } from "../../adapters/runtime-files.ts";
 import { summarizePlaybook } from "../../core/cache/summary.ts";
-import type { PostLoopLock } from "../../core/guards/types.ts";
+import type { LockPending, PostLoopLock } from "../../core/guards/types.ts";
 import type { Diagnostic } from "../../core/model/diagnostic.ts";
 import type { PhaseStatus, Playbook } from "../../core/model/playbook.ts";
 import { resolveExecutor } from "../../core/guards/facts.ts";
@@ -60,8 +60,12 @@ export interface StatusReport {
   finalTasks: { done: number; total: number };
   /** The post-loop lock, when set. */
   lock: Omit<PostLoopLock, "session"> | null;
-  /** An archive that stopped before finishing. */
-  unfinishedArchive: { playbook: string; branch: string } | null;
+  /** An archive that stopped before finishing, or whose merge is pending (`archive.merge`). */
+  unfinishedArchive: {
+    playbook: string;
+    branch: string;
+    pending: LockPending | null;
+  } | null;
   diagnostics: Diagnostic[];
 }
 
@@ -188,6 +192,7 @@ export function runStatus(root: string): StatusReport {
           playbook: lock.playbook,
           pr: lock.pr,
           at: lock.at,
+          pending: lock.pending ?? null,
         }
       : null,
     unfinishedArchive: readUnfinishedArchive(root),

@@ -27,7 +27,11 @@ export function runPostLoop(
       `${lock.playbook ?? "The last playbook"} was archived${lock.pr ? ` (${lock.pr})` : ""} with status ${lock.status}; the lock is lifted.`,
     );
   else guidance.push("No post-loop lock was set.");
-  if (unfinished)
+  if (unfinished?.status === "pending" && unfinished.pending)
+    guidance.push(
+      `The merge of ${unfinished.playbook} is pending: ${unfinished.pending.what}. Next: ${unfinished.pending.next}.`,
+    );
+  else if (unfinished)
     guidance.push(
       `The archive of ${unfinished.playbook} is unfinished${unfinished.next ? `: ${unfinished.next}` : ""}. Run \`playbook archive --resume\` first.`,
     );

@@ -104,6 +104,10 @@ export const archiveCommand = defineCommand({
       print(
         `${c.green("archived")} ${toTerminalText(journal.playbook)} → ${toTerminalText(journal.archivePath)}${journal.pr ? `, ${toTerminalText(journal.pr.url)}` : ""}. ${c.dim("Next: /post-loop (`playbook post-loop`) picks the next task.")}`,
       );
+    if (outcome.status === "pending" && journal.pending)
+      print(
+        `${c.yellow("pending")}: ${toTerminalText(journal.pending.what)}. ${c.dim(`Next: ${toTerminalText(journal.pending.next)}.`)}`,
+      );
     if (outcome.status === "partial") {
       print(
         `${c.yellow("partial")}: ${toTerminalText(outcome.next ?? "see above")}`,

@@ -102,10 +102,16 @@ export function formatStatus(unsafe: StatusReport, c: Colors): string[] {
       `${c.bold("lock")}      post-loop lock: ${lock.playbook ?? "the last playbook"} was archived${lock.pr ? ` (${lock.pr})` : ""}, status ${lock.status}. Next: \`playbook post-loop\``,
     );
   }
-  if (report.unfinishedArchive) {
+  const unfinished = report.unfinishedArchive;
+  if (unfinished?.pending) {
     if (!report.lock) lines.push("");
     lines.push(
-      `${c.bold("archive")}   unfinished: ${report.unfinishedArchive.playbook} on ${report.unfinishedArchive.branch}. Next: \`playbook archive --resume\``,
+      `${c.bold("merge")}     pending: ${unfinished.pending.what}. Next: ${unfinished.pending.next}`,
+    );
+  } else if (unfinished) {
+    if (!report.lock) lines.push("");
+    lines.push(
+      `${c.bold("archive")}   unfinished: ${unfinished.playbook} on ${unfinished.branch}. Next: \`playbook archive --resume\``,
     );
   }
   lines.push("");

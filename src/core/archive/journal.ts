@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { PENDING_KINDS } from "./merge-policy.ts";
 
 export const ARCHIVE_STEPS = [
   "commit",
@@ -30,11 +31,22 @@ const JOURNAL = v.object({
   body: v.string(),
   session: v.nullable(v.string()),
   startedAt: v.string(),
-  status: v.picklist(["running", "partial", "success"]),
+  /** `pending`: merged by no one yet, as `archive.merge` asks; GitHub or a person merges, `--resume` then finishes. */
+  status: v.picklist(["running", "partial", "pending", "success"]),
   pr: v.nullable(v.object({ number: v.number(), url: v.string() })),
   steps: v.record(v.string(), STEP_RESULT),
   /** The one thing to do before `playbook archive --resume`, when the archive stopped. */
   next: v.nullable(v.string()),
+  /** What the merge waits for under `archive.merge`, while the archive is `pending`. */
+  pending: v.optional(
+    v.nullable(
+      v.object({
+        kind: v.picklist(PENDING_KINDS),
+        what: v.string(),
+        next: v.string(),
+      }),
+    ),
+  ),
 });
 
 /** `.claude/playbook/archive-journal.json`: which playbook is being archived and how far the steps got. */

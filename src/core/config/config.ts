@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { SECURITY_MODES, type SecurityMode } from "../model/state.ts";
 import { didYouMean } from "../text/did-you-mean.ts";
+import { MERGE_POLICIES } from "../archive/merge-policy.ts";
 
 const count = (min: number, max: number, fallback: number, text: string) =>
   v.optional(
@@ -138,6 +139,15 @@ export const CONFIG_SECTIONS = {
         v.picklist(["auto", "github", "local"]),
         v.description(
           "Where the finished playbook is merged: auto picks github with a GitHub remote and a token, else local (default auto).",
+        ),
+      ),
+      "auto",
+    ),
+    merge: v.optional(
+      v.pipe(
+        v.picklist(MERGE_POLICIES),
+        v.description(
+          "Who merges the pull request: auto (the archive, once checks pass), auto-when-green (GitHub's auto-merge or merge queue, with playbook-rerun required), on-approval (the archive, once a person approved), open (a person) (default auto).",
         ),
       ),
       "auto",

@@ -65,11 +65,21 @@ export interface FileChange {
 }
 
 export interface PostLoopLock {
+  /** success, partial, or pending (the merge is left to GitHub or a person, `archive.merge`). */
   status: string;
   playbook: string | null;
   pr: string | null;
   at: string | null;
   session: string | null;
+  /** While `pending`: what the merge waits for, and what comes next. */
+  pending?: LockPending | null;
+}
+
+/** What a pending merge waits for, and what comes next (docs/archive.md#merge-policies). */
+export interface LockPending {
+  kind: string;
+  what: string;
+  next: string;
 }
 
 /** Everything a guard may look at: plain data, built by the runtime before any guard runs. */

@@ -41,18 +41,7 @@ export function evaluateCiSetup(input: {
       message: `${GITHUB_WORKFLOW} on ${branch} runs on pull_request_target`,
       fix: null,
     });
-  const required = input.rules
-    .filter((rule) => rule.type === "required_status_checks")
-    .flatMap((rule) => {
-      const checks = rule.parameters["required_status_checks"];
-      return Array.isArray(checks)
-        ? checks.map((c: unknown) =>
-            typeof c === "object" && c !== null && "context" in c
-              ? String(c.context)
-              : "",
-          )
-        : [];
-    });
+  const required = requiredCheckNames(input.rules);
   findings.push(
     required.includes(CI_CHECK_NAME)
       ? {
@@ -85,6 +74,22 @@ export function evaluateCiSetup(input: {
         },
   );
   return findings;
+}
+
+/** The checks the rulesets' `required_status_checks` rules require, by name. */
+export function requiredCheckNames(rules: readonly BranchRule[]): string[] {
+  return rules
+    .filter((rule) => rule.type === "required_status_checks")
+    .flatMap((rule) => {
+      const checks = rule.parameters["required_status_checks"];
+      return Array.isArray(checks)
+        ? checks.map((c: unknown) =>
+            typeof c === "object" && c !== null && "context" in c
+              ? String(c.context)
+              : "",
+          )
+        : [];
+    });
 }
 
 /** The workflow's one trigger event, `several` when it has more, or null when the text is not a workflow. */

@@ -84,7 +84,7 @@ function playbookLines(input: SessionSummaryInput): string[] {
   const lock = input.lock;
   if (lock)
     lines.push(
-      `Post-loop lock: ${lock.playbook ?? "the last playbook"} was archived${lock.pr ? ` (PR ${lock.pr})` : ""} with status ${lock.status}. Next: run /post-loop (\`playbook post-loop\`) to pick the next task; until then only state.md and plan/ can change.`,
+      `Post-loop lock: ${lock.playbook ?? "the last playbook"} was archived${lock.pr ? ` (PR ${lock.pr})` : ""} with status ${lock.status}${lock.pending ? ` (${lock.pending.what}; then: ${lock.pending.next})` : ""}. Next: run /post-loop (\`playbook post-loop\`) to pick the next task; until then only state.md and plan/ can change.`,
     );
   const p = input.playbook;
   if (!p) {

@@ -42,6 +42,10 @@ export interface ListenerOptions {
   token: string | undefined;
   requests: RecordedRequest[];
   violations: string[];
+  /** POST /graphql, GitHub's GraphQL endpoint. */
+  graphql: (body: unknown) => Promise<Reply>;
+  /** What GitHub does on its own between requests (auto-merge, the merge queue). */
+  settle: () => Promise<void>;
 }
 
 export interface Listener {
@@ -90,6 +94,8 @@ export async function listenOnLoopback(
           : "Requires authentication",
       );
     if (request.malformed) return error(400, "Problems parsing JSON");
+    if (!matched && method === "POST" && path === "/graphql")
+      return options.graphql(request.body);
     if (!matched) return error(404, "Not Found");
     violations.push(...checkQuery(matched, request.query));
     const problems = checkRequestBody(matched, request.body);
@@ -156,6 +162,7 @@ export async function listenOnLoopback(
         request.malformed = true;
       }
     }
+    await options.settle();
     const matched = matchRoute(state, routes, method, target.pathname);
     const reply = await decide(req, method, path, request, matched);
     if (matched) violations.push(...checkResponse(matched, reply));

@@ -125,6 +125,8 @@ export async function createPull(
     closedAt: null,
     mergedAt: null,
     mergeCommitSha: null,
+    autoMerge: null,
+    queued: null,
   };
   pulls.set(pr.number, pr);
   return {

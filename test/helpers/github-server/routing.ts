@@ -9,6 +9,7 @@ import {
 import { createPull, getPull, listPulls } from "./pull-routes.ts";
 import type { Reply } from "./replies.ts";
 import { deleteRef, getRepository } from "./repository-routes.ts";
+import { listReviews } from "./review-routes.ts";
 import { branchRules, fileContent } from "./rule-routes.ts";
 import type { ServerState } from "./server-state.ts";
 
@@ -75,6 +76,12 @@ export function createRoutes(state: ServerState): Route[] {
       template: "/repos/{owner}/{repo}/pulls/{pull_number}/merge",
       handle: ([number], request) =>
         mergePull(state, number!, (request.body ?? {}) as JsonObject),
+    },
+    {
+      method: "GET",
+      pattern: new RegExp(`^${repoPath}/pulls/([^/]+)/reviews$`),
+      template: "/repos/{owner}/{repo}/pulls/{pull_number}/reviews",
+      handle: ([number], request) => listReviews(state, number!, request.query),
     },
     {
       method: "DELETE",

@@ -32,6 +32,27 @@ export interface PullRequestState {
   closedAt: string | null;
   mergedAt: string | null;
   mergeCommitSha: string | null;
+  /** GitHub's auto-merge, once turned on through GraphQL: the merge method it merges with. */
+  autoMerge: { method: string; enabledAt: string } | null;
+  /** The merge queue entry, once enqueued through GraphQL. */
+  queued: { enqueuedAt: string } | null;
+}
+
+/** A review as `pulls/list-reviews` reports it; `commitId` is the head it was given on. */
+export interface StoredReview {
+  id: number;
+  user: string;
+  state: "APPROVED" | "CHANGES_REQUESTED" | "COMMENTED" | "DISMISSED";
+  commitId: string;
+  at: string;
+}
+
+/** A review a person gives once the reviews have been listed `afterPolls` times. */
+export interface ScriptedReview {
+  number: number;
+  user: string;
+  state: StoredReview["state"];
+  afterPolls: number;
 }
 
 export interface ServerState {
@@ -44,6 +65,13 @@ export interface ServerState {
   readonly checks: Map<string, StoredCheck[]>;
   /** Branch name to the ruleset rules repos/get-branch-rules reports for it (none unless set). */
   readonly branchRules: Map<string, JsonObject[]>;
+  /** Pull request number to its reviews, oldest first. */
+  readonly reviews: Map<number, StoredReview[]>;
+  /** Reviews still to come, and how often each pull request's reviews were listed. */
+  readonly scriptedReviews: ScriptedReview[];
+  readonly reviewPolls: Map<number, number>;
+  /** The login of the token's user (GraphQL `viewer`). */
+  readonly viewer: string;
   readonly startedAt: string;
   nextCheckId: number;
   /** The base URL, known once the server listens; payloads are built later, so they always see it. */
@@ -59,6 +87,7 @@ export function createServerState(options: {
   owner: string;
   repo: string;
   defaultBranch?: string;
+  viewer?: string;
 }): ServerState {
   return {
     owner: options.owner,
@@ -68,6 +97,10 @@ export function createServerState(options: {
     pulls: new Map(),
     checks: new Map(),
     branchRules: new Map(),
+    reviews: new Map(),
+    scriptedReviews: [],
+    reviewPolls: new Map(),
+    viewer: options.viewer ?? "playbook-bot",
     startedAt: timestamp(),
     nextCheckId: 1,
     url: "",

@@ -268,7 +268,7 @@ function clearLockOfGoneSession(
   } catch (error) {
     return `The post-loop lock of ${what} belongs to a session that is gone but could not be cleared (${error instanceof Error ? error.message : String(error)}); run \`playbook post-loop\`.`;
   }
-  return `The post-loop lock of ${what} was cleared: the session that set it is gone. Pick the next task with Skill(playbook-init)${lock.status === "partial" ? "; the archive was partial, so run `playbook archive --resume` first" : ""}.`;
+  return `The post-loop lock of ${what} was cleared: the session that set it is gone. Pick the next task with Skill(playbook-init)${lock.status === "partial" ? "; the archive was partial, so run `playbook archive --resume` first" : ""}${lock.pending ? `; its merge is pending: ${lock.pending.what} (then: ${lock.pending.next})` : ""}.`;
 }
 
 function olderThan(at: string | null, now: Date, minutes: number): boolean {

@@ -41,6 +41,7 @@ describe("resolveConfig", () => {
       maxBytes: 1500,
     });
     expect(config.archive.mergeMethod).toBe("squash");
+    expect(config.archive.merge).toBe("auto");
     expect(config.archive.repository).toBe("acme/app");
   });
 
@@ -53,6 +54,7 @@ describe("resolveConfig", () => {
       "archive.mergeMethod",
       "archive",
     ],
+    [{ archive: { merge: "sometimes" } }, "archive.merge", "archive"],
     [
       { archive: { repository: "not a repo" } },
       "archive.repository",
