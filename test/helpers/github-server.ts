@@ -57,7 +57,7 @@ export interface GitHubServer {
 
 /**
  * Starts a GitHub-compatible HTTP server on 127.0.0.1 for Octokit (`baseUrl: server.url`). It serves repos/get,
- * pulls create/list/get/merge, git/delete-ref, the combined status and the check runs of a ref, the rules of a branch,
+ * pulls create/list/get/update/merge, git/delete-ref, the combined status and the check runs of a ref, the rules of a branch,
  * a file's content, performs merges with
  * real git in `options.bare`, and checks every request and response against GitHub's OpenAPI description.
  */

@@ -35,6 +35,13 @@ const JOURNAL = v.object({
   steps: v.record(v.string(), STEP_RESULT),
   /** The one thing to do before `playbook archive --resume`, when the archive stopped. */
   next: v.nullable(v.string()),
+  /** What the commit step committed, and the changed files it left alone; the pull request's body lists both. */
+  files: v.exactOptional(
+    v.object({
+      committed: v.array(v.string()),
+      leftAlone: v.array(v.string()),
+    }),
+  ),
 });
 
 /** `.claude/playbook/archive-journal.json`: which playbook is being archived and how far the steps got. */
