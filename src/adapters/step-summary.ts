@@ -64,8 +64,8 @@ export function appendStepSummary(
       target,
       constants.O_WRONLY |
         constants.O_APPEND |
-        (constants.O_NOFOLLOW ?? 0) |
-        (constants.O_NONBLOCK ?? 0),
+        constants.O_NOFOLLOW |
+        constants.O_NONBLOCK,
     );
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "";

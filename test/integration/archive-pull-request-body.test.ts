@@ -147,8 +147,9 @@ describe("the pull request's body", () => {
       expect(cells?.[3]).toBe(
         `\`${String(record.detail["command"])}\``,
       );
-      expect(cells?.[4]).toBe(
-        `✅ PASS, exit 0 by \`playbook-reprove\``,
+      // A hybrid validation shows the user's confirmation beside its evidence.
+      expect(cells?.[4]).toMatch(
+        /^✅ PASS, exit 0 by `playbook-reprove`(?:$|; confirmed by `user` at \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$)/,
       );
       expect(cells?.[5]).toBe(short(record.detail["outputDigest"]));
       expect(cells?.[6]).toBe(short(record.detail["tree"]));

@@ -76,13 +76,13 @@ export function fitMarkdown(
     measure(`\n\n${note(pieces.filter((p) => p.subtask).length)}`) + 1;
   const shown: string[] = [];
   let used = 0;
-  let at = 0;
-  for (; at < pieces.length; at++) {
-    const size = measure(pieces[at]!.text) + (shown.length > 0 ? 1 : 0);
+  for (const piece of pieces) {
+    const size = measure(piece.text) + (shown.length > 0 ? 1 : 0);
     if (used + size > limit - reserve) break;
-    shown.push(pieces[at]!.text);
+    shown.push(piece.text);
     used += size;
   }
+  const at = shown.length;
   const hidden = new Set(
     pieces.slice(at).flatMap((p) => (p.subtask ? [p.subtask] : [])),
   ).size;

@@ -91,7 +91,7 @@ function approvalLine(review: ProofApproval): string {
     case "rejected":
       return `❌ The reviewer${by} rejected plan ${plan}${when}, the plan as it is now: no proof below counts.`;
     case "stale":
-      return `⚠️ The reviewer's last verdict (${review.verdict ?? "none"}${by}${when}) is on plan ${plan}; the plan changed since (now ${now}): no proof below counts for it.`;
+      return `⚠️ The reviewer${by} ${review.verdict === "reject" ? "rejected" : "approved"} plan ${plan}${when}; the plan changed since (now ${now}): no proof below counts for it.`;
     case "none":
       return `❌ No reviewer approved plan ${now}: no proof below counts.`;
   }
@@ -208,8 +208,8 @@ function fileLine(label: string, files: readonly string[]): string {
 
 /** `sha256:0123…` as its first 12 hex digits, in a code span; anything else as a cut code span. */
 export function shortHash(hash: string): string {
-  const hex = /^sha256:([0-9a-f]{12})[0-9a-f]*$/.exec(hash);
-  return markdownCode(hex ? hex[1]! : hash, 24);
+  const hex = /^sha256:([0-9a-f]{12})[0-9a-f]*$/.exec(hash)?.[1];
+  return markdownCode(hex ?? hash, 24);
 }
 
 /** An ISO time as `2026-11-27 10:00 UTC`; anything else as escaped text. */
@@ -217,5 +217,5 @@ export function timeOf(at: string): string {
   const iso = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?Z$/.exec(
     at,
   );
-  return iso ? `${iso[1]} ${iso[2]} UTC` : markdownText(at, 40);
+  return iso ? `${iso[1] ?? ""} ${iso[2] ?? ""} UTC` : markdownText(at, 40);
 }

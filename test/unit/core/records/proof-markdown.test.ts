@@ -147,7 +147,7 @@ describe("the pull request's body", () => {
       proofOf(playbook, earlier),
     );
     const [, approved, now] =
-      /is on plan `([0-9a-f]{12})`; the plan changed since \(now `([0-9a-f]{12})`\): no proof below counts for it\./.exec(
+      /⚠️ The reviewer \(`reviewer`\) approved plan `([0-9a-f]{12})` at 2026-11-22 00:00 UTC; the plan changed since \(now `([0-9a-f]{12})`\): no proof below counts for it\./.exec(
         body,
       ) ?? [];
     expect(approved).toBeDefined();
