@@ -123,7 +123,10 @@ function projectHolding(
       real = project;
     }
     const rel = relative(real, path);
-    if (rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel)))
+    if (
+      rel === "" ||
+      (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel))
+    )
       return project;
   }
   return null;

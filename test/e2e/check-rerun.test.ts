@@ -223,7 +223,10 @@ describe("playbook check --rerun", () => {
 describe("check --rerun's job summary in GitHub Actions", () => {
   /** A step summary file as the runner makes it: outside the project, holding what earlier commands of the step wrote. */
   function stepSummary(): string {
-    const path = join(mkdtempSync(join(tmpdir(), "runner-temp-")), "step_summary_1");
+    const path = join(
+      mkdtempSync(join(tmpdir(), "runner-temp-")),
+      "step_summary_1",
+    );
     writeFileSync(path, "earlier output of this step\n");
     return path;
   }
@@ -251,7 +254,11 @@ describe("check --rerun's job summary in GitHub Actions", () => {
     expect(result.status, result.stdout + result.stderr).toBe(0);
     expect(result.stderr).toBe("");
     const text = readFileSync(summary, "utf8");
-    expect(text.startsWith("earlier output of this step\n## playbook check --rerun\n")).toBe(true);
+    expect(
+      text.startsWith(
+        "earlier output of this step\n## playbook check --rerun\n",
+      ),
+    ).toBe(true);
     expect(text).toContain(
       "✅ **3 of 3 validations re-proved**: each ran again and agrees with its evidence.",
     );
@@ -261,7 +268,7 @@ describe("check --rerun's job summary in GitHub Actions", () => {
       `| ☑ **p1.1** | the app exists | technical (automated) | \`cat flags/ok\` | ✅ PASS, exit 0 by \`playbook-verify\` | \`${hex(technical.detail.outputDigest)}\` | \`${hex(technical.detail.tree)}\` | ${technical.at.slice(0, 10)} ${technical.at.slice(11, 16)} UTC | ✅ re-proved |`,
     );
     expect(text).toMatch(
-      /\|  \|  \| consistency \(automated\) \| `test -f src\/app\.ts` \| .* \| ✅ re-proved \|/,
+      /\| {2}\| {2}\| consistency \(automated\) \| `test -f src\/app\.ts` \| .* \| ✅ re-proved \|/,
     );
   });
 
@@ -274,7 +281,9 @@ describe("check --rerun's job summary in GitHub Actions", () => {
 
     expect(result.status).toBe(1);
     const text = readFileSync(summary, "utf8");
-    expect(text).toContain("❌ **1 of 3 validations disagree with their evidence.**");
+    expect(text).toContain(
+      "❌ **1 of 3 validations disagree with their evidence.**",
+    );
     expect(text).toMatch(
       /\| technical \(automated\) \| `cat flags\/ok` \| .* \| ❌ FAIL: the evidence says PASS, the rerun FAILs \|/,
     );
@@ -294,27 +303,39 @@ describe("check --rerun's job summary in GitHub Actions", () => {
   });
 
   it.each([
-    ["a file of the project", (repo: Repo) => repo.path("state.md"), "is inside"],
+    [
+      "a file of the project",
+      (repo: Repo) => repo.path("state.md"),
+      "is inside",
+    ],
     [
       "a link to a file of the project",
       (repo: Repo) => {
-        const link = join(mkdtempSync(join(tmpdir(), "runner-temp-")), "step_summary_1");
+        const link = join(
+          mkdtempSync(join(tmpdir(), "runner-temp-")),
+          "step_summary_1",
+        );
         symlinkSync(repo.path("state.md"), link);
         return link;
       },
       "it is a symbolic link",
     ],
     ["a relative path", () => "step_summary_1", "is not an absolute path"],
-  ])("never writes the summary to %s, and says so without changing the verdict", (_, path, why) => {
-    const repo = verifiedRepo();
-    const state = repo.read("state.md");
+  ])(
+    "never writes the summary to %s, and says so without changing the verdict",
+    (_, path, why) => {
+      const repo = verifiedRepo();
+      const state = repo.read("state.md");
 
-    const result = inActions(repo, path(repo));
+      const result = inActions(repo, path(repo));
 
-    expect(result.status, result.stdout + result.stderr).toBe(0);
-    expect(result.stderr).toContain("playbook check: no job summary written: GITHUB_STEP_SUMMARY");
-    expect(result.stderr).toContain(why);
-    expect(repo.read("state.md")).toBe(state);
-    expect(repo.git("status", "--porcelain")).toBe("");
-  });
+      expect(result.status, result.stdout + result.stderr).toBe(0);
+      expect(result.stderr).toContain(
+        "playbook check: no job summary written: GITHUB_STEP_SUMMARY",
+      );
+      expect(result.stderr).toContain(why);
+      expect(repo.read("state.md")).toBe(state);
+      expect(repo.git("status", "--porcelain")).toBe("");
+    },
+  );
 });

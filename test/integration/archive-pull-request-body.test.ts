@@ -46,10 +46,9 @@ const envFor = (server: GitHubServer) => ({
 
 /** The body GitHub holds for pull request `number`, read as a reviewer's browser would get it. */
 async function bodyOf(server: GitHubServer, number: number): Promise<string> {
-  const response = await fetch(
-    `${server.url}/repos/acme/app/pulls/${number}`,
-    { headers: { authorization: `token ${TOKEN}` } },
-  );
+  const response = await fetch(`${server.url}/repos/acme/app/pulls/${number}`, {
+    headers: { authorization: `token ${TOKEN}` },
+  });
   expect(response.status).toBe(200);
   return ((await response.json()) as { body: string }).body;
 }
@@ -86,9 +85,10 @@ function lineOf(
 }
 
 const short = (hash: unknown) =>
-  `\`${String(hash).replace(/^sha256:/, "").slice(0, 12)}\``;
-const minute = (at: string) =>
-  `${at.slice(0, 10)} ${at.slice(11, 16)} UTC`;
+  `\`${String(hash)
+    .replace(/^sha256:/, "")
+    .slice(0, 12)}\``;
+const minute = (at: string) => `${at.slice(0, 10)} ${at.slice(11, 16)} UTC`;
 
 /** The newest record of each key, as the archive judged them. */
 function latestRecords(repo: GuardedRepo): PlaybookRecord[] {
@@ -144,9 +144,7 @@ describe("the pull request's body", () => {
       expect(record.by).toBe("playbook-reprove");
       const cells = lineOf(lines, record.target, record.validation ?? "");
       expect(cells, `${record.target} ${record.validation}`).toBeDefined();
-      expect(cells?.[3]).toBe(
-        `\`${String(record.detail["command"])}\``,
-      );
+      expect(cells?.[3]).toBe(`\`${String(record.detail["command"])}\``);
       // A hybrid validation shows the user's confirmation beside its evidence.
       expect(cells?.[4]).toMatch(
         /^✅ PASS, exit 0 by `playbook-reprove`(?:$|; confirmed by `user` at \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$)/,
@@ -227,7 +225,8 @@ describe("a resumed archive", () => {
     expect(resumed.steps[2]).toMatchObject({
       id: "open-pr",
       status: "done",
-      detail: "#1 already open, its body updated (https://github.com/acme/app/pull/1)",
+      detail:
+        "#1 already open, its body updated (https://github.com/acme/app/pull/1)",
     });
     const patched = server.requests.filter(
       (r) => r.method === "PATCH" && r.path === "/repos/acme/app/pulls/1",

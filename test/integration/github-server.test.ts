@@ -506,7 +506,11 @@ describe("local GitHub server: pull requests", () => {
       },
     });
 
-    await fx.octokit.pulls.update({ ...repoArgs, pull_number, state: "closed" });
+    await fx.octokit.pulls.update({
+      ...repoArgs,
+      pull_number,
+      state: "closed",
+    });
     expect(
       (await fx.octokit.pulls.get({ ...repoArgs, pull_number })).data.state,
     ).toBe("closed");
@@ -515,8 +519,11 @@ describe("local GitHub server: pull requests", () => {
       (await fx.octokit.pulls.get({ ...repoArgs, pull_number })).data.state,
     ).toBe("open");
     expect(
-      (await failure(fx.octokit.pulls.update({ ...repoArgs, pull_number: 99, body: "x" })))
-        .status,
+      (
+        await failure(
+          fx.octokit.pulls.update({ ...repoArgs, pull_number: 99, body: "x" }),
+        )
+      ).status,
     ).toBe(404);
   });
 

@@ -40,14 +40,12 @@ export function renderPullRequest(
   const head = [
     `Playbook ${markdownCode(path)} (archived to ${markdownCode(archivePath)}).`,
     "",
-    "## Goal",
-    "",
-    `Goal: ${summary === "" ? "(no summary)" : markdownText(summary, 1000)}`,
+    `**Goal**: ${summary === "" ? "(no summary)" : markdownText(summary, 1000)}`,
   ];
   if (model.goal.doneWhen.length > 0)
     head.push(
       "",
-      "Done when:",
+      "**Done when**:",
       ...model.goal.doneWhen.map((d) => `- ${markdownText(d, 500)}`),
     );
   head.push("");

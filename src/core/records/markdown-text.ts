@@ -8,9 +8,7 @@ const INVISIBLE =
 
 /** One line of plain text: every line break a space, every invisible or reordering character shown as `�`. */
 function oneLine(text: string): string {
-  return text
-    .replace(/\r\n|[\r\n\t]/g, " ")
-    .replace(INVISIBLE, "\ufffd");
+  return text.replace(/\r\n|[\r\n\t]/g, " ").replace(INVISIBLE, "\ufffd");
 }
 
 /**

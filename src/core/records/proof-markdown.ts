@@ -180,7 +180,8 @@ function resultOf(validation: ProofValidation, row: ProofRow): string {
       `confirmed by ${markdownCode(row.confirmation.by, 40)} at ${timeOf(row.confirmation.at)}${row.confirmation.current ? "" : " (an earlier version)"}`,
     );
   const mark = validation.status === "proven" ? "✅" : "❌";
-  const why = validation.status === "proven" ? "" : ` (${WHY[validation.status]})`;
+  const why =
+    validation.status === "proven" ? "" : ` (${WHY[validation.status]})`;
   return `${mark} ${parts.length > 0 ? parts.join("; ") : "no record"}${parts.length > 0 ? why : ""}`;
 }
 

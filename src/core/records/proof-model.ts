@@ -84,7 +84,8 @@ export interface ProofValidation {
    * Whether it counts as proof now: `proven`, or why not (no record, a record of an earlier version of the subtask,
    * a failed one, evidence of other code, see {@link ProofGap}); manual validations are judged by the confirmation.
    */
-  status: "proven" | "none" | "stale" | "failed" | "code" | "untied" | "unreadable";
+  status:
+    "proven" | "none" | "stale" | "failed" | "code" | "untied" | "unreadable";
   /** The evidence record, for automated and hybrid validations that have one. */
   evidence: ProofEvidence | null;
   /** With a re-run of this validation: its verdict and why it disagrees with the evidence (null: it agrees). */
@@ -272,7 +273,8 @@ function toEvidence(record: PlaybookRecord): ProofEvidence {
     verdict: record.verdict === "PASS" ? "PASS" : "FAIL",
     by: record.by,
     at: record.at,
-    exitCode: typeof detail["exitCode"] === "number" ? detail["exitCode"] : null,
+    exitCode:
+      typeof detail["exitCode"] === "number" ? detail["exitCode"] : null,
     outputDigest: textOf(detail["outputDigest"]),
     tree: textOf(detail["tree"]),
     commit: textOf(detail["commit"]),

@@ -22,7 +22,7 @@ function nodesOf(markdown: string): Node[] {
     all.push(node);
     node.children?.forEach(walk);
   };
-  walk(unified().use(remarkParse).parse(markdown) as Node);
+  walk(unified().use(remarkParse).parse(markdown));
   return all;
 }
 
@@ -44,6 +44,10 @@ function cellsOf(line: string): string[] {
     .replace(/(?<!\\)\|$/, "")
     .split(/(?<!\\)\|/);
 }
+
+/** The characters the generator below may produce that are shown as U+FFFD. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const INVISIBLE = /[\u0000-\u001f\u007f\u202e]/g;
 
 /** Text made mostly of what markdown, GFM tables and HTML give a meaning to. */
 const tricky = fc.string({
@@ -72,9 +76,15 @@ describe("markdownText", () => {
     ["a | b", "a \\| b"],
     ["line one\nline two\r\nthree", "line one line two three"],
     ["`code`", "\\`code\\`"],
-    ["<details><summary>x</summary>", "&lt;details&gt;&lt;summary&gt;x&lt;/summary&gt;"],
+    [
+      "<details><summary>x</summary>",
+      "&lt;details&gt;&lt;summary&gt;x&lt;/summary&gt;",
+    ],
     ["<!-- hidden", "&lt;\\!-- hidden"],
-    ["[link](https://x.test) ![img](https://x.test/a.png)", "\\[link\\](https://x.test) \\!\\[img\\](https://x.test/a.png)"],
+    [
+      "[link](https://x.test) ![img](https://x.test/a.png)",
+      "\\[link\\](https://x.test) \\!\\[img\\](https://x.test/a.png)",
+    ],
     ["ping @octocat", "ping @\u200boctocat"],
     ["&#124; &lt;", "&amp;\\#124; &amp;lt;"],
     ["right\u202eto left", "right\ufffdto left"],
@@ -94,7 +104,7 @@ describe("markdownText", () => {
         expect(markdown).not.toMatch(/[\r\n]/);
         const expected = `x ${text.replace(/\r\n|[\r\n\t]/g, " ")}`
           .replace(/@(?=[A-Za-z0-9])/g, "@\u200b")
-          .replace(/[\u0000-\u001f\u007f\u202e]/g, "\ufffd");
+          .replace(INVISIBLE, "\ufffd");
         expect(shown(markdown).trimEnd()).toBe(expected.trimEnd());
       }),
       { numRuns: 500 },
@@ -127,7 +137,7 @@ describe("markdownCode", () => {
         );
         expect(code).toHaveLength(1);
         // CommonMark strips one space each side of a span that has both; a backtick at an end is padded for that.
-        const shownAs = text.replace(/[\u0000-\u001f\u007f\u202e]/g, "\ufffd");
+        const shownAs = text.replace(INVISIBLE, "\ufffd");
         const padded = shownAs.startsWith("`") || shownAs.endsWith("`");
         const stripped =
           !padded && shownAs.startsWith(" ") && shownAs.endsWith(" ")

@@ -91,7 +91,7 @@ describe("the pull request's body", () => {
     );
     expect(title).toBe("Users can log in with email and password");
     expect(body).toContain(
-      "Done when:\n- npm test passes including test/login.test.ts",
+      "**Goal**: Users can log in with email and password\n\n**Done when**:\n- npm test passes including test/login.test.ts",
     );
     expect(body).toContain("### p1: Form component (in_progress)");
     expect(body).toContain(
@@ -220,10 +220,17 @@ describe("the pull request's body", () => {
 });
 
 describe("the job summary of check --rerun", () => {
-  const playbook = playbookOf(REVIEWED.replace("- [ ] **p2.1**", "- [x] **p2.1**"));
+  const playbook = playbookOf(
+    REVIEWED.replace("- [ ] **p2.1**", "- [x] **p2.1**"),
+  );
   const rerun: ProofRerunResult[] = [
     { subtask: "p1.2", validation: "technical", rerun: "PASS", problem: null },
-    { subtask: "p1.2", validation: "consistency", rerun: "PASS", problem: null },
+    {
+      subtask: "p1.2",
+      validation: "consistency",
+      rerun: "PASS",
+      problem: null,
+    },
     {
       subtask: "p1.2",
       validation: "completeness",
@@ -231,7 +238,12 @@ describe("the job summary of check --rerun", () => {
       problem: "the evidence says PASS, the rerun FAILs",
     },
     { subtask: "p2.1", validation: "technical", rerun: "PASS", problem: null },
-    { subtask: "p2.1", validation: "consistency", rerun: "PASS", problem: null },
+    {
+      subtask: "p2.1",
+      validation: "consistency",
+      rerun: "PASS",
+      problem: null,
+    },
   ];
   const model = (results = rerun) =>
     toProofModel({
@@ -248,7 +260,9 @@ describe("the job summary of check --rerun", () => {
       forAPerson: [],
       ok: false,
     });
-    expect(summary).toContain("❌ **1 of 5 validations disagree with their evidence.**");
+    expect(summary).toContain(
+      "❌ **1 of 5 validations disagree with their evidence.**",
+    );
     expect(summary).toContain(`## \`${BOOK}\``);
     const byValidation = new Map(
       tableLines(summary).map((cells, i, all) => {
