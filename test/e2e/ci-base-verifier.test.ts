@@ -271,7 +271,7 @@ describe("CI re-proves a pull request with the base branch's verifier", () => {
         `❌ This pull request changes what CI cannot judge: \`${WORKFLOW}\`.`,
       );
       expect(run.summary).toMatch(
-        /\| technical \(automated\) \| .* \| ❌ FAIL: the validation fails \|/,
+        /\| technical \(automated\) \| `node test\/divide-check\.mjs` \| ❌ FAIL, exit 1 by `playbook-verify` \| .* \| ❌ FAIL: [^|]+ \|$/m,
       );
     },
     TIMEOUT,

@@ -180,8 +180,11 @@ function resultOf(validation: ProofValidation, row: ProofRow): string {
       `confirmed by ${markdownCode(row.confirmation.by, 40)} at ${timeOf(row.confirmation.at)}${row.confirmation.current ? "" : " (an earlier version)"}`,
     );
   const mark = validation.status === "proven" ? "✅" : "❌";
+  // A failed verdict says it already.
   const why =
-    validation.status === "proven" ? "" : ` (${WHY[validation.status]})`;
+    validation.status === "proven" || validation.status === "failed"
+      ? ""
+      : ` (${WHY[validation.status]})`;
   return `${mark} ${parts.length > 0 ? parts.join("; ") : "no record"}${parts.length > 0 ? why : ""}`;
 }
 
