@@ -43,7 +43,7 @@ export function renderProofPieces(
   for (const phase of model.phases) {
     pieces.push({
       text: [
-        `${h}# ${phase.id}: ${markdownText(phase.name, 120)} (${phase.status})`,
+        `${h}# ${markdownText(phase.id, 40)}: ${markdownText(phase.name, 120)} (${phase.status})`,
         "",
         criticLine(phase.critic),
         "",
@@ -61,7 +61,7 @@ export function renderProofPieces(
         "",
         ...model.finalTasks.map(
           (t) =>
-            `- ${t.checked ? "☑" : "☐"} **${t.id}**: ${markdownText(t.text)}`,
+            `- ${t.checked ? "☑" : "☐"} **${markdownText(t.id, 40)}**: ${markdownText(t.text)}`,
         ),
         "",
       ].join("\n"),
@@ -139,7 +139,9 @@ function rowLines(row: ProofRow, rerun: boolean): string {
       const first = index === 0;
       const evidence = validation?.evidence ?? null;
       const cells = [
-        first ? `${row.checked ? "☑" : "☐"} **${row.id}**` : "",
+        first
+          ? `${row.checked ? "☑" : "☐"} **${markdownText(row.id, 40)}**`
+          : "",
         first ? markdownText(row.criterion) : "",
         validation ? `${validation.name} (${validation.kind})` : "none",
         validation
