@@ -61,7 +61,7 @@ export const ARCHIVE_STEP_DEFS: Readonly<Record<ArchiveStepId, ArchiveStep>> = {
   "open-pr": {
     describe: (journal) =>
       journal.provider === "github"
-        ? `open (or find) the pull request "${journal.title}" into ${journal.defaultBranch}`
+        ? `open the pull request "${journal.title}" into ${journal.defaultBranch} with the proof table as its body (or find it and update its body)`
         : "local provider: no pull request",
     run: openPullRequest,
   },
