@@ -13,6 +13,11 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/run-cli.ts";
 import { approveInTest } from "../helpers/guarded-repo.ts";
+import { readRecords } from "../../src/adapters/record-store.ts";
+import { renderPullRequest } from "../../src/core/archive/pull-request-text.ts";
+import type { PlaybookSummary } from "../../src/core/model/summary.ts";
+import { summarizeDocument } from "../../src/core/parse/summarize-document.ts";
+import { createRecordSet } from "../../src/core/records/record-set.ts";
 import {
   recordFileName,
   recordFolderName,
@@ -269,6 +274,23 @@ describe("check --rerun's job summary in GitHub Actions", () => {
     );
     expect(text).toMatch(
       /\| {2}\| {2}\| consistency \(automated\) \| `test -f src\/app\.ts` \| .* \| ✅ re-proved \|/,
+    );
+    // The same table as the pull request's body, with the re-run column added.
+    const playbook = summarizeDocument(
+      "playbook",
+      repo.read(PLAYBOOK),
+      PLAYBOOK,
+    ) as PlaybookSummary;
+    const { body } = renderPullRequest(
+      PLAYBOOK,
+      "plan/archive/playbook-rerun.md",
+      playbook,
+      createRecordSet(readRecords(repo.dir, PLAYBOOK)),
+    );
+    const rows = (markdown: string) =>
+      markdown.split("\n").filter((line) => line.startsWith("| "));
+    expect(rows(text).map((line) => line.replace(/ [^|]*\|$/, ""))).toEqual(
+      rows(body),
     );
   });
 
