@@ -11,6 +11,7 @@ export const OPERATIONS = [
   "pulls/create",
   "pulls/list",
   "pulls/get",
+  "pulls/update",
   "pulls/merge",
   "git/delete-ref",
   "repos/get",

@@ -109,6 +109,19 @@ export function createGitHubPort(options: GitHubPortOptions): GitHubPort {
             .data,
         ),
       ),
+    updatePullRequest: (number, input) =>
+      call(`updating pull request #${number}`, async () =>
+        toPullRequest(
+          (
+            await octokit.rest.pulls.update({
+              owner,
+              repo,
+              pull_number: number,
+              body: input.body,
+            })
+          ).data,
+        ),
+      ),
     checks: (sha) =>
       call("reading the checks", async () => {
         const [status, runs] = await Promise.all([

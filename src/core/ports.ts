@@ -100,6 +100,11 @@ export interface GitHubPort {
     base: string;
   }): Promise<PullRequest>;
   getPullRequest(number: number): Promise<PullRequest>;
+  /** Replaces the body of pull request `number` (`pulls/update`). */
+  updatePullRequest(
+    number: number,
+    input: { body: string },
+  ): Promise<PullRequest>;
   /** The names of the checks and statuses on `sha` that are still running, and those that failed. */
   checks(sha: string): Promise<{ pending: string[]; failed: string[] }>;
   merge(

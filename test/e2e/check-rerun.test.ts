@@ -1,8 +1,28 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/run-cli.ts";
 import { approveInTest } from "../helpers/guarded-repo.ts";
+import { readRecords } from "../../src/adapters/record-store.ts";
+import { renderPullRequest } from "../../src/core/archive/pull-request-text.ts";
+import type { PlaybookSummary } from "../../src/core/model/summary.ts";
+import { summarizeDocument } from "../../src/core/parse/summarize-document.ts";
+import { createRecordSet } from "../../src/core/records/record-set.ts";
+import {
+  recordFileName,
+  recordFolderName,
+  RECORDS_DIR,
+} from "../../src/core/records/record-path.ts";
 import {
   createTempProject,
   type TempProject,
@@ -206,4 +226,141 @@ describe("playbook check --rerun", () => {
     expect(json.rerun.playbooks).toEqual(["plan/archive/playbook-rerun.md"]);
     expect(json.rerun.rows).toHaveLength(3);
   });
+});
+
+describe("check --rerun's job summary in GitHub Actions", () => {
+  /** A step summary file as the runner makes it: outside the project, holding what earlier commands of the step wrote. */
+  function stepSummary(): string {
+    const path = join(
+      mkdtempSync(join(tmpdir(), "runner-temp-")),
+      "step_summary_1",
+    );
+    writeFileSync(path, "earlier output of this step\n");
+    return path;
+  }
+
+  const inActions = (repo: Repo, summary: string) =>
+    runCli(["check", "--rerun", "--cwd", repo.dir], {
+      env: { GITHUB_ACTIONS: "true", GITHUB_STEP_SUMMARY: summary },
+    });
+
+  /** p1.1's evidence for `validation`, as verify recorded it. */
+  function evidenceOf(repo: Repo, validation: "technical" | "consistency") {
+    return JSON.parse(
+      repo.read(
+        `${RECORDS_DIR}/${recordFolderName(PLAYBOOK)}/${recordFileName({ kind: "evidence", playbook: PLAYBOOK, target: "p1.1", validation })}`,
+      ),
+    ) as { at: string; detail: { outputDigest: string; tree: string } };
+  }
+
+  it("appends the proof table, each validation with its evidence and marked re-proved", () => {
+    const repo = verifiedRepo();
+    const summary = stepSummary();
+
+    const result = inActions(repo, summary);
+
+    expect(result.status, result.stdout + result.stderr).toBe(0);
+    expect(result.stderr).toBe("");
+    const text = readFileSync(summary, "utf8");
+    expect(
+      text.startsWith(
+        "earlier output of this step\n## playbook check --rerun\n",
+      ),
+    ).toBe(true);
+    expect(text).toContain(
+      "✅ **3 of 3 validations re-proved**: each ran again and agrees with its evidence.",
+    );
+    const technical = evidenceOf(repo, "technical");
+    const hex = (hash: string) => hash.replace(/^sha256:/, "").slice(0, 12);
+    expect(text).toContain(
+      `| ☑ **p1.1** | the app exists | technical (automated) | \`cat flags/ok\` | ✅ PASS, exit 0 by \`playbook-verify\` | \`${hex(technical.detail.outputDigest)}\` | \`${hex(technical.detail.tree)}\` | ${technical.at.slice(0, 10)} ${technical.at.slice(11, 16)} UTC | ✅ re-proved |`,
+    );
+    expect(text).toMatch(
+      /\| {2}\| {2}\| consistency \(automated\) \| `test -f src\/app\.ts` \| .* \| ✅ re-proved \|/,
+    );
+    // The same table as the pull request's body, with the re-run column added.
+    const playbook = summarizeDocument(
+      "playbook",
+      repo.read(PLAYBOOK),
+      PLAYBOOK,
+    ) as PlaybookSummary;
+    const { body } = renderPullRequest(
+      PLAYBOOK,
+      "plan/archive/playbook-rerun.md",
+      playbook,
+      createRecordSet(readRecords(repo.dir, PLAYBOOK)),
+    );
+    const rows = (markdown: string) =>
+      markdown.split("\n").filter((line) => line.startsWith("| "));
+    expect(rows(text).map((line) => line.replace(/ [^|]*\|$/, ""))).toEqual(
+      rows(body),
+    );
+  });
+
+  it("marks the validation whose re-run fails", () => {
+    const repo = verifiedRepo();
+    rmSync(repo.path("flags/ok"));
+    const summary = stepSummary();
+
+    const result = inActions(repo, summary);
+
+    expect(result.status).toBe(1);
+    const text = readFileSync(summary, "utf8");
+    expect(text).toContain(
+      "❌ **1 of 3 validations disagree with their evidence.**",
+    );
+    expect(text).toMatch(
+      /\| technical \(automated\) \| `cat flags\/ok` \| .* \| ❌ FAIL: the evidence says PASS, the rerun FAILs \|/,
+    );
+  });
+
+  it("writes nothing outside GitHub Actions", () => {
+    const repo = verifiedRepo();
+    const summary = stepSummary();
+
+    const result = runCli(["check", "--rerun", "--cwd", repo.dir], {
+      env: { GITHUB_ACTIONS: undefined, GITHUB_STEP_SUMMARY: summary },
+    });
+
+    expect(result.status).toBe(0);
+    expect(readFileSync(summary, "utf8")).toBe("earlier output of this step\n");
+    expect(result.stderr).toBe("");
+  });
+
+  it.each([
+    [
+      "a file of the project",
+      (repo: Repo) => repo.path("state.md"),
+      "is inside",
+    ],
+    [
+      "a link to a file of the project",
+      (repo: Repo) => {
+        const link = join(
+          mkdtempSync(join(tmpdir(), "runner-temp-")),
+          "step_summary_1",
+        );
+        symlinkSync(repo.path("state.md"), link);
+        return link;
+      },
+      "it is a symbolic link",
+    ],
+    ["a relative path", () => "step_summary_1", "is not an absolute path"],
+  ])(
+    "never writes the summary to %s, and says so without changing the verdict",
+    (_, path, why) => {
+      const repo = verifiedRepo();
+      const state = repo.read("state.md");
+
+      const result = inActions(repo, path(repo));
+
+      expect(result.status, result.stdout + result.stderr).toBe(0);
+      expect(result.stderr).toContain(
+        "playbook check: no job summary written: GITHUB_STEP_SUMMARY",
+      );
+      expect(result.stderr).toContain(why);
+      expect(repo.read("state.md")).toBe(state);
+      expect(repo.git("status", "--porcelain")).toBe("");
+    },
+  );
 });

@@ -233,6 +233,13 @@ describe("CI re-proves a pull request with the base branch's verifier", () => {
       expect(run.output).toContain(
         "rerun: 3 validations agree with their evidence",
       );
+      // The job summary: the pull request's proof table, each validation marked re-proved.
+      expect(run.summary).toContain(
+        "✅ **3 of 3 validations re-proved**: each ran again and agrees with its evidence.",
+      );
+      expect(run.summary).toMatch(
+        /\| ☑ \*\*p1\.1\*\* \| .+ \| technical \(automated\) \| `node test\/divide-check\.mjs` \| ✅ PASS, exit 0 by `playbook-verify` \| `[0-9a-f]{12}` \| `[0-9a-f]{12}` \| \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC \| ✅ re-proved \|/,
+      );
     },
     TIMEOUT,
   );
@@ -259,6 +266,12 @@ describe("CI re-proves a pull request with the base branch's verifier", () => {
       );
       expect(run.output).toContain(
         `This pull request changes what CI cannot judge: ${WORKFLOW}. A person must review it and merge it`,
+      );
+      expect(run.summary).toContain(
+        `❌ This pull request changes what CI cannot judge: \`${WORKFLOW}\`.`,
+      );
+      expect(run.summary).toMatch(
+        /\| technical \(automated\) \| `node test\/divide-check\.mjs` \| ❌ FAIL, exit 1 by `playbook-verify` \| .* \| ❌ FAIL: [^|]+ \|$/m,
       );
     },
     TIMEOUT,

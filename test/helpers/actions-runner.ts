@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { childEnv } from "./run-cli.ts";
@@ -30,6 +30,8 @@ export interface WorkflowRun {
   output: string;
   /** The `run` steps executed, as written in the workflow. */
   commands: string[];
+  /** What the steps appended to their job summaries (`$GITHUB_STEP_SUMMARY`), in order. */
+  summary: string;
 }
 
 /**
@@ -49,13 +51,13 @@ export function runPullRequestTarget(
     { encoding: "utf8" },
   );
   if (shown.status !== 0)
-    return { ran: false, status: 0, output: "", commands: [] };
+    return { ran: false, status: 0, output: "", commands: [], summary: "" };
   const workflow = parse(shown.stdout) as {
     on: Record<string, unknown>;
     jobs: Record<string, { steps: WorkflowStep[] }>;
   };
   if (!("pull_request_target" in workflow.on))
-    return { ran: false, status: 0, output: "", commands: [] };
+    return { ran: false, status: 0, output: "", commands: [], summary: "" };
   const expressions: Record<string, string> = {
     "github.event.pull_request.base.sha": event.baseSha,
     "github.event.pull_request.head.sha": event.headSha,
@@ -68,8 +70,12 @@ export function runPullRequestTarget(
       return value;
     });
   mkdirSync(workspace, { recursive: true });
+  // The runner's temp folder, beside the workspace as on GitHub (/home/runner/work/_temp): one summary file per step.
+  const temp = `${workspace}-temp`;
+  mkdirSync(temp, { recursive: true });
   const [job] = Object.values(workflow.jobs);
   let output = "";
+  let summary = "";
   const commands: string[] = [];
   for (const step of job?.steps ?? []) {
     if (step.uses?.startsWith("actions/checkout@")) {
@@ -83,17 +89,31 @@ export function runPullRequestTarget(
     if (step.run.includes("apt-get")) continue;
     const command = fill(step.run);
     commands.push(step.run);
+    const stepSummary = join(temp, `step_summary_${commands.length}`);
+    writeFileSync(stepSummary, "");
     const result = spawnSync("bash", ["-e", "-c", command], {
       cwd: join(workspace, step["working-directory"] ?? "."),
-      env: childEnv({ GITHUB_ACTIONS: "true", CI: "true", FORCE_COLOR: "0" }),
+      env: childEnv({
+        GITHUB_ACTIONS: "true",
+        CI: "true",
+        FORCE_COLOR: "0",
+        GITHUB_STEP_SUMMARY: stepSummary,
+      }),
       encoding: "utf8",
       timeout: 240_000,
     });
     output += `${result.stdout}${result.stderr}`;
+    summary += readFileSync(stepSummary, "utf8");
     if (result.status !== 0)
-      return { ran: true, status: result.status ?? 1, output, commands };
+      return {
+        ran: true,
+        status: result.status ?? 1,
+        output,
+        commands,
+        summary,
+      };
   }
-  return { ran: true, status: 0, output, commands };
+  return { ran: true, status: 0, output, commands, summary };
 }
 
 function git(cwd: string, args: string[]): void {

@@ -206,6 +206,23 @@ export class GitHubFake implements GitHubPort {
     );
   }
 
+  updatePullRequest(
+    number: number,
+    input: { body: string },
+  ): Promise<PullRequest> {
+    return this.answer(
+      "updatePullRequest",
+      [number, input],
+      `updating pull request #${number}`,
+      () => {
+        const pr = this.pulls.get(number);
+        if (!pr) throw new Refusal(404, "Not Found");
+        pr.body = input.body;
+        return this.view(pr);
+      },
+    );
+  }
+
   checks(sha: string): Promise<{ pending: string[]; failed: string[] }> {
     return this.answer("checks", [sha], "reading the checks", () => {
       const list = this.checksBySha.get(sha) ?? [];

@@ -76,9 +76,9 @@ export interface GitHubServer {
 
 /**
  * Starts a GitHub-compatible HTTP server on 127.0.0.1 for Octokit (`baseUrl: server.url`). It serves repos/get,
- * pulls create/list/get/merge, pulls/list-reviews, git/delete-ref, the combined status and the check runs of a ref, the
- * rules of a branch, a file's content, and GraphQL's auto-merge and merge queue (POST /graphql, checked against
- * GitHub's GraphQL schema), performs merges with
+ * pulls create/list/get/update/merge, pulls/list-reviews, git/delete-ref, the combined status and the check runs of a
+ * ref, the rules of a branch, a file's content, and GraphQL's auto-merge and merge queue (POST /graphql, checked
+ * against GitHub's GraphQL schema), performs merges with
  * real git in `options.bare`, and checks every request and response against GitHub's OpenAPI description.
  */
 export async function startGitHubServer(

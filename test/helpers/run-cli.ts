@@ -21,7 +21,7 @@ export interface SpawnOptions {
 /**
  * Variables that change what the bundles print or where they look, removed from the child's environment unless a
  * test sets them: colour switches (picocolors also turns colour on when `CI` is set), the hook's kill switch and
- * project directory.
+ * project directory, and GitHub Actions' own (a test run in Actions must not write to its job summary).
  */
 const CONTROLLED = [
   "FORCE_COLOR",
@@ -29,6 +29,8 @@ const CONTROLLED = [
   "CI",
   "PLAYBOOK_DISABLE",
   "CLAUDE_PROJECT_DIR",
+  "GITHUB_ACTIONS",
+  "GITHUB_STEP_SUMMARY",
 ];
 
 /** The environment for a spawned bundle: this process's, minus the controlled variables, plus `overrides`. */

@@ -125,7 +125,7 @@ describe("playbook archive, GitHub provider", () => {
       base: "main",
     });
     expect(String((created[0]?.body as { body: string }).body)).toContain(
-      "- [x] **p1.1**",
+      "| ☑ **p1.1** |",
     );
     const merges = calls(server, "PUT", /\/pulls\/1\/merge$/);
     expect(merges).toHaveLength(1);

@@ -462,6 +462,71 @@ describe("local GitHub server: pull requests", () => {
     ).toBe(405);
   });
 
+  it("updates a PR's title and body, closes and reopens it, and refuses a body over 65,536 characters (422) as GitHub does", async () => {
+    const fx = await setupWithBranch();
+    const created = await openPull(fx);
+    const pull_number = created.number;
+
+    const { data: updated } = await fx.octokit.pulls.update({
+      ...repoArgs,
+      pull_number,
+      title: "Add the feature",
+      body: "The proof, brought up to date.",
+    });
+    expect(updated).toMatchObject({
+      number: pull_number,
+      title: "Add the feature",
+      body: "The proof, brought up to date.",
+      state: "open",
+    });
+    // GitHub counts characters: 65,536 of them fit even where they take two UTF-16 units each.
+    const fits = "😀".repeat(65_536);
+    await fx.octokit.pulls.update({ ...repoArgs, pull_number, body: fits });
+    expect(
+      (await fx.octokit.pulls.get({ ...repoArgs, pull_number })).data.body,
+    ).toBe(fits);
+    expect(
+      await failure(
+        fx.octokit.pulls.update({
+          ...repoArgs,
+          pull_number,
+          body: "x".repeat(65_537),
+        }),
+      ),
+    ).toMatchObject({
+      status: 422,
+      data: {
+        message: "Validation Failed",
+        errors: [
+          {
+            field: "body",
+            message: "body is too long (maximum is 65536 characters)",
+          },
+        ],
+      },
+    });
+
+    await fx.octokit.pulls.update({
+      ...repoArgs,
+      pull_number,
+      state: "closed",
+    });
+    expect(
+      (await fx.octokit.pulls.get({ ...repoArgs, pull_number })).data.state,
+    ).toBe("closed");
+    await fx.octokit.pulls.update({ ...repoArgs, pull_number, state: "open" });
+    expect(
+      (await fx.octokit.pulls.get({ ...repoArgs, pull_number })).data.state,
+    ).toBe("open");
+    expect(
+      (
+        await failure(
+          fx.octokit.pulls.update({ ...repoArgs, pull_number: 99, body: "x" }),
+        )
+      ).status,
+    ).toBe(404);
+  });
+
   it("rejects a PR whose head is missing or has no commits beyond the base (422)", async () => {
     const fx = await setupWithBranch();
     git(fx.work, ["push", "--quiet", "origin", "main:refs/heads/empty"]);

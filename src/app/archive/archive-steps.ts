@@ -15,6 +15,7 @@ import type {
   ArchiveStepId,
 } from "../../core/archive/journal.ts";
 import type { MergePolicy } from "../../core/archive/merge-policy.ts";
+import { renderPullRequest } from "../../core/archive/pull-request-text.ts";
 import { resetStateText } from "../../core/archive/state-reset.ts";
 import { findSecrets } from "../../core/archive/secrets.ts";
 import { toIsoTime } from "../../core/time/iso-time.ts";
@@ -74,7 +75,7 @@ export const ARCHIVE_STEP_DEFS: Readonly<Record<ArchiveStepId, ArchiveStep>> = {
   "open-pr": {
     describe: (journal) =>
       journal.provider === "github"
-        ? `open (or find) the pull request "${journal.title}" into ${journal.defaultBranch}`
+        ? `open the pull request "${journal.title}" into ${journal.defaultBranch} with the proof table as its body (or find it and update its body)`
         : "local provider: no pull request",
     run: openPullRequest,
   },
@@ -231,6 +232,9 @@ async function refusePublishedSecrets(ctx: StepContext): Promise<void> {
 async function openPullRequest(ctx: StepContext): Promise<StepOutcome> {
   const { github, journal } = ctx;
   if (!github) return skipped("local provider: no pull request");
+  // Rendered now, not when the archive was planned: the final proof refreshed the evidence since, and the commit step
+  // knows which files it committed and left alone.
+  journal.body = pullRequestBody(ctx);
   const existing =
     (await ctx.pullRequests) ??
     (await github.pullRequestsFor(journal.branch, journal.defaultBranch));
@@ -239,9 +243,11 @@ async function openPullRequest(ctx: StepContext): Promise<StepOutcome> {
     existing.find((pr) => pr.merged);
   if (open) {
     journal.pr = { number: open.number, url: open.url };
-    return skipped(
-      `#${open.number} ${open.merged ? "already merged" : "already open"} (${open.url})`,
-    );
+    if (open.merged)
+      return skipped(`#${open.number} already merged (${open.url})`);
+    // A resume: the proof may have changed since the body was written (a fix, a new final proof).
+    await github.updatePullRequest(open.number, { body: journal.body });
+    return done(`#${open.number} already open, its body updated (${open.url})`);
   }
   const closed = existing[0];
   if (closed)
@@ -257,6 +263,24 @@ async function openPullRequest(ctx: StepContext): Promise<StepOutcome> {
   });
   journal.pr = { number: pr.number, url: pr.url };
   return done(`#${pr.number} ${pr.url}`);
+}
+
+/**
+ * The pull request's body from the playbook and its records as they are now (the playbook where it is, at its path
+ * or already archived on a resume), with the files the commit step recorded; the body planned with the journal when
+ * the playbook cannot be read.
+ */
+function pullRequestBody(ctx: StepContext): string {
+  const { journal } = ctx;
+  const proof = ctx.readProof(journal);
+  if (!proof) return journal.body;
+  return renderPullRequest(
+    journal.playbook,
+    journal.archivePath,
+    proof.playbook,
+    proof.records,
+    journal.files,
+  ).body;
 }
 
 async function movePlaybook(ctx: StepContext): Promise<StepOutcome> {

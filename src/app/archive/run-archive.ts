@@ -190,6 +190,14 @@ export async function runArchive(
     rerun: deps.rerun,
     meter,
     pullRequests: plan.pulls,
+    readProof: (j) => {
+      const playbook =
+        deps.readPlaybook(root, j.playbook) ??
+        deps.readPlaybook(root, j.archivePath);
+      return playbook
+        ? { playbook, records: deps.readRecords(root, j.playbook) }
+        : null;
+    },
   };
   const costs: ArchiveCosts = {
     plan: spanOf(started, startedProcesses, 0),

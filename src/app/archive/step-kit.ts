@@ -7,6 +7,8 @@ import {
 } from "../../core/archive/git-status.ts";
 import type { ArchiveJournal } from "../../core/archive/journal.ts";
 import type { PlaybookConfig } from "../../core/config/config.ts";
+import type { PlaybookSummary } from "../../core/model/summary.ts";
+import type { RecordSet } from "../../core/records/record.ts";
 import { PlaybookError } from "../../core/errors.ts";
 import type { GitHubPort, GitPort, PullRequest } from "../../core/ports.ts";
 
@@ -38,6 +40,13 @@ export interface StepContext {
   rerun: (playbook: string) => Promise<{ ok: boolean; detail: string }>;
   /** What the safety checks cost, for the benchmark. */
   meter: CostMeter;
+  /**
+   * The archived playbook and its records as they are now, for the pull request's body: read at the playbook's path,
+   * or at its archive path once moved; null when it cannot be read.
+   */
+  readProof: (
+    journal: ArchiveJournal,
+  ) => { playbook: PlaybookSummary; records: RecordSet } | null;
   /**
    * The pull requests from the playbook's branch, asked for while the archive was planned (null: ask now). Null
    * inside when that request failed.

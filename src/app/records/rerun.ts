@@ -11,6 +11,12 @@ import {
 import { parsePlaybook } from "../../core/parse/parse-playbook.ts";
 import { treeMismatch } from "../../core/records/proof-state.ts";
 import { createRecordSet } from "../../core/records/record-set.ts";
+import type { RecordSet } from "../../core/records/record.ts";
+import {
+  toProofModel,
+  type ProofModel,
+} from "../../core/records/proof-model.ts";
+import type { PlaybookSummary } from "../../core/model/summary.ts";
 import { commandOf } from "../../core/records/validation-command.ts";
 import {
   isolate,
@@ -74,6 +80,8 @@ export interface RerunReport {
   /** With `pr`: the changed paths CI does not judge, which a person must review (empty otherwise). */
   forAPerson: string[];
   ok: boolean;
+  /** Per playbook covered, what its records prove and what the re-run found (the job summary's table). */
+  proof: ProofModel[];
 }
 
 /**
@@ -147,12 +155,19 @@ async function rerunIn(
     hash: string | null;
   })[] = [];
   const gate = options.at !== undefined && options.record === true;
+  const books: {
+    path: string;
+    filedAs: string;
+    summary: PlaybookSummary;
+    records: RecordSet;
+  }[] = [];
   for (const path of playbooks) {
     const text = readDocumentText(join(runRoot, path), "playbook", path);
     const parsed = parsePlaybook(text, path);
     const summary = summarizePlaybook(parsed.value, []);
     const filedAs = recordPathOf(path);
     const records = createRecordSet(readRecords(root, filedAs));
+    books.push({ path, filedAs, summary, records });
     for (const phase of summary.phases)
       for (const subtask of phase.subtasks) {
         if (!subtask.checked) continue;
@@ -269,6 +284,19 @@ async function rerunIn(
     rows,
     forAPerson: [],
     ok: rows.every((r) => r.problem === null),
+    proof: books.map((book) =>
+      toProofModel({
+        path: book.filedAs,
+        file: book.path,
+        playbook: book.summary,
+        // The final gate wrote fresh evidence of the commit: the table shows it.
+        records: gate
+          ? createRecordSet(readRecords(root, book.filedAs))
+          : book.records,
+        tree,
+        rerun: rows.filter((r) => r.playbook === book.path),
+      }),
+    ),
   };
 }
 

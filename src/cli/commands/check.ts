@@ -5,6 +5,7 @@ import { runCheck } from "../../app/lint/check.ts";
 import { watchInterrupt } from "../../adapters/interrupt.ts";
 import { runRerun, type RerunReport } from "../../app/records/rerun.ts";
 import { createVerifyDeps } from "../../app/deps.ts";
+import { writeRerunSummary } from "../../app/records/write-rerun-summary.ts";
 import { hasErrors, type Diagnostic } from "../../core/model/diagnostic.ts";
 import { PlaybookError } from "../../core/errors.ts";
 import { createColors, type Colors } from "../print/colors.ts";
@@ -107,6 +108,17 @@ export const checkCommand = defineCommand({
       interrupt?.stop();
     }
     const failed = hasErrors(report.diagnostics) || (rerun !== null && !rerun.ok);
+    if (rerun) {
+      const summary = writeRerunSummary(
+        rerun,
+        pr === undefined ? [root] : [root, pr],
+        process.env,
+      );
+      if (summary.status === "refused")
+        process.stderr.write(
+          `playbook check: no job summary written: ${toTerminalText(summary.why)}. The check's verdict is unchanged.\n`,
+        );
+    }
     if (args.json)
       process.stdout.write(
         `${JSON.stringify(rerun ? { ...report, rerun } : report, null, 2)}\n`,

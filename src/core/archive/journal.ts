@@ -47,6 +47,13 @@ const JOURNAL = v.object({
       }),
     ),
   ),
+  /** What the commit step committed, and the changed files it left alone; the pull request's body lists both. */
+  files: v.exactOptional(
+    v.object({
+      committed: v.array(v.string()),
+      leftAlone: v.array(v.string()),
+    }),
+  ),
 });
 
 /** `.claude/playbook/archive-journal.json`: which playbook is being archived and how far the steps got. */

@@ -1,6 +1,6 @@
 import type { JsonObject } from "./openapi.ts";
 import { apiRepo, pullSimpleView, pullView } from "./payloads.ts";
-import { findPull, refreshPull } from "./pull-state.ts";
+import { closePullRequest, findPull, refreshPull } from "./pull-state.ts";
 import { error, validationFailed, type Reply } from "./replies.ts";
 import {
   timestamp,
@@ -62,6 +62,23 @@ export async function listPulls(
   return reply;
 }
 
+/** GitHub refuses a pull request body longer than this many characters. */
+const BODY_LIMIT = 65_536;
+
+/** GitHub's refusal of a body over its limit, or null. */
+function bodyTooLong(body: unknown): Reply | null {
+  // GitHub counts characters (code points), not UTF-16 units.
+  if (typeof body !== "string" || [...body].length <= BODY_LIMIT) return null;
+  return validationFailed([
+    {
+      resource: "Issue",
+      code: "custom",
+      field: "body",
+      message: `body is too long (maximum is ${BODY_LIMIT} characters)`,
+    },
+  ]);
+}
+
 export async function createPull(
   state: ServerState,
   input: JsonObject,
@@ -71,6 +88,8 @@ export async function createPull(
     return validationFailed([
       { resource: "PullRequest", field: "title", code: "missing_field" },
     ]);
+  const tooLong = bodyTooLong(input.body);
+  if (tooLong) return tooLong;
   const headInput = String(input.head);
   const base = String(input.base);
   const colon = headInput.indexOf(":");
@@ -142,5 +161,41 @@ export async function getPull(
 ): Promise<Reply> {
   const pr = findPull(state, number);
   if (!pr) return error(404, "Not Found");
+  return { status: 200, body: await pullView(state, pr) };
+}
+
+/** pulls/update: the title, the body and open/closed; changing the base is not served here. */
+export async function updatePull(
+  state: ServerState,
+  number: string,
+  input: JsonObject,
+): Promise<Reply> {
+  const pr = findPull(state, number);
+  if (!pr) return error(404, "Not Found");
+  if (input.base !== undefined)
+    throw new Error("changing a pull request's base is not served");
+  if (input.title === "")
+    return validationFailed([
+      { resource: "PullRequest", field: "title", code: "missing_field" },
+    ]);
+  const tooLong = bodyTooLong(input.body);
+  if (tooLong) return tooLong;
+  if (typeof input.title === "string") pr.title = input.title;
+  if (input.body !== undefined)
+    pr.body = typeof input.body === "string" ? input.body : null;
+  if (input.state === "closed" && pr.state === "open")
+    closePullRequest(state, pr.number);
+  else if (input.state === "open" && pr.state === "closed") {
+    if (pr.mergedAt !== null)
+      return validationFailed([
+        {
+          resource: "PullRequest",
+          code: "custom",
+          message: "Cannot reopen a merged pull request",
+        },
+      ]);
+    Object.assign(pr, { state: "open", closedAt: null });
+  }
+  pr.updatedAt = timestamp();
   return { status: 200, body: await pullView(state, pr) };
 }

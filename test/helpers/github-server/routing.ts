@@ -6,7 +6,7 @@ import {
   type JsonObject,
   type Operation,
 } from "./openapi.ts";
-import { createPull, getPull, listPulls } from "./pull-routes.ts";
+import { createPull, getPull, listPulls, updatePull } from "./pull-routes.ts";
 import type { Reply } from "./replies.ts";
 import { deleteRef, getRepository } from "./repository-routes.ts";
 import { listReviews } from "./review-routes.ts";
@@ -69,6 +69,13 @@ export function createRoutes(state: ServerState): Route[] {
       pattern: new RegExp(`^${repoPath}/pulls/([^/]+)$`),
       template: "/repos/{owner}/{repo}/pulls/{pull_number}",
       handle: ([number]) => getPull(state, number!),
+    },
+    {
+      method: "PATCH",
+      pattern: new RegExp(`^${repoPath}/pulls/([^/]+)$`),
+      template: "/repos/{owner}/{repo}/pulls/{pull_number}",
+      handle: ([number], request) =>
+        updatePull(state, number!, (request.body ?? {}) as JsonObject),
     },
     {
       method: "PUT",

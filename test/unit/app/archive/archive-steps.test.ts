@@ -12,7 +12,14 @@ import { createCostMeter } from "../../../../src/app/archive/step-kit.ts";
 import type { ArchiveJournal } from "../../../../src/core/archive/journal.ts";
 import { defaultConfig } from "../../../../src/core/config/config.ts";
 import type { GitPort } from "../../../../src/core/ports.ts";
+import { createRecordSet } from "../../../../src/core/records/record-set.ts";
+import type { PlaybookRecord } from "../../../../src/core/records/record.ts";
 import { GitHubFake, type FakeCheck } from "../../../helpers/github-fake.ts";
+import {
+  playbookOf,
+  recordFor,
+  REVIEWED,
+} from "../../../helpers/guard-context.ts";
 
 // The GitHub steps of the archive (open-pr, merge) against the in-memory GitHub: neither step reads the disk, and the
 // only git they ask for is the branch's commit and a push, which the clone below answers in memory.
@@ -178,6 +185,8 @@ function world(
     rerun: unused("rerun"),
     meter: createCostMeter(() => 0, clone.git, github),
     pullRequests: null,
+    // The playbook cannot be read here: the body planned with the journal is used.
+    readProof: () => null,
   };
   return { github, clone, ctx, sleeps };
 }
@@ -222,12 +231,40 @@ describe("open-pr", () => {
 
     ctx.journal.pr = null;
     expect(await openPr(ctx)).toEqual({
-      status: "skipped",
-      detail: `#1 already open (${PR_URL})`,
+      status: "done",
+      detail: `#1 already open, its body updated (${PR_URL})`,
     });
     expect(ctx.journal.pr).toEqual({ number: 1, url: PR_URL });
     expect(github.callsTo("createPullRequest")).toHaveLength(1);
     expect(github.pulls.size).toBe(1);
+  });
+
+  it("writes the body from the playbook and its records as they are when the pull request opens, and brings it up to date on resume", async () => {
+    const { github, ctx } = world();
+    const playbook = playbookOf(REVIEWED);
+    let records: PlaybookRecord[] = [];
+    ctx.readProof = () => ({ playbook, records: createRecordSet(records) });
+    ctx.journal.files = { committed: ["src/login-form.tsx"], leftAlone: [] };
+
+    await openPr(ctx);
+    const opened = github.pulls.get(1)?.body ?? "";
+    expect(opened).toContain("Committed (1): `src/login-form.tsx`.");
+    expect(opened).toContain("❌ No reviewer approved plan");
+    expect(ctx.journal.body).toBe(opened);
+
+    // Resumed after the reviewer's approval was recorded: the open pull request's body says so.
+    records = [
+      recordFor(playbook, {
+        kind: "review",
+        target: "playbook",
+        verdict: "approve",
+      }),
+    ];
+    await openPr(ctx);
+    expect(github.callsTo("updatePullRequest")).toHaveLength(1);
+    expect(github.pulls.get(1)?.body).toMatch(
+      /✅ The reviewer \(`test`\) approved plan `[0-9a-f]{12}`/,
+    );
   });
 
   it("recognises the pull request merged by a run that stopped before saving, and opens none", async () => {

@@ -12,14 +12,7 @@ import {
   archivePathFor,
   stateResetEdits,
 } from "../../../../src/core/archive/journal.ts";
-import { renderPullRequest } from "../../../../src/core/archive/pull-request-text.ts";
 import { findSecrets } from "../../../../src/core/archive/secrets.ts";
-import { createRecordSet } from "../../../../src/core/records/record-set.ts";
-import {
-  playbookOf,
-  recordFor,
-  REVIEWED,
-} from "../../../helpers/guard-context.ts";
 
 describe("parseRemoteUrl", () => {
   it.each([
@@ -266,48 +259,5 @@ describe("archive paths and the state reset", () => {
       "goal.done_criteria",
       "goal.status",
     ]);
-  });
-});
-
-describe("renderPullRequest", () => {
-  it("titles the PR with the goal and lists phases, subtasks and their proof", () => {
-    const playbook = playbookOf(REVIEWED);
-    const records = createRecordSet([
-      {
-        ...recordFor(playbook, {
-          kind: "evidence",
-          target: "p1.2",
-          validation: "technical",
-          verdict: "PASS",
-        }),
-        detail: { command: "npx vitest run" },
-      },
-      {
-        ...recordFor(playbook, {
-          kind: "critic",
-          target: "p1",
-          verdict: "PASS",
-        }),
-        detail: { evidence: "all tests green" },
-      },
-    ]);
-    const { title, body } = renderPullRequest(
-      "plan/playbook-login-form.md",
-      "plan/archive/playbook-login-form.md",
-      playbook,
-      records,
-    );
-    expect(title).toBe("Users can log in with email and password");
-    expect(body).toContain(
-      "Done when:\n- npm test passes including test/login.test.ts",
-    );
-    expect(body).toContain("### p1: Form component");
-    expect(body).toContain("Critic: PASS: all tests green");
-    expect(body).toContain(
-      '- [x] **p1.2**: `LoginForm` shows "Email is required" when the email is empty (`npx vitest run` PASS)',
-    );
-    expect(body).toContain(
-      '- [ ] **ft1**: CHANGELOG.md has a "Login form" entry',
-    );
   });
 });
