@@ -9,15 +9,32 @@ import {
 } from "../helpers/finished-repo.ts";
 import type { GuardedRepo } from "../helpers/guarded-repo.ts";
 import { runCli } from "../helpers/run-cli.ts";
+import { readWorkingTree } from "../../src/adapters/tree-fingerprint.ts";
 
-/** The tree p1.1's consistency evidence proves. */
-function evidenceTree(repo: GuardedRepo): unknown {
+const PLAYBOOK_PATH = "plan/playbook-login-form.md";
+
+/** p1.1's consistency evidence. */
+function evidence(repo: GuardedRepo): {
+  by: string;
+  detail: { tree?: unknown; commit?: unknown };
+} {
   const file = repo.path(
     ".claude/playbook/records/plan__playbook-login-form.md/evidence.p1.1.consistency.json",
   );
-  return (
-    JSON.parse(readFileSync(file, "utf8")) as { detail: { tree?: unknown } }
-  ).detail.tree;
+  return JSON.parse(readFileSync(file, "utf8")) as ReturnType<typeof evidence>;
+}
+
+/** The tree p1.1's consistency evidence proves. */
+function evidenceTree(repo: GuardedRepo): unknown {
+  return evidence(repo).detail.tree;
+}
+
+/** Where main is on the bare remote. */
+function remoteMain(repo: GuardedRepo): string {
+  return execFileSync("git", ["rev-parse", "main"], {
+    cwd: repo.remoteDir,
+    encoding: "utf8",
+  }).trim();
 }
 
 /** The finished sample playbook with commands that run here: `consistency` of p1.1 as given. */
@@ -148,7 +165,98 @@ describe("the archive's final proof (archive.requireRerun, on by default)", () =
     expect(result.status, result.stdout + result.stderr).toBe(0);
     expect(repo.git("log", "main", "--oneline")).toContain("archive");
     expect(evidenceTree(repo)).not.toBe(staleTree);
+    // One line per validation as the gate finishes it, before the push.
+    const out = result.stdout;
+    expect(out).toMatch(
+      /final-gate +✓ p1\.1 consistency: test -f src\/login-form\.tsx \(exit 0\)/,
+    );
+    expect(out.indexOf("final-gate")).toBeLessThan(out.indexOf("push "));
+    // The fresh evidence proves the code main has on the remote now, and names the commit that was pushed.
+    const proof = evidence(repo);
+    expect(proof.by).toBe("playbook-reprove");
+    const clone = mkdtempSync(join(tmpdir(), "playbook-pushed-"));
+    execFileSync("git", ["clone", "-q", repo.remoteDir, clone]);
+    expect(proof.detail.tree).toBe(readWorkingTree(clone).fingerprint);
+    expect(() =>
+      execFileSync(
+        "git",
+        ["merge-base", "--is-ancestor", String(proof.detail.commit), "main"],
+        { cwd: repo.remoteDir },
+      ),
+    ).not.toThrow();
   });
+
+  it("code broken after verify and committed is not merged: the failing validation is named with its command, exit code and output", () => {
+    const repo = finishedWith(
+      "automated - grep -q LoginForm src/login-form.tsx || (echo LoginForm is gone; exit 3)",
+    );
+    // The evidence passed; then the work is broken and committed before the archive.
+    repo.write("src/login-form.tsx", "export const Nothing = 1;\n");
+    repo.git("add", "src/login-form.tsx");
+    repo.git("commit", "-q", "-m", "tidy up");
+    const mainBefore = remoteMain(repo);
+
+    const result = archive(repo);
+
+    expect(result.status).not.toBe(0);
+    const out = result.stdout + result.stderr;
+    expect(out).toContain("the final proof failed");
+    expect(out).toContain(
+      "p1.1 consistency `grep -q LoginForm src/login-form.tsx || (echo LoginForm is gone; exit 3)` (exit 3): the validation fails; its output ends: LoginForm is gone",
+    );
+    expect(out).toMatch(/final-gate +✗ p1\.1 consistency: .* \(exit 3\)/);
+    expect(out).toContain("commit the fix, then run `playbook archive --resume`");
+    expect(remoteMain(repo)).toBe(mainBefore);
+    expect(remoteBranches(repo)).not.toContain("feat/login-form");
+  });
+
+  it.each([
+    [
+      "a box unticked",
+      (text: string) => text.replace("- [x] **p1.1**", "- [ ] **p1.1**"),
+      "p1.1 is not checked",
+    ],
+    [
+      "the failing subtask removed",
+      (text: string) =>
+        text.replace(/- \[x\] \*\*p1\.1\*\*[\s\S]*?(?=- \[X\] \*\*p1\.2)/, ""),
+      "the plan changed after the reviewer approved it",
+    ],
+  ])(
+    "%s in a commit after the gate refused does not let --resume skip the validation",
+    (_name, change, why) => {
+      const repo = finishedWith("automated - test -f missing.txt");
+      expect(archive(repo).status).not.toBe(0);
+      // The way around the failing validation: change the committed playbook, then resume (which skips readiness).
+      repo.write(PLAYBOOK_PATH, change(repo.read(PLAYBOOK_PATH)));
+      repo.git("add", PLAYBOOK_PATH);
+      repo.git("commit", "-q", "-m", "scope");
+
+      const result = archive(repo, "--resume");
+
+      expect(result.status).not.toBe(0);
+      expect(result.stdout + result.stderr).toContain(why);
+      expect(remoteBranches(repo)).not.toContain("feat/login-form");
+    },
+  );
+
+  it.skipIf(!sandboxed)(
+    "a file planted in the project outside the commit cannot make a validation pass: the checkout's project is hidden",
+    () => {
+      // The committed check climbs out of the clean checkout into the project, where an uncommitted file waits.
+      const repo = finishedWith("automated - sh check.sh", {
+        "check.sh": "cat ../../../../../planted.txt\n",
+        "planted.txt": "the answer\n",
+        ".gitignore": ".claude/playbook/\nplanted.txt\n",
+      });
+
+      const result = archive(repo);
+
+      expect(result.status).not.toBe(0);
+      expect(result.stdout + result.stderr).toContain("p1.1 consistency");
+      expect(remoteBranches(repo)).not.toContain("feat/login-form");
+    },
+  );
 
   it("archives and merges when every validation run again agrees", () => {
     const repo = finishedWith("automated - test -f src/login-form.tsx");

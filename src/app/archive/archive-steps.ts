@@ -158,11 +158,21 @@ async function pushBranch(ctx: StepContext): Promise<StepOutcome> {
   // `archive.requireRerun`: nothing leaves this clone (and nothing is merged) unless the validations, run again in
   // the sandbox on the committed work, agree with the evidence.
   if (ctx.config.requireRerun) {
-    const rerun = await ctx.rerun(ctx.journal.playbook);
+    const rerun = await ctx.meter.check("final-gate", () =>
+      ctx.rerun(ctx.journal.playbook, {
+        onRow: ctx.onGateRow,
+        budgetSeconds: ctx.gateBudgetSeconds,
+      }),
+    );
+    if (!rerun.ok && rerun.outOfTime)
+      throw new StepFailure(
+        `the final proof did not finish in the ${ctx.gateBudgetSeconds ?? 0} s the hook may take (${rerun.detail}); nothing was pushed.`,
+        "run `playbook archive --resume`: run in the shell, it is not bound by the hook's time and shows each validation as it finishes.",
+      );
     if (!rerun.ok)
       throw new StepFailure(
         `the final proof failed (each validation runs again in a clean checkout of the commit, without ignored or uncommitted files): ${rerun.detail}; nothing was pushed.`,
-        `fix what it names (a file the code needs may be ignored by git or not committed), then ${RESUME.replace(/^then /, "")}.`,
+        `fix what it names (a file the code needs may be ignored by git or not committed), commit the fix, then ${RESUME.replace(/^then /, "")}.`,
       );
     await commitRefreshedProof(ctx);
   }

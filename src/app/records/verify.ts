@@ -63,6 +63,8 @@ export type RunCommand = (
 export interface IsolateOptions {
   configRoot?: string;
   allowRead?: readonly string[];
+  /** Folders the validations may not read (a clean checkout's project); `allowRead` and what they write stay readable. */
+  hide?: readonly string[];
 }
 
 /** Where validation commands run: inside the OS sandbox, or (where none can run) as they are, and why. */
