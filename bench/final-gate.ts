@@ -2,7 +2,13 @@
 // The demo's task (calc, multiply) finished with every record, archived with the local provider against a bare
 // remote, the gate on; fresh repositories each run.
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createSampleProject } from "../demo/sample-project.ts";
@@ -61,14 +67,20 @@ function finishedDemo(): { base: string; dir: string } {
     stateDoc({ active: PLAYBOOK, branch: BRANCH, phase: "p1" }),
   );
   write(".gitignore", "node_modules/\n.claude/playbook/\n");
-  write(".claude/playbook.json", `${JSON.stringify({ archive: { requireRerun: true } })}\n`);
+  write(
+    ".claude/playbook.json",
+    `${JSON.stringify({ archive: { requireRerun: true } })}\n`,
+  );
   for (const items of Object.values(MULTIPLY.work))
     for (const item of items)
       if (item.tool === "Write") write(item.path, item.content);
       else
         write(
           item.path,
-          readFileSync(join(dir, item.path), "utf8").replace(item.old, item.new),
+          readFileSync(join(dir, item.path), "utf8").replace(
+            item.old,
+            item.new,
+          ),
         );
   const summary = summarizeDocument(
     "playbook",
@@ -155,15 +167,26 @@ async function once(): Promise<{
       throw new Error(
         `the demo's archive ended ${outcome.status}: ${outcome.steps.at(-1)?.detail ?? ""}`,
       );
-    const records = join(dir, ".claude/playbook/records/plan__playbook-multiply.md");
-    const reproved = execFileSync("grep", ["-l", "playbook-reprove", "-r", records], {
-      encoding: "utf8",
-    })
+    const records = join(
+      dir,
+      ".claude/playbook/records/plan__playbook-multiply.md",
+    );
+    const reproved = execFileSync(
+      "grep",
+      ["-l", "playbook-reprove", "-r", records],
+      {
+        encoding: "utf8",
+      },
+    )
       .split("\n")
       .filter(Boolean);
-    const sandboxed = reproved.every((file) =>
-      (JSON.parse(readFileSync(file, "utf8")) as { detail: { sandboxed?: boolean } }).detail
-        .sandboxed === true,
+    const sandboxed = reproved.every(
+      (file) =>
+        (
+          JSON.parse(readFileSync(file, "utf8")) as {
+            detail: { sandboxed?: boolean };
+          }
+        ).detail.sandboxed === true,
     );
     return {
       gate: outcome.costs.checks["final-gate"]?.ms ?? 0,

@@ -86,10 +86,12 @@ describe("the archive's final gate, through the real Claude Code CLI", () => {
       prompt: "Finish the task.",
       moves: finishWith(m, [
         m.read("agent", "src/multiply.js"),
-        m.edit("agent", "it breaks src/multiply.js after verify", "src/multiply.js", [
-          "return a * b;",
-          "return a + b;",
-        ]),
+        m.edit(
+          "agent",
+          "it breaks src/multiply.js after verify",
+          "src/multiply.js",
+          ["return a * b;", "return a + b;"],
+        ),
       ]),
     });
 

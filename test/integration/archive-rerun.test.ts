@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -75,13 +75,24 @@ const sandboxed =
   });
 
 function archive(repo: GuardedRepo, ...args: string[]) {
+  // After `--`, the host's temp folder for the archive (the tests' own may have moved TMPDIR).
+  const at = args.indexOf("--");
+  const temp = at < 0 ? undefined : args[at + 1];
   return runCli(
-    ["archive", "--provider", "local", "--cwd", repo.dir, ...args],
+    [
+      "archive",
+      "--provider",
+      "local",
+      "--cwd",
+      repo.dir,
+      ...(at < 0 ? args : args.slice(0, at)),
+    ],
     {
       env: {
         GITHUB_TOKEN: undefined,
         GH_TOKEN: undefined,
         CLAUDE_CODE_SESSION_ID: "session-1",
+        ...(temp === undefined ? {} : { TMPDIR: temp }),
       },
     },
   );
@@ -202,10 +213,12 @@ describe("the archive's final proof (archive.requireRerun, on by default)", () =
     const out = result.stdout + result.stderr;
     expect(out).toContain("the final proof failed");
     expect(out).toContain(
-      "p1.1 consistency `grep -q LoginForm src/login-form.tsx || (echo LoginForm is gone; exit 3)` (exit 3): the validation fails; its output ends: LoginForm is gone",
+      "p1.1 consistency `grep -q LoginForm src/login-form.tsx || (echo LoginForm is gone; exit 3)` (exit 3): the validation fails; its output ends: LoginForm is gone; nothing was pushed.",
     );
     expect(out).toMatch(/final-gate +✗ p1\.1 consistency: .* \(exit 3\)/);
-    expect(out).toContain("commit the fix, then run `playbook archive --resume`");
+    expect(out).toContain(
+      "commit the fix, then run `playbook archive --resume`",
+    );
     expect(remoteMain(repo)).toBe(mainBefore);
     expect(remoteBranches(repo)).not.toContain("feat/login-form");
   });
@@ -243,14 +256,25 @@ describe("the archive's final proof (archive.requireRerun, on by default)", () =
   it.skipIf(!sandboxed)(
     "a file planted in the project outside the commit cannot make a validation pass: the checkout's project is hidden",
     () => {
-      // The committed check climbs out of the clean checkout into the project, where an uncommitted file waits.
-      const repo = finishedWith("automated - sh check.sh", {
-        "check.sh": "cat ../../../../../planted.txt\n",
-        "planted.txt": "the answer\n",
-        ".gitignore": ".claude/playbook/\nplanted.txt\n",
-      });
+      // A project outside the host's temp folder, which the sandbox hides anyway: as a user's project is.
+      const hostTemp = tmpdir();
+      const outside = join(import.meta.dirname, "..", "..", ".test-projects");
+      mkdirSync(outside, { recursive: true });
+      process.env["TMPDIR"] = outside;
+      let repo: GuardedRepo;
+      try {
+        // The committed check climbs out of the clean checkout into the project, where an uncommitted file waits.
+        repo = finishedWith("automated - sh check.sh", {
+          "check.sh": "cat ../../../../../planted.txt\n",
+          "planted.txt": "the answer\n",
+          ".gitignore": ".claude/playbook/\nplanted.txt\n",
+        });
+      } finally {
+        process.env["TMPDIR"] = hostTemp;
+      }
+      expect(repo.dir.startsWith(outside)).toBe(true);
 
-      const result = archive(repo);
+      const result = archive(repo, "--", hostTemp);
 
       expect(result.status).not.toBe(0);
       expect(result.stdout + result.stderr).toContain("p1.1 consistency");

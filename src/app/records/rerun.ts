@@ -268,7 +268,7 @@ async function rerunIn(
               ? "the evidence proves other code (the code changed since verify)"
               : code === "untied"
                 ? "the evidence names no code it proved"
-                : row.evidence !== rerun
+                : row.evidence !== rerun && !(gate && rerun === "FAIL")
                   ? `the evidence says ${row.evidence}, the rerun ${rerun}s`
                   : rerun === "FAIL"
                     ? "the validation fails"

@@ -54,14 +54,17 @@ export function toGateFailure(verdict: GateVerdict): string {
     return `${row.subtask} ${row.validation} \`${oneLine(row.command)}\` (${exitText(row)}): ${row.problem ?? ""}${tail.length > 0 ? `; its output ends: ${tail.join(" ⏎ ")}` : ""}`;
   });
   if (failing.length > 3) parts.push(`and ${failing.length - 3} more`);
-  parts.push(...verdict.unproven.slice(0, 5));
-  if (verdict.unproven.length > 5)
-    parts.push(`and ${verdict.unproven.length - 5} more`);
+  if (verdict.unproven.length > 0)
+    parts.push(
+      `the committed playbook is not finished as approved: ${verdict.unproven.slice(0, 5).join("; ")}${verdict.unproven.length > 5 ? ` (and ${verdict.unproven.length - 5} more)` : ""}`,
+    );
   return parts.join("; ");
 }
 
 function exitText(row: GateRow): string {
-  return row.exitCode === null ? "did not run to an exit" : `exit ${row.exitCode}`;
+  return row.exitCode === null
+    ? "did not run to an exit"
+    : `exit ${row.exitCode}`;
 }
 
 function oneLine(text: string): string {
