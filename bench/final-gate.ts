@@ -220,7 +220,7 @@ export async function benchFinalGate(runs = 5): Promise<FinalGateBenchResult> {
 export function finalGateSection(result: FinalGateBenchResult): string[] {
   return [
     `The final gate on the demo project (calc, the multiply task: ${result.validations} validations run again${result.sandboxed ? ", sandboxed," : " without a sandbox"} in a clean`,
-    `checkout of the commit before the push; ${result.runs} runs, median (range)). It is the archive's largest part; the`,
+    `checkout of the commit before the push; ${result.runs} run${result.runs === 1 ? "" : "s"}, median (range)). It is the archive's largest part; the`,
     "archive rows above run without it, so they show the archive's own overhead:",
     "",
     "| part | ms |",
