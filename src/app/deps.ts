@@ -168,11 +168,13 @@ function rerunInChild(
           ok: false,
           detail: `it did not run: ${started ?? stderr.find((l) => l.trim() !== "")?.trim() ?? "no output"}`,
           outOfTime: false,
+          passed: 0,
         });
       resolve({
         ok: rerun.ok,
         detail: toGateFailure(rerun),
         outOfTime: rerun.outOfTime,
+        passed: rerun.rows.filter((r) => r.problem === null).length,
       });
     };
     child.on("error", (error) => finish(error.message));

@@ -182,6 +182,9 @@ describe("the archive's final proof (archive.requireRerun, on by default)", () =
       /final-gate +✓ p1\.1 consistency: test -f src\/login-form\.tsx \(exit 0\)/,
     );
     expect(out.indexOf("final-gate")).toBeLessThan(out.indexOf("push "));
+    expect(out).toMatch(
+      /✓ push +final gate: 7 validations passed on the commit; feat\/login-form → origin/,
+    );
     // The fresh evidence proves the code main has on the remote now, and names the commit that was pushed.
     const proof = evidence(repo);
     expect(proof.by).toBe("playbook-reprove");

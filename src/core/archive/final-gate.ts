@@ -29,6 +29,8 @@ export interface GateOutcome {
   ok: boolean;
   detail: string;
   outOfTime: boolean;
+  /** How many validations passed on the commit. */
+  passed: number;
 }
 
 const TAIL_LINES = 5;
