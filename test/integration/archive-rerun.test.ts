@@ -285,6 +285,48 @@ describe("the archive's final proof (archive.requireRerun, on by default)", () =
     },
   );
 
+  it("a gate with a time budget (the hook's) stops the validation that outlasts it and runs none after it", () => {
+    const repo = finishedWith("automated - sleep 60");
+    repo.git("add", "-A");
+    repo.git("commit", "-q", "-m", "work");
+
+    const result = runCli([
+      "check",
+      "--rerun",
+      "--json",
+      "--at",
+      "HEAD",
+      "--record",
+      "--budget",
+      "3",
+      "--playbook",
+      PLAYBOOK_PATH,
+      "--cwd",
+      repo.dir,
+    ]);
+
+    const { rerun } = JSON.parse(result.stdout) as {
+      rerun: {
+        ok: boolean;
+        outOfTime: boolean;
+        rows: { subtask: string; validation: string; problem: string | null }[];
+      };
+    };
+    expect(rerun.ok).toBe(false);
+    expect(rerun.outOfTime).toBe(true);
+    const at = rerun.rows.findIndex(
+      (r) => r.subtask === "p1.1" && r.validation === "consistency",
+    );
+    expect(rerun.rows[at]?.problem).toMatch(
+      /^(stopped|not run): the gate's time \(3 s\) ran out$/,
+    );
+    expect(rerun.rows.slice(at + 1).map((r) => r.problem)).toEqual(
+      rerun.rows
+        .slice(at + 1)
+        .map(() => "not run: the gate's time (3 s) ran out"),
+    );
+  });
+
   it("archives and merges when every validation run again agrees", () => {
     const repo = finishedWith("automated - test -f src/login-form.tsx");
 
