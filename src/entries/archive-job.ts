@@ -37,7 +37,7 @@ export async function archiveFromHook(
         session,
         maxCheckWaitSeconds: HOOK_CHECK_WAIT_SECONDS,
         onGateRow: (row) => gate.push(toGateProgressLine(row)),
-        gateBudgetSeconds: gateBudgetSeconds(),
+        gateBudgetSeconds: HOOK_GATE_SECONDS,
       },
       createArchiveDeps(projectDir),
     );
@@ -73,13 +73,4 @@ function stepsDone(outcome: ArchiveOutcome, gate: readonly string[]): string {
 function asSentence(text: string): string {
   const trimmed = text.trim();
   return trimmed === "" || /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
-}
-
-/** `PLAYBOOK_HOOK_GATE_SECONDS` (tests: a small budget forces the out-of-time path), else HOOK_GATE_SECONDS. */
-function gateBudgetSeconds(): number {
-  const raw = process.env["PLAYBOOK_HOOK_GATE_SECONDS"];
-  const seconds = Number(raw);
-  return raw !== undefined && raw !== "" && seconds > 0 && seconds <= 150
-    ? seconds
-    : HOOK_GATE_SECONDS;
 }
