@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import {
   createFinishedRepo,
   FINISHED_PLAYBOOK,
+  pushConflictingWorkToMain,
 } from "../helpers/finished-repo.ts";
 import type { GuardedRepo } from "../helpers/guarded-repo.ts";
 import { runCli } from "../helpers/run-cli.ts";
@@ -325,6 +326,25 @@ describe("the archive's final proof (archive.requireRerun, on by default)", () =
         .slice(at + 1)
         .map(() => "not run: the gate's time (3 s) ran out"),
     );
+  });
+
+  it("resumed after a conflict stopped the merge (the playbook already moved to plan/archive/), the gate proves the archived playbook and the archive ends merged", () => {
+    const repo = finishedWith("automated - test -f src/login-form.tsx");
+    pushConflictingWorkToMain(repo);
+    const stopped = archive(repo);
+    expect(stopped.stdout).toContain("✗ merge");
+    expect(existsSync(repo.path(PLAYBOOK_PATH))).toBe(false);
+
+    repo.write("src/login-form.tsx", "export const LoginForm = () => null;\n");
+    repo.git("add", "src/login-form.tsx");
+    repo.git("commit", "-q", "--no-edit");
+    const resumed = archive(repo, "--resume");
+
+    expect(resumed.status, resumed.stdout + resumed.stderr).toBe(0);
+    expect(resumed.stdout).toMatch(
+      /✓ push +final gate: 7 validations passed on the commit/,
+    );
+    expect(resumed.stdout).toContain("archived plan/playbook-login-form.md");
   });
 
   it("archives and merges when every validation run again agrees", () => {

@@ -158,8 +158,11 @@ async function pushBranch(ctx: StepContext): Promise<StepOutcome> {
   // `archive.requireRerun`: nothing leaves this clone (and nothing is merged) unless the validations, run again in
   // the sandbox on the committed work, agree with the evidence.
   if (!ctx.config.requireRerun) return pushRef(ctx, ctx.journal.branch);
+  // Resumed after the archive-playbook step (a merge that stopped), the playbook is at its archive path; its records
+  // are still filed under the old one.
+  const { playbook, archivePath } = ctx.journal;
   const rerun = await ctx.meter.check("final-gate", () =>
-    ctx.rerun(ctx.journal.playbook, {
+    ctx.rerun(existsSync(join(ctx.root, playbook)) ? playbook : archivePath, {
       onRow: ctx.onGateRow,
       budgetSeconds: ctx.gateBudgetSeconds,
     }),
