@@ -24,6 +24,11 @@ import {
 import { startGitHubServer } from "../test/helpers/github-server.ts";
 import { renderLargePlaybook } from "../test/helpers/large-playbook.ts";
 import { stateDoc } from "../test/helpers/sample-docs.ts";
+import {
+  benchFinalGate,
+  finalGateSection,
+  type FinalGateBenchResult,
+} from "./final-gate.ts";
 
 const root = join(import.meta.dirname, "..");
 const cli = join(root, "dist", "cli.mjs");
@@ -350,6 +355,8 @@ async function once(provider: "local" | "github"): Promise<Sample> {
 export const CHECK_NAMES: Record<string, string> = {
   readiness:
     "readiness: lint, every box, verdicts, review, evidence against the tree's fingerprint",
+  "final-gate":
+    "final gate: every validation run again, sandboxed, in a clean checkout of the commit",
   secrets: "secrets: the files to commit scanned by name and content",
   "branch-secrets":
     "secrets in what a push publishes: the lines each of the branch's commits adds (`git log -p`)",
@@ -460,8 +467,14 @@ export function fmt(value: Spread, digits = 0): string {
 /** bench/results.md's archive section after its introduction: the tables, then where the difference goes. */
 export function archiveSection(
   results: readonly ArchiveBenchResult[],
+  gate: FinalGateBenchResult | null = null,
 ): string[] {
-  return [...archiveTables(results), ...WHERE_IT_GOES, ""];
+  return [
+    ...archiveTables(results),
+    ...WHERE_IT_GOES,
+    "",
+    ...(gate ? finalGateSection(gate) : []),
+  ];
 }
 
 const WHERE_IT_GOES = [
@@ -517,7 +530,10 @@ function archiveTables(results: readonly ArchiveBenchResult[]): string[] {
   ];
 }
 
-if (process.argv[1] === import.meta.filename)
+if (process.argv[1] === import.meta.filename) {
+  const runs = Number(process.argv[2] ?? 5);
+  const results = await benchArchive(runs);
   process.stdout.write(
-    `${archiveSection(await benchArchive(Number(process.argv[2] ?? 5))).join("\n")}\n`,
+    `${archiveSection(results, await benchFinalGate(runs)).join("\n")}\n`,
   );
+}

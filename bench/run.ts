@@ -6,6 +6,7 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { renderLargePlaybook } from "../test/helpers/large-playbook.ts";
 import { archiveSection, benchArchive } from "./archive.ts";
+import { benchFinalGate } from "./final-gate.ts";
 import { benchDemo } from "./demo.ts";
 import { benchParallel, formatSpread } from "./parallel.ts";
 import { benchInit } from "./init.ts";
@@ -681,6 +682,9 @@ try {
   const archive = await benchArchive(
     Number(process.env["BENCH_ARCHIVE_RUNS"] ?? 7),
   );
+  const finalGate = await benchFinalGate(
+    Number(process.env["BENCH_ARCHIVE_RUNS"] ?? 7),
+  );
 
   const init = benchInit(Number(process.env["BENCH_INIT_RUNS"] ?? 5));
 
@@ -788,7 +792,7 @@ try {
     "The GitHub rows run against the local GitHub-compatible server of the tests, which validates every request and",
     "response against GitHub's OpenAPI description, so each request costs both sides the same.",
     "",
-    ...archiveSection(archive),
+    ...archiveSection(archive, finalGate),
     "## Generator (issue 6)",
     "",
     "`playbook init --yes` in a fresh clone of a git repository with a package.json (35 files rendered and written,",

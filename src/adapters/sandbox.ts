@@ -15,6 +15,8 @@ export interface SandboxPolicy {
   allowWrite: readonly string[];
   /** Absolute folders it may read even where the sandbox hides their parent (a clean checkout's linked dependencies). */
   allowRead?: readonly string[];
+  /** Absolute folders it may not read, except what it writes and `allowRead` (a clean checkout's project). */
+  hide?: readonly string[];
   /** The installed playbook-kit, write-protected when it sits inside the project (node_modules, a link). */
   packageRoot: string | null;
   /** More paths kept read-only (relative to `root`, or absolute): what Claude Code's settings add for the agent. */
@@ -146,8 +148,16 @@ export async function startSandbox(policy: SandboxPolicy): Promise<Sandbox> {
     ...(policy.denyWrite ?? []).map((p) => resolve(root, p)),
   ];
   const sockets = unixSocketPolicy(home, tempDir, writable, internal);
+  const hidden = (policy.hide ?? []).map(realOrSelf);
+  if (hidden.length > 0) {
+    sockets.denyRead.push(...hidden);
+    // What the commands write lies inside the hidden project; on Linux it is readable already.
+    sockets.allowRead.push(
+      ...writable.filter((p) => !sockets.allowRead.includes(p)),
+    );
+  }
   sockets.allowRead.push(
-    ...(policy.allowRead ?? []),
+    ...(policy.allowRead ?? []).map(realOrSelf),
     ...dependencyLinkTargets(root, sockets.denyRead),
   );
   let last = "";

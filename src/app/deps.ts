@@ -1,6 +1,6 @@
 import type { CiSetupDeps } from "./scaffold/check-ci-setup.ts";
 import { randomUUID } from "node:crypto";
-import { execFile } from "node:child_process";
+import { spawn } from "node:child_process";
 import { readDocumentText } from "../adapters/read-document.ts";
 import { dirname, join } from "node:path";
 import { createGitPort } from "../adapters/git-port.ts";
@@ -9,6 +9,12 @@ import { takeGrant } from "../adapters/grant-store.ts";
 import { readRecords } from "../adapters/record-store.ts";
 import type { PlaybookSummary, StateSummary } from "../core/model/summary.ts";
 import { gitHubHosts } from "../core/archive/git-auth.ts";
+import {
+  toGateFailure,
+  type GateOptions,
+  type GateOutcome,
+  type GateRow,
+} from "../core/archive/final-gate.ts";
 import { summarizeDocument } from "../core/parse/summarize-document.ts";
 import { createRecordSet } from "../core/records/record-set.ts";
 import type { ArchiveDeps } from "./archive/run-archive.ts";
@@ -87,7 +93,7 @@ export function createArchiveDeps(
       }
     },
     readRecords: (dir, path) => createRecordSet(readRecords(dir, path)),
-    rerun: (playbook) => rerunInChild(root, playbook, env),
+    rerun: (playbook, options) => rerunInChild(root, playbook, env, options),
   };
 }
 
@@ -96,58 +102,94 @@ declare const __dirname: string | undefined;
 /**
  * Runs `playbook check --rerun --playbook <playbook>` as a child of this package's own CLI (the sandbox runtime is
  * a chunk of it), and reads its verdict on the rerun alone: problems of other playbooks do not stop this archive.
+ * Each validation is told to `onRow` as it finishes (the child's `--progress` lines on stderr).
  */
 function rerunInChild(
   root: string,
   playbook: string,
   env: Readonly<Record<string, string | undefined>>,
-): Promise<{ ok: boolean; detail: string }> {
+  { onRow, budgetSeconds }: GateOptions,
+): Promise<GateOutcome> {
   // dist/archive.cjs (the hook's) sits beside cli.mjs; in the CLI, cli.mjs is what runs.
   const cli =
     typeof __dirname === "string"
       ? join(__dirname, "cli.mjs")
       : join(dirname(process.argv[1] ?? ""), "cli.mjs");
   return new Promise((resolve) => {
-    execFile(
+    const child = spawn(
       process.execPath,
       [
         cli,
         "check",
         "--rerun",
         "--json",
+        "--progress",
         "--playbook",
         playbook,
         // What is about to be pushed, checked out clean: an ignored or uncommitted file the code needs is not there.
         "--at",
         "HEAD",
         "--record",
+        ...(budgetSeconds === undefined
+          ? []
+          : ["--budget", String(budgetSeconds)]),
         "--cwd",
         root,
       ],
-      { cwd: root, env: { ...env }, maxBuffer: 64 * 1024 * 1024 },
-      (_error, stdout, stderr) => {
-        let rerun: RerunReport | undefined;
-        try {
-          rerun = (JSON.parse(stdout) as { rerun?: RerunReport }).rerun;
-        } catch {
-          rerun = undefined;
-        }
-        if (!rerun)
-          return resolve({
-            ok: false,
-            detail: `it did not run: ${stderr.trim().split("\n")[0] ?? "no output"}`,
-          });
-        const bad = rerun.rows.filter((r) => r.problem !== null);
-        resolve({
-          ok: rerun.ok,
-          detail: bad
-            .slice(0, 3)
-            .map((r) => `${r.subtask} ${r.validation}: ${r.problem ?? ""}`)
-            .join("; "),
-        });
-      },
+      { cwd: root, env: { ...env }, stdio: ["ignore", "pipe", "pipe"] },
     );
+    const stdout: Buffer[] = [];
+    const stderr: string[] = [];
+    let pending = "";
+    child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk: string) => {
+      const lines = (pending + chunk).split("\n");
+      pending = lines.pop() ?? "";
+      for (const line of lines) {
+        const row = progressRow(line);
+        if (row) onRow?.(row);
+        else if (stderr.length < 20) stderr.push(line);
+      }
+    });
+    const finish = (started: string | null) => {
+      let rerun: RerunReport | undefined;
+      try {
+        rerun = (
+          JSON.parse(Buffer.concat(stdout).toString("utf8")) as {
+            rerun?: RerunReport;
+          }
+        ).rerun;
+      } catch {
+        rerun = undefined;
+      }
+      if (!rerun)
+        return resolve({
+          ok: false,
+          detail: `it did not run: ${started ?? stderr.find((l) => l.trim() !== "")?.trim() ?? "no output"}`,
+          outOfTime: false,
+          passed: 0,
+        });
+      resolve({
+        ok: rerun.ok,
+        detail: toGateFailure(rerun),
+        outOfTime: rerun.outOfTime,
+        passed: rerun.rows.filter((r) => r.problem === null).length,
+      });
+    };
+    child.on("error", (error) => finish(error.message));
+    child.on("close", () => finish(null));
   });
+}
+
+/** A `--progress` line of `check --rerun`: one finished validation, else null. */
+function progressRow(line: string): GateRow | null {
+  if (!line.startsWith('{"rerunRow":')) return null;
+  try {
+    return (JSON.parse(line) as { rerunRow: GateRow }).rerunRow;
+  } catch {
+    return null;
+  }
 }
 
 /** The real dependencies for the project at `root`. */

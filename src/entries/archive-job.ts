@@ -2,9 +2,15 @@ import { readArchiveJournal } from "../adapters/archive-journal-store.ts";
 import { createArchiveDeps } from "../app/deps.ts";
 import { runArchive, type ArchiveOutcome } from "../app/archive/run-archive.ts";
 import type { HookArchiveResult } from "../app/hook/hook-run.ts";
+import { toGateProgressLine } from "../core/archive/final-gate.ts";
 
 /** In the hook, checks are waited for at most this long: the agent's tool call waits meanwhile. */
 const HOOK_CHECK_WAIT_SECONDS = 60;
+/**
+ * The final gate's share of the PostToolUse hook's 180 s (hooks/hooks.json), beside the wait for checks and the git
+ * work: past it the archive stops before pushing, and `playbook archive --resume`, a job outside the hook's time, goes on.
+ */
+const HOOK_GATE_SECONDS = 90;
 
 /**
  * `dist/archive.cjs`: the archive workflow for the PostToolUse hook, in its own bundle so that Octokit and the parser
@@ -25,6 +31,7 @@ export async function archiveFromHook(
       headline: `The archive of ${journal.journal.playbook} is unfinished${journal.journal.next ? `: ${journal.journal.next}` : ""}. Run \`playbook archive --resume\`.`,
       steps: null,
     };
+  const gate: string[] = [];
   try {
     const outcome = await runArchive(
       projectDir,
@@ -34,10 +41,12 @@ export async function archiveFromHook(
         provider: null,
         session,
         maxCheckWaitSeconds: HOOK_CHECK_WAIT_SECONDS,
+        onGateRow: (row) => gate.push(toGateProgressLine(row)),
+        gateBudgetSeconds: HOOK_GATE_SECONDS,
       },
       createArchiveDeps(projectDir),
     );
-    return { headline: headline(outcome), steps: stepsDone(outcome) };
+    return { headline: headline(outcome), steps: stepsDone(outcome, gate) };
   } catch (error) {
     return {
       headline: `The playbook is finished, but the archive did not start: ${error instanceof Error ? error.message : String(error)}`,
@@ -55,9 +64,15 @@ function headline(outcome: ArchiveOutcome): string {
   return `playbook started the archive of ${journal.playbook}, and it stopped: ${asSentence(outcome.steps.at(-1)?.detail ?? "")} Next: ${asSentence(outcome.next ?? "run `playbook archive --resume`")}`;
 }
 
-function stepsDone(outcome: ArchiveOutcome): string {
+/** Each step's line; the final gate's validations, one each, come before the push step they belong to. */
+function stepsDone(outcome: ArchiveOutcome, gate: readonly string[]): string {
   return outcome.steps
-    .map((s) => `${s.status === "failed" ? "✗" : "✓"} ${s.id}: ${s.detail}`)
+    .flatMap((s) => [
+      ...(s.id === "push" && gate.length > 0
+        ? [`final gate: ${gate.join(", ")}`]
+        : []),
+      `${s.status === "failed" ? "✗" : "✓"} ${s.id}: ${s.detail}`,
+    ])
     .join("; ");
 }
 

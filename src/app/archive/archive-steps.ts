@@ -174,16 +174,33 @@ async function pushBranch(ctx: StepContext): Promise<StepOutcome> {
   await refusePublishedSecrets(ctx);
   // `archive.requireRerun`: nothing leaves this clone (and nothing is merged) unless the validations, run again in
   // the sandbox on the committed work, agree with the evidence.
-  if (ctx.config.requireRerun) {
-    const rerun = await ctx.rerun(ctx.journal.playbook);
-    if (!rerun.ok)
-      throw new StepFailure(
-        `the final proof failed (each validation runs again in a clean checkout of the commit, without ignored or uncommitted files): ${rerun.detail}; nothing was pushed.`,
-        `fix what it names (a file the code needs may be ignored by git or not committed), then ${RESUME.replace(/^then /, "")}.`,
-      );
-    await commitRefreshedProof(ctx);
-  }
-  return pushRef(ctx, ctx.journal.branch);
+  if (!ctx.config.requireRerun) return pushRef(ctx, ctx.journal.branch);
+  // Resumed after the archive-playbook step (a merge that stopped), the playbook is at its archive path; its records
+  // are still filed under the old one.
+  const { playbook, archivePath } = ctx.journal;
+  const rerun = await ctx.meter.check("final-gate", () =>
+    ctx.rerun(existsSync(join(ctx.root, playbook)) ? playbook : archivePath, {
+      onRow: ctx.onGateRow,
+      budgetSeconds: ctx.gateBudgetSeconds,
+    }),
+  );
+  if (!rerun.ok && rerun.outOfTime)
+    throw new StepFailure(
+      `the final proof did not finish in the ${ctx.gateBudgetSeconds ?? 0} s the hook may take (${rerun.detail}); nothing was pushed.`,
+      "run `playbook archive --resume`: run in the shell, it is not bound by the hook's time and shows each validation as it finishes.",
+    );
+  if (!rerun.ok)
+    throw new StepFailure(
+      `the final proof failed (each validation runs again in a clean checkout of the commit, without ignored or uncommitted files): ${rerun.detail}; nothing was pushed.`,
+      `fix what it names (a file the code needs may be ignored by git or not committed), commit the fix, then ${RESUME.replace(/^then /, "")}.`,
+    );
+  await commitRefreshedProof(ctx);
+  // The step's line (in the journal, the hook's context and the output) says the commit was proven.
+  const pushed = await pushRef(ctx, ctx.journal.branch);
+  return {
+    ...pushed,
+    detail: `final gate: ${rerun.passed} validation${rerun.passed === 1 ? "" : "s"} passed on the commit; ${pushed.detail}`,
+  };
 }
 
 /**

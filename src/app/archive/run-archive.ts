@@ -15,6 +15,7 @@ import {
   type ArchiveJournal,
   type ArchiveStepId,
 } from "../../core/archive/journal.ts";
+import type { GateRow } from "../../core/archive/final-gate.ts";
 import { renderPullRequest } from "../../core/archive/pull-request-text.ts";
 import type {
   PlaybookSummary,
@@ -58,6 +59,10 @@ export interface ArchiveOptions {
   /** At most this many seconds of waiting for checks (the hook passes a short one); default `checkWaitSeconds`. */
   maxCheckWaitSeconds?: number;
   onProgress?: (step: StepReport) => void;
+  /** Told each validation of the final gate (the push step) as it finishes. */
+  onGateRow?: (row: GateRow) => void;
+  /** At most this many seconds for the final gate's validations together (the hook passes one); unbounded by default. */
+  gateBudgetSeconds?: number;
 }
 
 export interface ArchiveDeps {
@@ -188,6 +193,8 @@ export async function runArchive(
     ),
     pollIntervalMs: deps.pollIntervalMs,
     rerun: deps.rerun,
+    onGateRow: options.onGateRow,
+    gateBudgetSeconds: options.gateBudgetSeconds,
     meter,
     pullRequests: plan.pulls,
     readProof: (j) => {

@@ -11,6 +11,11 @@ import type { PlaybookSummary } from "../../core/model/summary.ts";
 import type { RecordSet } from "../../core/records/record.ts";
 import { PlaybookError } from "../../core/errors.ts";
 import type { GitHubPort, GitPort, PullRequest } from "../../core/ports.ts";
+import type {
+  GateOutcome,
+  GateOptions,
+  GateRow,
+} from "../../core/archive/final-gate.ts";
 
 /** Why a step stopped the archive, and the one thing to do before `playbook archive --resume`. */
 export class StepFailure extends PlaybookError {
@@ -37,7 +42,11 @@ export interface StepContext {
   checkWaitSeconds: number;
   pollIntervalMs: number;
   /** `playbook check --rerun` for one playbook: whether every validation agrees with its evidence, and if not why. */
-  rerun: (playbook: string) => Promise<{ ok: boolean; detail: string }>;
+  rerun: (playbook: string, options: GateOptions) => Promise<GateOutcome>;
+  /** Told each validation of the final gate as it finishes. */
+  onGateRow?: ((row: GateRow) => void) | undefined;
+  /** At most this many seconds for the final gate's validations together (the hook's archive); unbounded when absent. */
+  gateBudgetSeconds?: number | undefined;
   /** What the safety checks cost, for the benchmark. */
   meter: CostMeter;
   /**
@@ -69,10 +78,12 @@ export interface Cost {
 /**
  * The safety checks whose price the benchmark shows (bench/archive.ts). Each prevents a failure: work archived
  * unfinished, a secret published, a conflict committed, uncommitted work overwritten by a switch, someone else's
- * merge pushed over, unchecked or unseen code merged, a kill that cannot be resumed.
+ * merge pushed over, unchecked or unseen code merged, a kill that cannot be resumed, code pushed that its
+ * validations do not prove (the final gate).
  */
 export const SAFETY_CHECKS = [
   "readiness",
+  "final-gate",
   "secrets",
   "branch-secrets",
   "conflicts",

@@ -9,6 +9,7 @@ import {
   type ValidationName,
 } from "../../core/model/playbook.ts";
 import { parsePlaybook } from "../../core/parse/parse-playbook.ts";
+import { findMissingProof } from "../../core/records/completion.ts";
 import { treeMismatch } from "../../core/records/proof-state.ts";
 import { createRecordSet } from "../../core/records/record-set.ts";
 import type { RecordSet } from "../../core/records/record.ts";
@@ -52,6 +53,13 @@ export interface RerunOptions {
    */
   pr?: string | undefined;
   timeoutMs: number;
+  /**
+   * All the validations together may take this long (the hook's archive, bound by the hook's time); each then runs
+   * at most what is left, and those left over fail as not run. Unbounded when absent.
+   */
+  budgetMs?: number | undefined;
+  /** Told each row as its validation finishes (the archive's final gate shows its progress with it). */
+  onRow?: ((row: RerunRow) => void) | undefined;
   /** How long `git diff` against `base` may take. */
   gitTimeoutMs?: number;
   /** Ctrl-C or SIGTERM (adapters/interrupt.ts): ends the running validation and stops the rerun. */
@@ -68,6 +76,8 @@ export interface RerunRow {
   evidence: "PASS" | "FAIL" | null;
   rerun: "PASS" | "FAIL";
   exitCode: number | null;
+  /** The last lines the command printed (empty when it did not run). */
+  outputTail: string[];
   /** Why the rerun disagrees with the evidence, or null when both say PASS for this code. */
   problem: string | null;
 }
@@ -77,6 +87,13 @@ export interface RerunReport {
   tree: string | null;
   sandbox: { sandboxed: true } | { sandboxed: false; why: string };
   rows: RerunRow[];
+  /**
+   * The final gate's (`at` with `record`): what keeps the committed playbooks from being finished as the reviewer
+   * approved them, besides the validations run here (`findMissingProof` without the tree). Empty otherwise.
+   */
+  unproven: string[];
+  /** Whether `budgetMs` ran out before every validation had run to its end. */
+  outOfTime: boolean;
   /** With `pr`: the changed paths CI does not judge, which a person must review (empty otherwise). */
   forAPerson: string[];
   ok: boolean;
@@ -148,7 +165,10 @@ async function rerunIn(
 ): Promise<RerunReport> {
   const commit = checkout?.commit ?? null;
   const playbooks = choosePlaybooks(root, options);
-  const planned: (Omit<RerunRow, "rerun" | "exitCode" | "problem"> & {
+  const planned: (Omit<
+    RerunRow,
+    "rerun" | "exitCode" | "outputTail" | "problem"
+  > & {
     stale: string | null;
     proved: Parameters<typeof treeMismatch>[0] | null;
     filedAs: string;
@@ -161,6 +181,7 @@ async function rerunIn(
     summary: PlaybookSummary;
     records: RecordSet;
   }[] = [];
+  const unproven: string[] = [];
   for (const path of playbooks) {
     const text = readDocumentText(join(runRoot, path), "playbook", path);
     const parsed = parsePlaybook(text, path);
@@ -168,6 +189,15 @@ async function rerunIn(
     const filedAs = recordPathOf(path);
     const records = createRecordSet(readRecords(root, filedAs));
     books.push({ path, filedAs, summary, records });
+    // The gate stands in for the tree-current evidence readiness no longer asks for, and `--resume` skips readiness:
+    // the commit's playbook must itself be finished, with the reviewer's approval of it as it is. A validation
+    // rewritten, a box unticked or a subtask removed after approval fails here, not only in the working tree.
+    if (gate)
+      unproven.push(
+        ...findMissingProof(filedAs, summary, records)
+          .filter((gap) => !gap.endsWith("has no current passing evidence"))
+          .map((gap) => (playbooks.length > 1 ? `${path}: ${gap}` : gap)),
+      );
     for (const phase of summary.phases)
       for (const subtask of phase.subtasks) {
         if (!subtask.checked) continue;
@@ -214,45 +244,72 @@ async function rerunIn(
   };
   const isolation = await isolate(runRoot, planned.length > 0, deps, {
     configRoot,
-    allowRead: checkout?.dependencies ?? [],
     interruptible: signal !== undefined,
+    // A clean checkout sits inside the project: its working tree, with every file git ignores or that is not
+    // committed, is hidden from the validations (Node's lookups climb into parent folders, and a path can name it),
+    // except the installed dependencies and git's folder, which the checkout's `.git` file points into.
+    ...(checkout
+      ? {
+          hide: [root],
+          allowRead: [...checkout.dependencies, join(root, ".git")],
+        }
+      : {}),
   });
   const rows: RerunRow[] = [];
+  let outOfTime = false;
   let tree: string | null;
   try {
     tree = readTreeOrThrow(runRoot, deps).fingerprint;
     checkout?.linkDependencies();
+    const until =
+      options.budgetMs === undefined
+        ? Number.POSITIVE_INFINITY
+        : deps.now().getTime() + options.budgetMs;
     for (const { stale, proved, filedAs, hash, ...row } of planned) {
       stopIfInterrupted();
+      const left = until - deps.now().getTime();
+      const timeoutMs = Math.min(options.timeoutMs, left);
       const run =
-        row.command === ""
+        row.command === "" || left <= 0
           ? null
           : await deps.run(
               isolation.sandboxed
                 ? await isolation.wrap(row.command)
                 : row.command,
-              { cwd: runRoot, timeoutMs: options.timeoutMs, signal },
+              { cwd: runRoot, timeoutMs, signal },
             );
       if (isolation.sandboxed) isolation.cleanup();
       stopIfInterrupted();
+      const cut =
+        left <= 0 || (run?.timedOut === true && timeoutMs < options.timeoutMs);
+      if (cut) outOfTime = true;
       const rerun =
         run && run.exitCode === 0 && !run.timedOut ? "PASS" : "FAIL";
       // The final gate proves the commit itself: evidence of an earlier tree is what it replaces.
       const code = proved && !gate ? treeMismatch(proved, tree) : null;
-      const problem =
-        row.evidence === null
+      const problem = cut
+        ? `${left <= 0 ? "not run" : "stopped"}: the gate's time (${Math.round((options.budgetMs ?? 0) / 1000)} s) ran out`
+        : row.evidence === null
           ? "no evidence"
           : (stale ??
             (code === "code"
               ? "the evidence proves other code (the code changed since verify)"
               : code === "untied"
                 ? "the evidence names no code it proved"
-                : row.evidence !== rerun
+                : row.evidence !== rerun && !(gate && rerun === "FAIL")
                   ? `the evidence says ${row.evidence}, the rerun ${rerun}s`
                   : rerun === "FAIL"
                     ? "the validation fails"
                     : null));
-      rows.push({ ...row, rerun, exitCode: run?.exitCode ?? null, problem });
+      const done = {
+        ...row,
+        rerun,
+        exitCode: run?.exitCode ?? null,
+        outputTail: run?.outputTail ?? [],
+        problem,
+      } satisfies RerunRow;
+      rows.push(done);
+      options.onRow?.(done);
       if (gate && problem === null && run !== null && hash !== null)
         writeRecord(root, {
           kind: "evidence",
@@ -282,8 +339,10 @@ async function rerunIn(
       ? { sandboxed: true }
       : { sandboxed: false, why: isolation.why },
     rows,
+    unproven,
+    outOfTime,
     forAPerson: [],
-    ok: rows.every((r) => r.problem === null),
+    ok: unproven.length === 0 && rows.every((r) => r.problem === null),
     proof: books.map((book) =>
       toProofModel({
         path: book.filedAs,

@@ -20,6 +20,7 @@ export async function startIsolation(
     allowedDomains: verify.allowedDomains,
     allowWrite: verify.allowWrite,
     allowRead: options.allowRead ?? [],
+    hide: options.hide ?? [],
     packageRoot,
     interruptible: options.interruptible === true,
   });

@@ -74,6 +74,8 @@ export interface IsolateOptions {
    * left out.
    */
   interruptible?: boolean;
+  /** Folders the validations may not read (a clean checkout's project); `allowRead` and what they write stay readable. */
+  hide?: readonly string[];
 }
 
 /** Where validation commands run: inside the OS sandbox, or (where none can run) as they are, and why. */

@@ -2,6 +2,7 @@ import { defineCommand } from "citty";
 import { assertRuntimeWritable } from "../../app/records/runtime-writable.ts";
 import { createArchiveDeps } from "../../app/deps.ts";
 import { runArchive, type StepReport } from "../../app/archive/run-archive.ts";
+import { toGateProgressLine } from "../../core/archive/final-gate.ts";
 import { PlaybookError } from "../../core/errors.ts";
 import { createColors } from "../print/colors.ts";
 import { toTerminalText } from "../print/terminal-text.ts";
@@ -72,6 +73,11 @@ export const archiveCommand = defineCommand({
         onProgress: (report) =>
           print(
             `${mark(report)} ${report.id.padEnd(16)} ${toTerminalText(report.detail)}`,
+          ),
+        // One line per validation as the final gate finishes it, before the push step's line.
+        onGateRow: (row) =>
+          print(
+            `${row.problem === null ? c.dim("·") : c.red("·")} ${"final-gate".padEnd(16)} ${toTerminalText(toGateProgressLine(row))}`,
           ),
       },
       createArchiveDeps(root),

@@ -66,6 +66,17 @@ export const checkCommand = defineCommand({
       description:
         "With --rerun --at: the archive's final gate; evidence of an earlier tree does not count against the commit, and each validation that passes gets fresh evidence",
     },
+    budget: {
+      type: "string",
+      description:
+        "With --rerun: seconds all the commands together may run; those left over fail as not run (the hook's archive)",
+      valueHint: "seconds",
+    },
+    progress: {
+      type: "boolean",
+      description:
+        "With --rerun: print each validation on stderr as it finishes, one JSON line each (the archive shows its final gate with them)",
+    },
   },
   async run({ args }) {
     const format =
@@ -98,7 +109,17 @@ export const checkCommand = defineCommand({
               at: args.at,
               record: args.record,
               pr,
+              onRow: args.progress
+                ? (row) =>
+                    process.stderr.write(
+                      `${JSON.stringify({ rerunRow: row })}\n`,
+                    )
+                : undefined,
               timeoutMs: parseTimeout(args.timeout) * 1000,
+              budgetMs:
+                args.budget === undefined
+                  ? undefined
+                  : parseTimeout(args.budget, "--budget") * 1000,
               signal: interrupt.signal,
             },
             createVerifyDeps(),
@@ -185,6 +206,8 @@ function formatRerun(unsafe: RerunReport, c: Colors): string[] {
     lines.push(
       `${row.problem === null ? c.green("✓") : c.red("✗")} ${`${row.subtask} ${row.validation}`.padEnd(width)}  evidence ${row.evidence ?? "none"}  rerun ${row.rerun}  ${row.command}${row.problem === null ? "" : c.red(`  ${row.problem}`)}  ${c.dim(row.playbook)}`,
     );
+  for (const gap of report.unproven)
+    lines.push(c.red(`✗ not finished as approved: ${gap}`));
   if (report.forAPerson.length > 0)
     lines.push(
       c.red(

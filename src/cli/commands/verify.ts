@@ -112,15 +112,18 @@ export function requireSubtask(
   return subtask;
 }
 
-export function parseTimeout(raw: string | undefined): number {
+export function parseTimeout(
+  raw: string | undefined,
+  flag = "--timeout",
+): number {
   if (raw === undefined) return DEFAULT_TIMEOUT_SECONDS;
   const seconds = Number(raw);
   if (!/^\d+(\.\d+)?$/.test(raw.trim()) || !(seconds > 0) || seconds > 86_400)
     throw new PlaybookError(
       "E_USAGE",
-      `Unexpected --timeout ${raw}, expected a number of seconds between 0 and 86400.`,
+      `Unexpected ${flag} ${raw}, expected a number of seconds between 0 and 86400.`,
       {
-        hint: `Write e.g. --timeout 600; the default is ${DEFAULT_TIMEOUT_SECONDS}.`,
+        hint: `Write e.g. ${flag} 600${flag === "--timeout" ? `; the default is ${DEFAULT_TIMEOUT_SECONDS}` : ""}.`,
       },
     );
   return seconds;
