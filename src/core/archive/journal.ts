@@ -35,6 +35,16 @@ const JOURNAL = v.object({
   steps: v.record(v.string(), STEP_RESULT),
   /** The one thing to do before `playbook archive --resume`, when the archive stopped. */
   next: v.nullable(v.string()),
+  /**
+   * Set by the commit step: the paths it committed, and the untracked files it left alone (not staged, not written
+   * by the agent's file tools), each sorted.
+   */
+  files: v.optional(
+    v.object({
+      committed: v.array(v.string()),
+      leftAlone: v.array(v.string()),
+    }),
+  ),
 });
 
 /** `.claude/playbook/archive-journal.json`: which playbook is being archived and how far the steps got. */
