@@ -13,18 +13,15 @@ import {
 /**
  * secretlint's recommended rules (each a maintained package: AWS, GCP, GitHub, GitLab, npm, Slack, Stripe, OpenAI,
  * Anthropic, private keys, basic auth in URLs, database connection strings, ...) and `no-dotenv` (a file named
- * `.env`). Its `secretlint-disable` comments are not honoured: a comment in the scanned file, which the agent can
- * write, does not silence the scan.
+ * `.env`). Its `secretlint-disable` comments (the preset's `filter-comments`) are not honoured: the scanned files are
+ * the agent's to write, so a comment in them does not silence the scan. The preset's rules are registered one by
+ * one, since secretlint ignores `disabled` on a rule inside a preset.
  */
+const IGNORED_RULES = new Set(["@secretlint/secretlint-rule-filter-comments"]);
 const CONFIG: SecretLintCoreConfig = {
-  rules: [
-    {
-      id: recommended.meta.id,
-      rule: recommended,
-      rules: [{ id: "@secretlint/secretlint-rule-filter-comments", disabled: true }],
-    },
-    { id: noDotenv.meta.id, rule: noDotenv },
-  ],
+  rules: [...recommended.rules, noDotenv]
+    .filter((rule) => !IGNORED_RULES.has(rule.meta.id))
+    .map((rule) => ({ id: rule.meta.id, rule })),
 };
 
 /**

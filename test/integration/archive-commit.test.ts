@@ -87,6 +87,7 @@ describe("the archive's commit step", () => {
       r.git("rm", "-q", "src/app.ts");
     });
     const result = archive(repo);
+    expect(result.stdout).toContain("✓ commit");
     expect(result.status).toBe(0);
     expect(journalOf(repo).files?.committed).toEqual([
       ".gitignore",
@@ -162,7 +163,7 @@ describe("the archive's commit step", () => {
     expect(result.stdout).toContain("✗ commit");
     expect(result.stdout).toMatch(/config\.env:3:\d+ [^;]*\*\*\*\* \(rule aws, AWSSecretAccessKey\)/);
     expect(result.stdout).toMatch(/src\/client\.ts:2:\d+ export const token = "\*\*\*\* \(rule github/);
-    expect(result.stdout).toContain("then run `playbook archive --resume`");
+    expect(result.stdout).toContain("Then run `playbook archive --resume`. Nothing was committed or deleted.");
     expect(result.stdout).not.toContain(FAKE_AWS_SECRET.slice(0, 8));
     expect(result.stdout).not.toContain(FAKE_GITHUB_TOKEN.slice(4, 12));
     expect(repo.git("rev-parse", "HEAD")).toBe(head);
@@ -204,7 +205,7 @@ describe("the archive's commit step", () => {
     const result = archive(repo);
     expect(result.status).toBe(1);
     expect(result.stdout).toContain(
-      `the list of files the agent wrote is unusable: ${writtenListPath(PLAYBOOK)}:3: Unexpected \`{oops\``,
+      `the list of files the agent wrote is unusable: ${writtenListPath(PLAYBOOK)}:2: Unexpected \`{oops\``,
     );
     expect(result.stdout).toContain(`mv ${writtenListPath(PLAYBOOK)} ${writtenListPath(PLAYBOOK)}.bad`);
     expect(repo.git("rev-parse", "HEAD")).toBe(head);

@@ -82,7 +82,10 @@ export async function commitWork(ctx: StepContext): Promise<StepOutcome> {
     );
   await refuseSecrets(ctx, selection);
   const paths = pathsOf(changes);
-  await git.addAll(paths);
+  // What is staged already stays as it is: `git add` of a path whose removal is staged matches nothing and fails.
+  await git.addAll(
+    changes.filter((c) => c.worktree !== " ").map((c) => c.path),
+  );
   const sha = await git.commit(`feat(${nameOf(journal)}): ${journal.title}`);
   journal.files = {
     committed: sha === null ? committed : [...new Set([...committed, ...paths])].sort(),
