@@ -4,10 +4,7 @@ import {
   createReviewedWorld,
   stepTitled,
 } from "../helpers/golden-path-world.ts";
-import {
-  AWS_SECRET_LINE,
-  FAKE_AWS_SECRET,
-} from "../helpers/fake-secrets.ts";
+import { AWS_SECRET_LINE, FAKE_AWS_SECRET } from "../helpers/fake-secrets.ts";
 
 /** `code` run by Python from the agent's shell, base64-encoded: a spelling no parser of the command line reads. */
 function blindPython(code: string): string {
@@ -46,9 +43,17 @@ describe("the archive leaves the shell's stray files alone, through the real cli
         ...m.verify("p1.2"),
         ...m.tick("p1.2", "allow"),
         ...m.verify("p1"),
-        ...m.crit("p1", "PASS", "npm test passes; README and CHANGELOG list the function"),
+        ...m.crit(
+          "p1",
+          "PASS",
+          "npm test passes; README and CHANGELOG list the function",
+        ),
         ...m.finishPhase("allow"),
-        ...m.tick("ft1", "allow", "it ticks the last box, ft1: the archive starts"),
+        ...m.tick(
+          "ft1",
+          "allow",
+          "it ticks the last box, ft1: the archive starts",
+        ),
         m.say("agent", "it stops", "The multiply task is merged.", "stop"),
       ],
     });
@@ -58,15 +63,24 @@ describe("the archive leaves the shell's stray files alone, through the real cli
     expect(world.read("config.env")).toContain(AWS_SECRET_LINE);
 
     // The archive ran in the hook and told the model which files it committed and which it left alone.
-    const archive = stepTitled(world, "it ticks the last box, ft1: the archive starts");
-    const told = archive.reply?.contexts.find((c) => c.event === "PostToolUse")?.text ?? "";
+    const archive = stepTitled(
+      world,
+      "it ticks the last box, ft1: the archive starts",
+    );
+    const told =
+      archive.reply?.contexts.find((c) => c.event === "PostToolUse")?.text ??
+      "";
     expect(told).toContain("playbook archived plan/playbook-multiply.md");
-    expect(told).toMatch(/commit: \d+ files \([0-9a-f]{7}\): [^;]*src\/multiply\.js/);
+    expect(told).toMatch(
+      /commit: \d+ files \([0-9a-f]{7}\): [^;]*src\/multiply\.js/,
+    );
     expect(told).toMatch(
       /left alone, not committed \(untracked, not staged, not written by the agent's file tools\): config\.env, scratch\.txt\./,
     );
     expect(told).not.toContain(FAKE_AWS_SECRET.slice(0, 8));
-    const journal = JSON.parse(world.read(".claude/playbook/archive-journal.json")) as {
+    const journal = JSON.parse(
+      world.read(".claude/playbook/archive-journal.json"),
+    ) as {
       files: { committed: string[]; leftAlone: string[] };
     };
     expect(journal.files.leftAlone).toEqual(["config.env", "scratch.txt"]);
@@ -75,12 +89,16 @@ describe("the archive leaves the shell's stray files alone, through the real cli
     // The remote: the work is on main, and neither file under any ref nor in any object reachable from one.
     const remote = (...args: string[]) => world.project.remoteGit(...args);
     expect(remote("show", "main:src/multiply.js")).toContain("multiply");
-    const refs = remote("for-each-ref", "--format=%(refname)").trim().split("\n");
+    const refs = remote("for-each-ref", "--format=%(refname)")
+      .trim()
+      .split("\n");
     expect(refs).toContain("refs/heads/main");
     const objects = remote("rev-list", "--objects", "--all").trim().split("\n");
     const names = objects.map((line) => line.slice(41)).filter(Boolean);
     expect(names).toContain("src/multiply.js");
-    expect(names.filter((n) => /(^|\/)(scratch\.txt|config\.env)$/.test(n))).toEqual([]);
+    expect(
+      names.filter((n) => /(^|\/)(scratch\.txt|config\.env)$/.test(n)),
+    ).toEqual([]);
     const contents = execFileSync("git", ["cat-file", "--batch"], {
       cwd: world.project.remoteDir,
       input: `${objects.map((line) => line.slice(0, 40)).join("\n")}\n`,

@@ -19,13 +19,16 @@ const bare = (repo: GuardedRepo, ...args: string[]) =>
   execFileSync("git", args, { cwd: repo.remoteDir, encoding: "utf8" }).trim();
 
 function archive(repo: GuardedRepo, ...args: string[]) {
-  return runCli(["archive", "--provider", "local", "--cwd", repo.dir, ...args], {
-    env: {
-      GITHUB_TOKEN: undefined,
-      GH_TOKEN: undefined,
-      CLAUDE_CODE_SESSION_ID: "session-1",
+  return runCli(
+    ["archive", "--provider", "local", "--cwd", repo.dir, ...args],
+    {
+      env: {
+        GITHUB_TOKEN: undefined,
+        GH_TOKEN: undefined,
+        CLAUDE_CODE_SESSION_ID: "session-1",
+      },
     },
-  });
+  );
 }
 
 /** Every path in any commit reachable from any ref of the remote. */
@@ -33,7 +36,9 @@ function pathsOnRemote(repo: GuardedRepo): string[] {
   const commits = bare(repo, "rev-list", "--all").split("\n").filter(Boolean);
   const paths = new Set<string>();
   for (const commit of commits)
-    for (const path of bare(repo, "ls-tree", "-r", "--name-only", commit).split("\n"))
+    for (const path of bare(repo, "ls-tree", "-r", "--name-only", commit).split(
+      "\n",
+    ))
       if (path) paths.add(path);
   return [...paths];
 }
@@ -45,7 +50,11 @@ const journalOf = (repo: GuardedRepo) =>
   JSON.parse(repo.read(".claude/playbook/archive-journal.json")) as Journal;
 
 /** The PostToolUse event Claude Code sends after a file tool wrote `file_path`. */
-function afterFileTool(repo: GuardedRepo, tool: string, input: Record<string, unknown>) {
+function afterFileTool(
+  repo: GuardedRepo,
+  tool: string,
+  input: Record<string, unknown>,
+) {
   return repo.hook("PostToolUse", {
     tool_name: tool,
     tool_input: input,
@@ -70,13 +79,17 @@ describe("the archive's commit step", () => {
       committed: ["src/login-form.tsx"],
       leftAlone: ["scratch.txt", "tmp/output.log"],
     });
-    expect(bare(repo, "show", "main:src/login-form.tsx")).toContain("LoginForm");
+    expect(bare(repo, "show", "main:src/login-form.tsx")).toContain(
+      "LoginForm",
+    );
     const published = pathsOnRemote(repo);
     expect(published).not.toContain("scratch.txt");
     expect(published).not.toContain("tmp/output.log");
     // Left where it was, untouched, on the default branch the clone is on now.
     expect(repo.read("scratch.txt")).toBe("notes to self\n");
-    expect(repo.git("status", "--porcelain", "--untracked-files=all")).toContain("?? scratch.txt");
+    expect(
+      repo.git("status", "--porcelain", "--untracked-files=all"),
+    ).toContain("?? scratch.txt");
   });
 
   it("commits a file someone staged, and a tracked file's change and removal", () => {
@@ -131,7 +144,12 @@ describe("the archive's commit step", () => {
     const result = archive(repo);
     expect(result.status).toBe(0);
     expect(journalOf(repo).files).toEqual({
-      committed: ["lib/util.ts", "notebooks/a.ipynb", "src/login-form.tsx", "src/written.ts"],
+      committed: [
+        "lib/util.ts",
+        "notebooks/a.ipynb",
+        "src/login-form.tsx",
+        "src/written.ts",
+      ],
       leftAlone: ["from-shell.txt"],
     });
     expect(pathsOnRemote(repo)).not.toContain("from-shell.txt");
@@ -141,10 +159,19 @@ describe("the archive's commit step", () => {
 
   it("a write with no active playbook is not listed", () => {
     const repo = createFinishedRepo({}, {}, (r) => {
-      r.write("state.md", r.read("state.md").replace(`active: ${PLAYBOOK}`, "active: null"));
+      r.write(
+        "state.md",
+        r.read("state.md").replace(`active: ${PLAYBOOK}`, "active: null"),
+      );
       r.write("src/free.ts", "export {};\n");
-      afterFileTool(r, "Write", { file_path: r.path("src/free.ts"), content: "export {};\n" });
-      r.write("state.md", r.read("state.md").replace("active: null", `active: ${PLAYBOOK}`));
+      afterFileTool(r, "Write", {
+        file_path: r.path("src/free.ts"),
+        content: "export {};\n",
+      });
+      r.write(
+        "state.md",
+        r.read("state.md").replace("active: null", `active: ${PLAYBOOK}`),
+      );
     });
     expect(repo.read(writtenListPath(PLAYBOOK))).not.toContain("src/free.ts");
   });
@@ -161,9 +188,15 @@ describe("the archive's commit step", () => {
     const result = archive(repo);
     expect(result.status).toBe(1);
     expect(result.stdout).toContain("✗ commit");
-    expect(result.stdout).toMatch(/config\.env:3:\d+ [^;]*\*\*\*\* \(rule aws, AWSSecretAccessKey\)/);
-    expect(result.stdout).toMatch(/src\/client\.ts:2:\d+ export const token = "\*\*\*\* \(rule github/);
-    expect(result.stdout).toContain("Then run `playbook archive --resume`. Nothing was committed or deleted.");
+    expect(result.stdout).toMatch(
+      /config\.env:3:\d+ [^;]*\*\*\*\* \(rule aws, AWSSecretAccessKey\)/,
+    );
+    expect(result.stdout).toMatch(
+      /src\/client\.ts:2:\d+ export const token = "\*\*\*\* \(rule github/,
+    );
+    expect(result.stdout).toContain(
+      "Then run `playbook archive --resume`. Nothing was committed or deleted.",
+    );
     expect(result.stdout).not.toContain(FAKE_AWS_SECRET.slice(0, 8));
     expect(result.stdout).not.toContain(FAKE_GITHUB_TOKEN.slice(4, 12));
     expect(repo.git("rev-parse", "HEAD")).toBe(head);
@@ -172,10 +205,15 @@ describe("the archive's commit step", () => {
   });
 
   it("an .npmrc with only a registry line is committed", () => {
-    const repo = createFinishedRepo({}, { ".npmrc": "registry=https://registry.npmjs.org/\n" });
+    const repo = createFinishedRepo(
+      {},
+      { ".npmrc": "registry=https://registry.npmjs.org/\n" },
+    );
     const result = archive(repo);
     expect(result.status).toBe(0);
-    expect(bare(repo, "show", "main:.npmrc")).toBe("registry=https://registry.npmjs.org/");
+    expect(bare(repo, "show", "main:.npmrc")).toBe(
+      "registry=https://registry.npmjs.org/",
+    );
   });
 
   it("stops the push at a secret an earlier commit of the branch added, at its line in that commit", () => {
@@ -191,7 +229,9 @@ describe("the archive's commit step", () => {
     expect(result.status).toBe(1);
     expect(result.stdout).toContain("✗ push");
     expect(result.stdout).toMatch(
-      new RegExp(`config\\.env:2:\\d+ [^;]*\\*\\*\\*\\* \\(rule aws, AWSSecretAccessKey, added by ${added}\\)`),
+      new RegExp(
+        `config\\.env:2:\\d+ [^;]*\\*\\*\\*\\* \\(rule aws, AWSSecretAccessKey, added by ${added}\\)`,
+      ),
     );
     expect(result.stdout).not.toContain(FAKE_AWS_SECRET.slice(0, 8));
     expect(bare(repo, "branch", "--list", "feat/login-form")).toBe("");
@@ -207,7 +247,9 @@ describe("the archive's commit step", () => {
     expect(result.stdout).toContain(
       `the list of files the agent wrote is unusable: ${writtenListPath(PLAYBOOK)}:2: Unexpected \`{oops\``,
     );
-    expect(result.stdout).toContain(`mv ${writtenListPath(PLAYBOOK)} ${writtenListPath(PLAYBOOK)}.bad`);
+    expect(result.stdout).toContain(
+      `mv ${writtenListPath(PLAYBOOK)} ${writtenListPath(PLAYBOOK)}.bad`,
+    );
     expect(repo.git("rev-parse", "HEAD")).toBe(head);
   });
 
@@ -219,12 +261,16 @@ describe("the archive's commit step", () => {
     repo.git("remote", "set-url", "origin", repo.path("no-such-remote"));
     const first = archive(repo);
     expect(first.status).toBe(1);
-    expect(first.stdout).toMatch(/✓ commit\s+1 file .*left alone.*scratch\.txt/);
+    expect(first.stdout).toMatch(
+      /✓ commit\s+1 file .*left alone.*scratch\.txt/,
+    );
     expect(first.stdout).toContain("✗ push");
     repo.git("add", "scratch.txt");
     repo.git("remote", "set-url", "origin", repo.remoteDir);
     const resumed = archive(repo, "--resume");
-    expect(resumed.stdout).toMatch(/✓ commit\s+1 file \([0-9a-f]{7}\): scratch\.txt/);
+    expect(resumed.stdout).toMatch(
+      /✓ commit\s+1 file \([0-9a-f]{7}\): scratch\.txt/,
+    );
     expect(resumed.status).toBe(0);
     expect(journalOf(repo).files).toEqual({
       committed: ["scratch.txt", "src/login-form.tsx"],

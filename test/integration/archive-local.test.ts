@@ -172,9 +172,7 @@ describe("playbook archive, local provider", () => {
     );
     expect(result.stdout).not.toContain(".env.local");
     expect(result.stdout).not.toContain("a".repeat(12));
-    expect(result.stdout).toContain(
-      "partial: take the value out of the file",
-    );
+    expect(result.stdout).toContain("partial: take the value out of the file");
     expect(repo.git("rev-parse", "HEAD")).toBe(head);
     expect(readFileSync(repo.path(".env.local"), "utf8")).toBe("API_KEY=abc\n");
   });

@@ -5,10 +5,7 @@ import {
   readPostLoopLock,
   writePostLoopLock,
 } from "../../adapters/runtime-files.ts";
-import {
-  committableChanges,
-  isConflict,
-} from "../../core/archive/git-status.ts";
+import { committableChanges } from "../../core/archive/git-status.ts";
 import type {
   ArchiveJournal,
   ArchiveStepId,

@@ -88,7 +88,8 @@ export async function commitWork(ctx: StepContext): Promise<StepOutcome> {
   );
   const sha = await git.commit(`feat(${nameOf(journal)}): ${journal.title}`);
   journal.files = {
-    committed: sha === null ? committed : [...new Set([...committed, ...paths])].sort(),
+    committed:
+      sha === null ? committed : [...new Set([...committed, ...paths])].sort(),
     leftAlone: selection.leftAlone,
   };
   if (sha === null)

@@ -51,7 +51,10 @@ const KEY_NAME = /^[\w.$@/[\]"'` -]*(?::|=>|=|:=)?\s*["'`]?$/;
  * Where a rule's hit lies, in the terms a person fixes it by: the file, its line and column (through `origins` when
  * the text is a branch's additions), the rule's short name, and the key name before the value when there is one.
  */
-export function toSecretFinding(file: ScannedFile, hit: RuleHit): SecretFinding {
+export function toSecretFinding(
+  file: ScannedFile,
+  hit: RuleHit,
+): SecretFinding {
   const text = file.content ?? "";
   const start = Math.max(0, Math.min(hit.range[0], text.length));
   const lineStart = text.lastIndexOf("\n", start - 1) + 1;
@@ -65,8 +68,7 @@ export function toSecretFinding(file: ScannedFile, hit: RuleHit): SecretFinding 
     rule: shortRuleName(hit.rule),
     kind: hit.kind,
     commit: origin?.commit ?? null,
-    before:
-      before.length <= MAX_BEFORE && KEY_NAME.test(before) ? before : "",
+    before: before.length <= MAX_BEFORE && KEY_NAME.test(before) ? before : "",
   };
 }
 
@@ -77,7 +79,9 @@ export function toSecretFinding(file: ScannedFile, hit: RuleHit): SecretFinding 
 export function describeSecretFinding(finding: SecretFinding): string {
   const where = `${finding.path}:${finding.line}:${finding.column}`;
   const rule = `rule ${finding.rule}${finding.kind ? `, ${finding.kind}` : ""}`;
-  const commit = finding.commit ? `, added by ${finding.commit.slice(0, 7)}` : "";
+  const commit = finding.commit
+    ? `, added by ${finding.commit.slice(0, 7)}`
+    : "";
   return `${where} ${finding.before}${MASK} (${rule}${commit})`;
 }
 
@@ -112,7 +116,7 @@ function shortRuleName(rule: string): string {
 
 function countNewlines(text: string, end: number): number {
   let count = 0;
-  for (let at = text.indexOf("\n"); at >= 0 && at < end; ) {
+  for (let at = text.indexOf("\n"); at >= 0 && at < end;) {
     count++;
     at = text.indexOf("\n", at + 1);
   }

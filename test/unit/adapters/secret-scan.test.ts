@@ -52,15 +52,37 @@ describe("scanForSecrets", () => {
       { where: ".env:1", rule: "no-dotenv" },
     ],
   ])("finds %s, at its line", async (_, path, content, expected) => {
-    expect(await scan(path, content)).toContainEqual(expect.objectContaining(expected));
+    expect(await scan(path, content)).toContainEqual(
+      expect.objectContaining(expected),
+    );
   });
 
   it.each([
-    ["an .npmrc with only a registry", ".npmrc", "registry=https://registry.npmjs.org/\n"],
-    [".env.example with placeholders", ".env.example", `${AWS_SECRET_NAME}=change-me\nAPI_KEY=\n`],
-    ["docs that name a token's prefix", "docs/keys.md", "GitHub tokens start with ghp_ and are 40 characters long.\n"],
-    ["code that reads the environment", "src/env.ts", `export const key = process.env.${AWS_SECRET_NAME};\n`],
-    ["a placeholder private key", "docs/pem.md", "-----BEGIN RSA PRIVATE KEY-----\n...\n-----END RSA PRIVATE KEY-----\n"],
+    [
+      "an .npmrc with only a registry",
+      ".npmrc",
+      "registry=https://registry.npmjs.org/\n",
+    ],
+    [
+      ".env.example with placeholders",
+      ".env.example",
+      `${AWS_SECRET_NAME}=change-me\nAPI_KEY=\n`,
+    ],
+    [
+      "docs that name a token's prefix",
+      "docs/keys.md",
+      "GitHub tokens start with ghp_ and are 40 characters long.\n",
+    ],
+    [
+      "code that reads the environment",
+      "src/env.ts",
+      `export const key = process.env.${AWS_SECRET_NAME};\n`,
+    ],
+    [
+      "a placeholder private key",
+      "docs/pem.md",
+      "-----BEGIN RSA PRIVATE KEY-----\n...\n-----END RSA PRIVATE KEY-----\n",
+    ],
     ["a deleted or binary file", "keys/store.p12", null],
   ])("finds nothing in %s", async (_, path, content) => {
     expect(await scan(path, content)).toEqual([]);
@@ -69,15 +91,19 @@ describe("scanForSecrets", () => {
   it("a secretlint-disable comment, which the agent could write, does not silence it", async () => {
     const content = `// secretlint-disable\nexport const t = "${FAKE_GITHUB_TOKEN}"; // secretlint-disable-line\n`;
     expect(await scan("src/t.ts", content)).toEqual([
-      { where: "src/t.ts:2", rule: "github", kind: expect.any(String) },
+      { where: "src/t.ts:2", rule: "github", kind: "GITHUB_TOKEN" },
     ]);
   });
 
   it("says where and which rule, with the value masked", async () => {
-    const [finding] = await scanForSecrets([{ path: "config.env", content: `${AWS_SECRET_LINE}\n` }]);
+    const [finding] = await scanForSecrets([
+      { path: "config.env", content: `${AWS_SECRET_LINE}\n` },
+    ]);
     expect(finding).toBeDefined();
     const text = describeSecretFinding(finding!);
-    expect(text).toMatch(/^config\.env:1:\d+ .*\*\*\*\* \(rule aws, AWSSecretAccessKey\)$/);
+    expect(text).toMatch(
+      /^config\.env:1:\d+ .*\*\*\*\* \(rule aws, AWSSecretAccessKey\)$/,
+    );
     expect(text).not.toContain(FAKE_AWS_SECRET.slice(0, 8));
     expect(JSON.stringify(finding)).not.toContain(FAKE_AWS_SECRET.slice(0, 8));
   });

@@ -13,7 +13,12 @@ import {
 } from "../../../../src/core/archive/written-files.ts";
 
 const PLAYBOOK = "plan/playbook-login.md";
-const entry = (path: string, index: string, worktree = index, from: string | null = null): StatusEntry => ({
+const entry = (
+  path: string,
+  index: string,
+  worktree = index,
+  from: string | null = null,
+): StatusEntry => ({
   path,
   from,
   index,
@@ -28,15 +33,25 @@ describe("selectCommit", () => {
     entry("src/staged.ts", "A", " "),
     entry("src/written.ts", "?"),
     entry(PLAYBOOK, "?"),
-    entry(".claude/playbook/records/plan__playbook-login.md/review.playbook.json", "?"),
-    entry(".claude/playbook/records/plan__playbook-other.md/review.playbook.json", "?"),
+    entry(
+      ".claude/playbook/records/plan__playbook-login.md/review.playbook.json",
+      "?",
+    ),
+    entry(
+      ".claude/playbook/records/plan__playbook-other.md/review.playbook.json",
+      "?",
+    ),
     entry("scratch.txt", "?"),
     entry("config.env", "?"),
     entry("dist/ignored.js", "!"),
   ];
 
   it("commits tracked changes, staged files, files the file tools wrote and the playbook's bookkeeping; leaves the rest alone, named", () => {
-    const selection = selectCommit(status, PLAYBOOK, new Set(["src/written.ts", "src/deleted-since.ts"]));
+    const selection = selectCommit(
+      status,
+      PLAYBOOK,
+      new Set(["src/written.ts", "src/deleted-since.ts"]),
+    );
     expect(selection.commit.map((e) => e.path)).toEqual([
       "src/changed.ts",
       "src/gone.ts",
@@ -55,7 +70,9 @@ describe("selectCommit", () => {
   });
 
   it("with no list of written files, an untracked file the agent wrote is left alone like any other", () => {
-    expect(selectCommit(status, PLAYBOOK, new Set()).leftAlone).toContain("src/written.ts");
+    expect(selectCommit(status, PLAYBOOK, new Set()).leftAlone).toContain(
+      "src/written.ts",
+    );
   });
 
   it("trackedChanges leaves out untracked and ignored files", () => {
@@ -76,7 +93,9 @@ describe("the list of written files", () => {
   });
 
   it("reads back what was appended, each path once, in order", () => {
-    const text = ["src/a b.ts", "src/ü.ts", "src/a b.ts", 'src/"q".ts'].map(toWrittenLine).join("");
+    const text = ["src/a b.ts", "src/ü.ts", "src/a b.ts", 'src/"q".ts']
+      .map(toWrittenLine)
+      .join("");
     expect(parseWrittenList(text, file)).toEqual({
       ok: true,
       paths: ["src/a b.ts", "src/ü.ts", 'src/"q".ts'],
@@ -85,9 +104,18 @@ describe("the list of written files", () => {
   });
 
   it.each([
-    ['"src/a.ts"\nnot json\n', ":2: Unexpected `not json`, expected a repository path as a JSON string"],
-    ['"src/a.ts"\n"src/b', ":2: Unexpected `\"src/b`, expected a repository path as a JSON string"],
-    ['"../outside.ts"\n', ":1: Unexpected `\"../outside.ts\"`, expected a path inside the repository"],
+    [
+      '"src/a.ts"\nnot json\n',
+      ":2: Unexpected `not json`, expected a repository path as a JSON string",
+    ],
+    [
+      '"src/a.ts"\n"src/b',
+      ':2: Unexpected `"src/b`, expected a repository path as a JSON string',
+    ],
+    [
+      '"../outside.ts"\n',
+      ':1: Unexpected `"../outside.ts"`, expected a path inside the repository',
+    ],
     ['"/etc/passwd"\n', ":1: Unexpected"],
     ["42\n", ":1: Unexpected `42`"],
     ["\n", ":1: Unexpected an empty line"],

@@ -105,17 +105,26 @@ describe("additionsOfPatch", () => {
     ],
     ["nothing", "", []],
   ])("%s", (_name, patch, expected) => {
-    expect(additionsOfPatch(patch).map(({ path, content }) => ({ path, content }))).toEqual(expected);
+    expect(
+      additionsOfPatch(patch).map(({ path, content }) => ({ path, content })),
+    ).toEqual(expected);
   });
 
   it("joins what several commits add to one file, each line with its number in the file and its commit", () => {
     const first = "1".repeat(40);
     const second = "2".repeat(40);
-    const later = CHANGED.replace("'new'", "'newer'").replace("@@ -1 +1 @@", "@@ -7,0 +8,2 @@") + "\n+// and one more";
-    expect(additionsOfPatch(`${first}\n\n${CHANGED}\n${second}\n\n${later}`)).toEqual([
+    const later =
+      CHANGED.replace("'new'", "'newer'").replace(
+        "@@ -1 +1 @@",
+        "@@ -7,0 +8,2 @@",
+      ) + "\n+// and one more";
+    expect(
+      additionsOfPatch(`${first}\n\n${CHANGED}\n${second}\n\n${later}`),
+    ).toEqual([
       {
         path: "src/config.ts",
-        content: "export const key = 'new';\nexport const key = 'newer';\n// and one more",
+        content:
+          "export const key = 'new';\nexport const key = 'newer';\n// and one more",
         origins: [
           { line: 1, commit: first },
           { line: 8, commit: second },
@@ -138,7 +147,12 @@ describe("additionsOfPatch", () => {
       "+a",
       "+b",
     ].join("\n");
-    expect(additionsOfPatch(`${ADDED}\n${hunks}`).map((f) => [f.path, f.origins.map((o) => o.line)])).toEqual([
+    expect(
+      additionsOfPatch(`${ADDED}\n${hunks}`).map((f) => [
+        f.path,
+        f.origins.map((o) => o.line),
+      ]),
+    ).toEqual([
       [".env", [1, 2]],
       ["src/x.ts", [3, 41, 42]],
     ]);

@@ -13,29 +13,52 @@ import {
 } from "../../../helpers/fake-secrets.ts";
 
 /** A hit on `value` where it first occurs in `file`'s text. */
-function hitOn(file: ScannedFile, value: string, rule = "@secretlint/secretlint-rule-github") {
+function hitOn(
+  file: ScannedFile,
+  value: string,
+  rule = "@secretlint/secretlint-rule-github",
+) {
   const at = (file.content ?? "").indexOf(value);
-  return { rule, kind: "GITHUB_TOKEN", range: [at, at + value.length] as const };
+  return {
+    rule,
+    kind: "GITHUB_TOKEN",
+    range: [at, at + value.length] as const,
+  };
 }
 
 describe("toSecretFinding and describeSecretFinding", () => {
   it.each([
     ["on the first line", `token: ${FAKE_GITHUB_TOKEN}\n`, 1, 8, "token: "],
-    ["on the third line", `a\nb\n  const t = "${FAKE_GITHUB_TOKEN}";\n`, 3, 14, 'const t = "'],
-    ["after code that is no key name", `f(x) + g(y, "${FAKE_GITHUB_TOKEN}")`, 1, 14, ""],
-  ])("a hit %s: its line and column, and the key name before it", (_, content, line, column, before) => {
-    const file = { path: "src/a.ts", content };
-    const finding = toSecretFinding(file, hitOn(file, FAKE_GITHUB_TOKEN));
-    expect(finding).toEqual({
-      path: "src/a.ts",
-      line,
-      column,
-      rule: "github",
-      kind: "GITHUB_TOKEN",
-      commit: null,
-      before,
-    });
-  });
+    [
+      "on the third line",
+      `a\nb\n  const t = "${FAKE_GITHUB_TOKEN}";\n`,
+      3,
+      14,
+      'const t = "',
+    ],
+    [
+      "after code that is no key name",
+      `f(x) + g(y, "${FAKE_GITHUB_TOKEN}")`,
+      1,
+      14,
+      "",
+    ],
+  ])(
+    "a hit %s: its line and column, and the key name before it",
+    (_, content, line, column, before) => {
+      const file = { path: "src/a.ts", content };
+      const finding = toSecretFinding(file, hitOn(file, FAKE_GITHUB_TOKEN));
+      expect(finding).toEqual({
+        path: "src/a.ts",
+        line,
+        column,
+        rule: "github",
+        kind: "GITHUB_TOKEN",
+        commit: null,
+        before,
+      });
+    },
+  );
 
   it("a hit in a branch's additions is placed by the line's origin: its line in the commit that added it", () => {
     const file: ScannedFile = {
@@ -74,13 +97,23 @@ describe("toSecretFinding and describeSecretFinding", () => {
   it("keeps no text before the value when it could hold another value (two assignments on the line)", () => {
     const content = `PASSWORD=hunter2 TOKEN=${FAKE_GITHUB_TOKEN}`;
     const file = { path: "run.sh", content };
-    const text = describeSecretFinding(toSecretFinding(file, hitOn(file, FAKE_GITHUB_TOKEN)));
+    const text = describeSecretFinding(
+      toSecretFinding(file, hitOn(file, FAKE_GITHUB_TOKEN)),
+    );
     expect(text).not.toContain("hunter2");
     expect(text).toBe(`run.sh:1:24 ${MASK} (rule github, GITHUB_TOKEN)`);
   });
 
   it("sorts findings by file and line, and drops the same finding reported twice", () => {
-    const a = { path: "b.ts", line: 2, column: 1, rule: "x", kind: null, commit: null, before: "" };
+    const a = {
+      path: "b.ts",
+      line: 2,
+      column: 1,
+      rule: "x",
+      kind: null,
+      commit: null,
+      before: "",
+    };
     const b = { ...a, path: "a.ts", line: 9 };
     const c = { ...a, path: "a.ts", line: 3 };
     expect(sortSecretFindings([a, b, c, a])).toEqual([c, b, a]);
