@@ -54,15 +54,25 @@ export function addWrittenFile(
   playbook: string,
   path: string,
 ): void {
-  const known = readWrittenFiles(projectDir, playbook);
-  if (known.status === "ok" && known.paths.includes(path)) return;
   const file = join(projectDir, writtenListPath(playbook));
+  const line = toWrittenLine(path);
+  if (isListed(file, line)) return;
   mkdirSync(dirname(file), { recursive: true });
   const fd = openSync(file, "a", 0o644);
   try {
-    writeSync(fd, toWrittenLine(path));
+    writeSync(fd, line);
   } finally {
     closeSync(fd);
+  }
+}
+
+/** Whether the list already holds `line` whole (a cheap check: a list too large to read is appended to). */
+function isListed(file: string, line: string): boolean {
+  try {
+    const read = readBounded(file, MAX_WRITTEN_LIST_BYTES);
+    return !read.truncated && `\n${read.text}`.includes(`\n${line}`);
+  } catch {
+    return false;
   }
 }
 

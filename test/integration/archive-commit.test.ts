@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { writtenListPath } from "../../src/core/archive/written-files.ts";
@@ -9,7 +9,8 @@ import {
   FAKE_GITHUB_TOKEN,
 } from "../helpers/fake-secrets.ts";
 import { PLAYBOOK, type GuardedRepo } from "../helpers/guarded-repo.ts";
-import { runCli } from "../helpers/run-cli.ts";
+import { childEnv, runCli } from "../helpers/run-cli.ts";
+import { HOOK_BUNDLE } from "../helpers/run-hook.ts";
 
 // The archive's commit step in real git (docs/archive.md, step 1): exactly the work is committed, every other
 // untracked file is left where it is and named, and what is committed passes the secret scan first.
@@ -155,6 +156,48 @@ describe("the archive's commit step", () => {
     expect(pathsOnRemote(repo)).not.toContain("from-shell.txt");
     // The list served its commit and is gone.
     expect(existsSync(repo.path(writtenListPath(PLAYBOOK)))).toBe(false);
+  });
+
+  it("writes of parallel subagents, whose hooks run at the same moment, are all listed", async () => {
+    const repo = createFinishedRepo();
+    const names = Array.from({ length: 8 }, (_, i) => `src/part-${i}.ts`);
+    await Promise.all(
+      names.map(
+        (name) =>
+          new Promise<void>((resolve, reject) => {
+            repo.write(name, "export {};\n");
+            const child = spawn(
+              process.execPath,
+              [HOOK_BUNDLE, "PostToolUse"],
+              {
+                cwd: repo.dir,
+                env: childEnv({ CLAUDE_PROJECT_DIR: repo.dir }),
+                stdio: ["pipe", "ignore", "ignore"],
+              },
+            );
+            child.on("error", reject);
+            child.on("close", () => resolve());
+            child.stdin.end(
+              JSON.stringify({
+                session_id: "session-1",
+                cwd: repo.dir,
+                hook_event_name: "PostToolUse",
+                tool_name: "Write",
+                tool_input: {
+                  file_path: repo.path(name),
+                  content: "export {};\n",
+                },
+                tool_response: { type: "create" },
+                tool_use_id: `toolu_${name}`,
+              }),
+            );
+          }),
+      ),
+    );
+    const listed = repo.read(writtenListPath(PLAYBOOK)).trim().split("\n");
+    expect([...listed].sort()).toEqual(
+      ["src/login-form.tsx", ...names].map((n) => JSON.stringify(n)).sort(),
+    );
   });
 
   it("a write with no active playbook is not listed", () => {

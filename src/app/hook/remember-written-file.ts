@@ -46,7 +46,7 @@ export function rememberWrittenFile(
     addWrittenFile(projectDir, playbook, path);
     return null;
   } catch (error) {
-    return `playbook could not note that ${tool} wrote ${raw} (${error instanceof Error ? error.message : String(error)}): the archive will leave that file alone unless you stage it with \`git add\`.`;
+    return `playbook could not list ${raw} for the archive (${error instanceof Error ? error.message : String(error)}): stage it (\`git add\`) to commit it.`;
   }
 }
 
