@@ -43,9 +43,15 @@ export async function archiveFromHook(
 
 function headline(outcome: ArchiveOutcome): string {
   const { journal } = outcome;
+  // The user sees the headline, not the steps: files the commit left out are named there too.
+  const leftAlone = journal.files?.leftAlone ?? [];
+  const left =
+    leftAlone.length > 0
+      ? ` Left alone, not committed: ${leftAlone.join(", ")}.`
+      : "";
   if (outcome.status === "success")
-    return `playbook archived ${journal.playbook} → ${journal.archivePath}${journal.pr ? ` (${journal.pr.url}, merged)` : ` (merged into ${journal.defaultBranch})`}; the post-loop lock is set. Next: run /post-loop (\`playbook post-loop\`) to pick the next task.`;
-  return `playbook started the archive of ${journal.playbook}, and it stopped: ${asSentence(outcome.steps.at(-1)?.detail ?? "")} Next: ${asSentence(outcome.next ?? "run `playbook archive --resume`")}`;
+    return `playbook archived ${journal.playbook} → ${journal.archivePath}${journal.pr ? ` (${journal.pr.url}, merged)` : ` (merged into ${journal.defaultBranch})`}; the post-loop lock is set.${left} Next: run /post-loop (\`playbook post-loop\`) to pick the next task.`;
+  return `playbook started the archive of ${journal.playbook}, and it stopped: ${asSentence(outcome.steps.at(-1)?.detail ?? "")}${left} Next: ${asSentence(outcome.next ?? "run `playbook archive --resume`")}`;
 }
 
 function stepsDone(outcome: ArchiveOutcome): string {

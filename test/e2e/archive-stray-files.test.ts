@@ -71,6 +71,9 @@ describe("the archive leaves the shell's stray files alone, through the real cli
       archive.reply?.contexts.find((c) => c.event === "PostToolUse")?.text ??
       "";
     expect(told).toContain("playbook archived plan/playbook-multiply.md");
+    expect(told).toContain(
+      "Left alone, not committed: config.env, scratch.txt. Next: run /post-loop",
+    );
     expect(told).toMatch(
       /commit: \d+ files \([0-9a-f]{7}\): [^;]*src\/multiply\.js/,
     );
