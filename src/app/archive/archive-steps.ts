@@ -16,7 +16,7 @@ import { scanForSecrets } from "../../adapters/secret-scan.ts";
 import { toIsoTime } from "../../core/time/iso-time.ts";
 import { writeStateEdit } from "../workspace/write-state-field.ts";
 import { cleanup } from "./cleanup-step.ts";
-import { commitWork } from "./commit-step.ts";
+import { commitWork, nameOf } from "./commit-step.ts";
 import { mergeLocally } from "./merge-local.ts";
 import { mergePullRequest } from "./merge-pull-request.ts";
 import {
@@ -284,8 +284,4 @@ function setLock(ctx: StepContext): Promise<StepOutcome> {
   return Promise.resolve(
     done(`post-loop lock set (${degraded ? "partial" : "success"})`),
   );
-}
-
-function nameOf(journal: ArchiveJournal): string {
-  return journal.playbook.replace(/^.*\/playbook-/, "").replace(/\.md$/, "");
 }

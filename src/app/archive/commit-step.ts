@@ -128,7 +128,8 @@ function isSettled(result: StepResult | undefined): boolean {
   return result?.status === "done" || result?.status === "skipped";
 }
 
-function nameOf(journal: ArchiveJournal): string {
+/** `plan/playbook-login.md` → `login`, the scope of the archive's commit messages. */
+export function nameOf(journal: ArchiveJournal): string {
   return journal.playbook.replace(/^.*\/playbook-/, "").replace(/\.md$/, "");
 }
 
