@@ -2,7 +2,13 @@ import js from "@eslint/js";
 import prettier from "eslint-config-prettier";
 import tseslint from "typescript-eslint";
 
-const heavyOnHookPath = ["@octokit/*", "handlebars", "citty", "picocolors"];
+const heavyOnHookPath = [
+  "@octokit/*",
+  "@secretlint/*",
+  "handlebars",
+  "citty",
+  "picocolors",
+];
 
 const io = [
   "node:fs",
@@ -31,6 +37,8 @@ const hookPath = [
   "src/app/hook/build-guard-context.ts",
   "src/app/hook/collect-bash-changes.ts",
   "src/app/hook/record-critic-verdicts.ts",
+  "src/app/hook/remember-written-file.ts",
+  "src/adapters/written-files-store.ts",
   "src/app/snapshot/snapshot-before-bash.ts",
   "src/app/snapshot/take-snapshot.ts",
   "src/adapters/snapshot-store.ts",

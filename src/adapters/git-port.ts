@@ -274,7 +274,9 @@ export function createGitPort(
       };
     },
     async addAll(paths) {
-      if (paths.length > 0) await run(["add", "--all", "--", ...paths]);
+      // Literal: a file named `*.ts` or `:(glob)x` stages that file, never what the pattern would match.
+      if (paths.length > 0)
+        await run(["--literal-pathspecs", "add", "--all", "--", ...paths]);
     },
     async commit(message) {
       const args = ["commit", "-m", message];
@@ -333,7 +335,8 @@ export function createGitPort(
         "--no-ext-diff",
         "--no-textconv",
         "--no-renames",
-        "--format=",
+        // Each commit's name before its patch: a finding names the commit that added the line.
+        "--format=%H",
         "-U0",
         `${base}..HEAD`,
         "--",

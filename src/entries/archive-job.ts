@@ -57,11 +57,17 @@ export async function archiveFromHook(
 
 function headline(outcome: ArchiveOutcome): string {
   const { journal } = outcome;
+  // The user sees the headline, not the steps: files the commit left out are named there too.
+  const leftAlone = journal.files?.leftAlone ?? [];
+  const left =
+    leftAlone.length > 0
+      ? ` Left alone, not committed: ${leftAlone.join(", ")}.`
+      : "";
   if (outcome.status === "pending" && journal.pending)
-    return `playbook archived ${journal.playbook} → ${journal.archivePath}; the merge is pending: ${journal.pending.what}. The post-loop lock is set (pending). Next: ${asSentence(journal.pending.next)} Tell the user; /post-loop (\`playbook post-loop\`) lifts the lock to pick the next task meanwhile.`;
+    return `playbook archived ${journal.playbook} → ${journal.archivePath}; the merge is pending: ${journal.pending.what}. The post-loop lock is set (pending).${left} Next: ${asSentence(journal.pending.next)} Tell the user; /post-loop (\`playbook post-loop\`) lifts the lock to pick the next task meanwhile.`;
   if (outcome.status === "success")
-    return `playbook archived ${journal.playbook} → ${journal.archivePath}${journal.pr ? ` (${journal.pr.url}, merged)` : ` (merged into ${journal.defaultBranch})`}; the post-loop lock is set. Next: run /post-loop (\`playbook post-loop\`) to pick the next task.`;
-  return `playbook started the archive of ${journal.playbook}, and it stopped: ${asSentence(outcome.steps.at(-1)?.detail ?? "")} Next: ${asSentence(outcome.next ?? "run `playbook archive --resume`")}`;
+    return `playbook archived ${journal.playbook} → ${journal.archivePath}${journal.pr ? ` (${journal.pr.url}, merged)` : ` (merged into ${journal.defaultBranch})`}; the post-loop lock is set.${left} Next: run /post-loop (\`playbook post-loop\`) to pick the next task.`;
+  return `playbook started the archive of ${journal.playbook}, and it stopped: ${asSentence(outcome.steps.at(-1)?.detail ?? "")}${left} Next: ${asSentence(outcome.next ?? "run `playbook archive --resume`")}`;
 }
 
 /** Each step's line; the final gate's validations, one each, come before the push step they belong to. */

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { addWrittenFile } from "../../src/adapters/written-files-store.ts";
 import {
   createGuardedRepo,
   PLAYBOOK,
@@ -23,7 +24,8 @@ export const FINISHED_PLAYBOOK = SAMPLE_PLAYBOOK.replace(
  * A real repository (default branch `main` pushed to a local bare `origin`) on the playbook's branch, with the sample
  * playbook finished and every record that backs it: the review, passing evidence for each automated or hybrid
  * validation, the user's confirmation for each manual or hybrid one, the critic's PASS for each phase. The work
- * itself (`src/login-form.tsx`) is left uncommitted, as an agent leaves it.
+ * itself (`src/login-form.tsx`, and `work`) is left uncommitted, as an agent leaves it: written with its file tools,
+ * so the hook listed each file for the archive's commit step.
  */
 export function createFinishedRepo(
   options: GuardedRepoOptions = {},
@@ -50,6 +52,8 @@ export function createFinishedRepo(
   // Written before the evidence, which proves the code as it is then.
   repo.write("src/login-form.tsx", "export const LoginForm = () => null;\n");
   for (const [path, text] of Object.entries(work)) repo.write(path, text);
+  for (const path of ["src/login-form.tsx", ...Object.keys(work)])
+    addWrittenFile(repo.dir, PLAYBOOK, path);
   prepare(repo);
   proveFinished(repo);
   return repo;

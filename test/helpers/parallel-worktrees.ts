@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { addWrittenFile } from "../../src/adapters/written-files-store.ts";
 import { FINISHED_PLAYBOOK, proveFinished } from "./finished-repo.ts";
 import { summarizePlaybookIn, writeTestRecord } from "./guarded-repo.ts";
 import { SAMPLE_STATE } from "./sample-docs.ts";
@@ -133,7 +134,11 @@ export function createParallelWorktrees(
           `last_start: 2026-11-21T10:0${index}:00Z`,
         ),
     );
-    for (const [path, text] of Object.entries(files)) tree.write(path, text);
+    // The agent's work, written with its file tools: the hook listed each file for the archive's commit step.
+    for (const [path, text] of Object.entries(files)) {
+      tree.write(path, text);
+      addWrittenFile(dir, playbook, path);
+    }
     proveFinished(
       {
         summary: (path) => summarizePlaybookIn(dir, path),

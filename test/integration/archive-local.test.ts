@@ -166,13 +166,13 @@ describe("playbook archive, local provider", () => {
     const result = archive(repo);
     expect(result.status).toBe(1);
     expect(result.stdout).toContain("✗ commit");
-    expect(result.stdout).toContain(".env.local (an environment file)");
+    // By content: the token, at its line, masked; `.env.local` holds no secret a rule knows.
     expect(result.stdout).toContain(
-      "src/config.ts (it contains a GitHub token)",
+      "src/config.ts:1:21 export const key = '**** (rule github, GITHUB_TOKEN)",
     );
-    expect(result.stdout).toContain(
-      "partial: remove them, or add them to .gitignore",
-    );
+    expect(result.stdout).not.toContain(".env.local");
+    expect(result.stdout).not.toContain("a".repeat(12));
+    expect(result.stdout).toContain("partial: take the value out of the file");
     expect(repo.git("rev-parse", "HEAD")).toBe(head);
     expect(readFileSync(repo.path(".env.local"), "utf8")).toBe("API_KEY=abc\n");
   });
@@ -193,10 +193,13 @@ describe("playbook archive, local provider", () => {
     const result = archive(repo);
     expect(result.status).toBe(1);
     expect(result.stdout).toContain("✗ push");
-    expect(result.stdout).toContain(".env (an environment file)");
-    expect(result.stdout).toContain(
-      "src/config.ts (it contains a GitHub token)",
+    expect(result.stdout).toMatch(
+      /\.env:1:1 \*\*\*\* \(rule no-dotenv, FOUND_DOTENV_FILE, added by [0-9a-f]{7}\)/,
     );
+    expect(result.stdout).toMatch(
+      /src\/config\.ts:1:21 export const key = '\*\*\*\* \(rule github, GITHUB_TOKEN, added by [0-9a-f]{7}\)/,
+    );
+    expect(result.stdout).not.toContain("b".repeat(12));
     expect(result.stdout).toContain("git rebase -i origin/main");
     expect(bare(repo, "branch", "--list", "feat/login-form")).toBe("");
     expect(bare(repo, "rev-parse", "main")).toBe(main);

@@ -8,7 +8,8 @@ import {
   FINISHED_PLAYBOOK,
   pushConflictingWorkToMain,
 } from "../helpers/finished-repo.ts";
-import type { GuardedRepo } from "../helpers/guarded-repo.ts";
+import { addWrittenFile } from "../../src/adapters/written-files-store.ts";
+import { PLAYBOOK, type GuardedRepo } from "../helpers/guarded-repo.ts";
 import { runCli } from "../helpers/run-cli.ts";
 import { readWorkingTree } from "../../src/adapters/tree-fingerprint.ts";
 
@@ -168,8 +169,9 @@ describe("the archive's final proof (archive.requireRerun, on by default)", () =
 
   it("evidence of an earlier tree is proven again and replaced, not a chore: the archive merges", () => {
     const repo = finishedWith("automated - test -f src/login-form.tsx");
-    // A later edit (the README for the next phase) makes every earlier evidence stale.
+    // A later edit (the README for the next phase, written with the Write tool) makes every earlier evidence stale.
     repo.write("README.md", "# Login form\n");
+    addWrittenFile(repo.dir, PLAYBOOK, "README.md");
     const staleTree = evidenceTree(repo);
 
     const result = archive(repo);

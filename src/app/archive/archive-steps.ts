@@ -1,15 +1,11 @@
 import { readDocumentText } from "../../adapters/read-document.ts";
-import { readBounded } from "../../adapters/read-bounded.ts";
-import { existsSync, mkdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import {
   readPostLoopLock,
   writePostLoopLock,
 } from "../../adapters/runtime-files.ts";
-import {
-  committableChanges,
-  isConflict,
-} from "../../core/archive/git-status.ts";
+import { committableChanges } from "../../core/archive/git-status.ts";
 import type {
   ArchiveJournal,
   ArchiveStepId,
@@ -17,11 +13,13 @@ import type {
 import type { MergePolicy } from "../../core/archive/merge-policy.ts";
 import { renderPullRequest } from "../../core/archive/pull-request-text.ts";
 import { resetStateText } from "../../core/archive/state-reset.ts";
-import { findSecrets } from "../../core/archive/secrets.ts";
+import { describeSecretFinding } from "../../core/archive/secrets.ts";
+import { scanForSecrets } from "../../adapters/secret-scan.ts";
 import { toIsoTime } from "../../core/time/iso-time.ts";
 import { writeStateEdit } from "../workspace/write-state-field.ts";
 import { cleanup } from "./cleanup-step.ts";
 import { mergeByPolicy } from "./merge-policies.ts";
+import { commitWork, nameOf } from "./commit-step.ts";
 import {
   done,
   pushRef,
@@ -65,7 +63,7 @@ const pushTo = (remote: string | null) =>
 export const ARCHIVE_STEP_DEFS: Readonly<Record<ArchiveStepId, ArchiveStep>> = {
   commit: {
     describe: (journal) =>
-      `commit tracked changes and new files git does not ignore on ${journal.branch} (secrets refused)`,
+      `commit tracked changes, staged files and the files the agent wrote with its file tools on ${journal.branch}; leave other untracked files alone (secrets refused)`,
     run: commitWork,
   },
   push: {
@@ -112,63 +110,6 @@ export const ARCHIVE_STEP_DEFS: Readonly<Record<ArchiveStepId, ArchiveStep>> = {
 export const BEST_EFFORT_STEPS: ReadonlySet<ArchiveStepId> = new Set([
   "cleanup",
 ]);
-
-async function commitWork(ctx: StepContext): Promise<StepOutcome> {
-  const { git, journal } = ctx;
-  if (
-    journal.steps["commit"]?.status === "done" ||
-    journal.steps["commit"]?.status === "skipped"
-  )
-    return skipped("committed before");
-  const status = await git.status();
-  const { branch } = status;
-  if (branch === null)
-    throw new StepFailure(
-      "HEAD is detached, so there is no branch to commit on.",
-      `\`git switch ${journal.branch}\`, ${RESUME}.`,
-    );
-  const changes = committableChanges(status.entries);
-  if (branch !== journal.branch) {
-    if (changes.length === 0 && (await git.resolve(journal.branch)) !== null)
-      return skipped("nothing to commit");
-    throw new StepFailure(
-      `git is on \`${branch}\`, not on the playbook's branch \`${journal.branch}\`${changes.length > 0 ? ` and ${changes.length} files have uncommitted changes` : ""}.`,
-      `\`git switch ${journal.branch}\` (uncommitted changes come along), ${RESUME}.`,
-    );
-  }
-  if (changes.length === 0) return skipped("nothing to commit");
-  const conflicts = changes.filter(isConflict);
-  if (conflicts.length > 0)
-    throw new StepFailure(
-      `${conflicts.map((c) => c.path).join(", ")} ${conflicts.length === 1 ? "has" : "have"} unresolved merge conflicts.`,
-      `resolve them and \`git add\` them, ${RESUME}.`,
-    );
-  const secrets = ctx.meter.check("secrets", () =>
-    findSecrets(
-      changes.map((c) => ({
-        path: c.path,
-        content:
-          c.worktree === "D" || c.index === "D"
-            ? null
-            : readSmall(join(ctx.root, c.path)),
-      })),
-    ),
-  );
-  if (secrets.length > 0)
-    throw new StepFailure(
-      `these files look like secrets and are not committed: ${secrets.map((s) => `${s.path} (${s.reason})`).join(", ")}.`,
-      `remove them, or add them to .gitignore if they must stay on this machine, ${RESUME}. Nothing was committed or deleted.`,
-    );
-  const paths = [
-    ...new Set(changes.flatMap((c) => (c.from ? [c.from, c.path] : [c.path]))),
-  ];
-  await git.addAll(paths);
-  const sha = await git.commit(`feat(${nameOf(journal)}): ${journal.title}`);
-  if (sha === null) return skipped("nothing to commit");
-  return done(
-    `${paths.length} file${paths.length === 1 ? "" : "s"} (${sha.slice(0, 7)})`,
-  );
-}
 
 async function pushBranch(ctx: StepContext): Promise<StepOutcome> {
   await refusePublishedSecrets(ctx);
@@ -218,9 +159,10 @@ async function commitRefreshedProof(ctx: StepContext): Promise<void> {
 }
 
 /**
- * The commit step scans what it commits; a push also publishes the commits made before the archive. Each file they
- * create or change is scanned by name and by the lines they add, since the default branch as this clone last saw it
- * on the remote (else as it is here), so a secret added and removed again is found as well.
+ * The commit step scans what it commits; a push also publishes the commits made before the archive. The lines each
+ * of the branch's commits adds since the default branch as this clone last saw it on the remote (else as it is here)
+ * go through the same rules, so a secret added and removed again is found as well, at its line in the commit that
+ * added it.
  */
 async function refusePublishedSecrets(ctx: StepContext): Promise<void> {
   if (ctx.remote === null) return;
@@ -234,14 +176,14 @@ async function refusePublishedSecrets(ctx: StepContext): Promise<void> {
       if (added !== null)
         return {
           base: base.replace(/^refs\/(?:remotes|heads)\//, ""),
-          found: findSecrets(added),
+          found: await scanForSecrets(added),
         };
     }
     return null;
   });
   if (!secrets || secrets.found.length === 0) return;
   throw new StepFailure(
-    `commits on \`${ctx.journal.branch}\` since \`${secrets.base}\` add what looks like secrets: ${secrets.found.map((s) => `${s.path} (${s.reason})`).join(", ")}; nothing was pushed.`,
+    `commits on \`${ctx.journal.branch}\` since \`${secrets.base}\` add what looks like secrets: ${secrets.found.map(describeSecretFinding).join("; ")}; nothing was pushed.`,
     `take them out of the branch's history (\`git rebase -i ${secrets.base}\`, then edit or drop those commits), ${RESUME}.`,
   );
 }
@@ -411,19 +353,4 @@ function setLock(ctx: StepContext): Promise<StepOutcome> {
     pending: journal.pending ?? null,
   });
   return Promise.resolve(done(`post-loop lock set (${status})`));
-}
-
-function nameOf(journal: ArchiveJournal): string {
-  return journal.playbook.replace(/^.*\/playbook-/, "").replace(/\.md$/, "");
-}
-
-/** A file's text for the secret scan, up to 1 MiB; null when it is missing, a folder or binary. */
-function readSmall(path: string): string | null {
-  try {
-    if (!statSync(path).isFile()) return null;
-    const text = readBounded(path, 1024 * 1024).text;
-    return text.includes("\0") ? null : text;
-  } catch {
-    return null;
-  }
 }

@@ -1,6 +1,6 @@
 import { GitCommandError, PushRejected } from "../../adapters/git-port.ts";
+import { trackedChanges } from "../../core/archive/commit-selection.ts";
 import {
-  committableChanges,
   isConflict,
   type StatusEntry,
   type WorkTreeStatus,
@@ -192,7 +192,8 @@ export async function requireCleanTree(
 ): Promise<void> {
   const status =
     known ?? (await ctx.meter.check("clean-tree", () => ctx.git.status()));
-  const dirty = committableChanges(status.entries);
+  // Untracked files (those the commit step left alone) stay: git refuses to overwrite one rather than lose it.
+  const dirty = trackedChanges(status.entries);
   requireNoConflicts(dirty);
   if (dirty.length > 0)
     throw new StepFailure(

@@ -71,7 +71,7 @@ function afterSpaces(field: string, count: number): string | null {
   return field.slice(at + 1);
 }
 
-/** Changes the archive commits: tracked changes and new files git does not ignore. */
+/** Every change git shows except ignored files: tracked, staged and untracked (the commit step picks from these). */
 export function committableChanges(
   entries: readonly StatusEntry[],
 ): StatusEntry[] {

@@ -47,8 +47,11 @@ const JOURNAL = v.object({
       }),
     ),
   ),
-  /** What the commit step committed, and the changed files it left alone; the pull request's body lists both. */
-  files: v.exactOptional(
+  /**
+   * Set by the commit step: the paths it committed, and the untracked files it left alone (not staged, not written
+   * by the agent's file tools), each sorted.
+   */
+  files: v.optional(
     v.object({
       committed: v.array(v.string()),
       leftAlone: v.array(v.string()),

@@ -20,6 +20,7 @@ import { buildGuardContext } from "../build-guard-context.ts";
 import { currentTreeFingerprintSoon } from "../../workspace/current-tree.ts";
 import { mayClaimProof } from "../../../core/edit/may-claim-proof.ts";
 import { readToolCall } from "../read-tool-call.ts";
+import { rememberWrittenFile } from "../remember-written-file.ts";
 import { readConfig } from "../../workspace/read-config.ts";
 import { runToolFailure } from "./tool-failure.ts";
 import { preparePayload, type HookDeps, type HookRun } from "../hook-run.ts";
@@ -312,6 +313,7 @@ function applyEffects(
 }
 
 /**
+ * After a file tool's write: the file joins the active playbook's list of written files, which the archive commits.
  * After an edit of `state.md` or a playbook: refresh the parse cache (the next PreToolUse then hits it), tell the
  * model about errors the edit left, with file and line, and when the edit finished the active playbook with proof
  * for everything (docs/sessions.md), start the archive workflow, loading its bundle only then.
@@ -322,6 +324,8 @@ async function afterToolUse(
   deps: HookDeps,
 ): Promise<HookAnswer> {
   const answer: HookAnswer = { block: null, context: [], notice: null };
+  const unlisted = rememberWrittenFile(projectDir, payload, deps.summarize);
+  if (unlisted !== null) answer.context.push(unlisted);
   const tool = payload.tool_name;
   const file = payload.tool_input?.["file_path"];
   if (

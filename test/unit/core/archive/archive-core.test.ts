@@ -12,7 +12,6 @@ import {
   archivePathFor,
   stateResetEdits,
 } from "../../../../src/core/archive/journal.ts";
-import { findSecrets } from "../../../../src/core/archive/secrets.ts";
 
 describe("parseRemoteUrl", () => {
   it.each([
@@ -129,43 +128,6 @@ describe("chooseProvider", () => {
       expect(choice.provider === null && choice.problem).toContain(problem);
     },
   );
-});
-
-describe("findSecrets", () => {
-  it.each([
-    [".env", null, "an environment file"],
-    ["config/.env.production", null, "an environment file"],
-    ["certs/server.pem", null, "a key or certificate file"],
-    ["deploy/id_ed25519", null, "an SSH key"],
-    [".npmrc", "//registry.npmjs.org/:_authToken=x", "a credentials file"],
-    [
-      "src/keys.ts",
-      "-----BEGIN OPENSSH PRIVATE KEY-----\nabc",
-      "it contains a private key",
-    ],
-    [
-      "src/a.ts",
-      `const t = "ghp_${"x".repeat(36)}";`,
-      "it contains a GitHub token",
-    ],
-    [
-      "infra/aws.tf",
-      'access_key = "AKIAABCDEFGHIJKLMNOP"',
-      "it contains an AWS access key",
-    ],
-  ])("%s is refused", (path, content, reason) => {
-    expect(findSecrets([{ path, content }])).toEqual([{ path, reason }]);
-  });
-
-  it.each([
-    [".env.example", "API_KEY=change-me"],
-    [".env.sample", null],
-    ["src/env.ts", "export const env = process.env;"],
-    ["docs/keys.md", "Keys start with ghp_ and are 40 characters long."],
-    ["src/removed.ts", null],
-  ])("%s is fine", (path, content) => {
-    expect(findSecrets([{ path, content }])).toEqual([]);
-  });
 });
 
 describe("parseStatusV2Z", () => {

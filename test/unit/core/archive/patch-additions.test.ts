@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { additionsOfPatch } from "../../../../src/core/archive/patch-additions.ts";
 
-// Shaped like `git -c core.quotePath=false log -p --format= --no-renames -U0` prints them.
+// Shaped like `git -c core.quotePath=false log -p --format=%H --no-renames -U0` prints them (without the commit lines).
 const ADDED = [
   "diff --git a/.env b/.env",
   "new file mode 100644",
@@ -105,17 +105,56 @@ describe("additionsOfPatch", () => {
     ],
     ["nothing", "", []],
   ])("%s", (_name, patch, expected) => {
-    expect(additionsOfPatch(patch)).toEqual(expected);
+    expect(
+      additionsOfPatch(patch).map(({ path, content }) => ({ path, content })),
+    ).toEqual(expected);
   });
 
-  it("joins what several commits add to one file", () => {
+  it("joins what several commits add to one file, each line with its number in the file and its commit", () => {
+    const first = "1".repeat(40);
+    const second = "2".repeat(40);
+    const later =
+      CHANGED.replace("'new'", "'newer'").replace(
+        "@@ -1 +1 @@",
+        "@@ -7,0 +8,2 @@",
+      ) + "\n+// and one more";
     expect(
-      additionsOfPatch(`${CHANGED}\n${CHANGED.replace("'new'", "'newer'")}`),
+      additionsOfPatch(`${first}\n\n${CHANGED}\n${second}\n\n${later}`),
     ).toEqual([
       {
         path: "src/config.ts",
-        content: "export const key = 'new';\nexport const key = 'newer';",
+        content:
+          "export const key = 'new';\nexport const key = 'newer';\n// and one more",
+        origins: [
+          { line: 1, commit: first },
+          { line: 8, commit: second },
+          { line: 9, commit: second },
+        ],
       },
+    ]);
+  });
+
+  it("numbers a new file's lines from 1, and lines of hunks further down from their header", () => {
+    const hunks = [
+      "diff --git a/src/x.ts b/src/x.ts",
+      "index 1111111..2222222 100644",
+      "--- a/src/x.ts",
+      "+++ b/src/x.ts",
+      "@@ -3 +3 @@",
+      "-old",
+      "+new",
+      "@@ -40,0 +41,2 @@ function f() {",
+      "+a",
+      "+b",
+    ].join("\n");
+    expect(
+      additionsOfPatch(`${ADDED}\n${hunks}`).map((f) => [
+        f.path,
+        f.origins.map((o) => o.line),
+      ]),
+    ).toEqual([
+      [".env", [1, 2]],
+      ["src/x.ts", [3, 41, 42]],
     ]);
   });
 });
