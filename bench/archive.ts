@@ -137,6 +137,8 @@ export function finishedRepository(config: object | null): {
       join(dir, "src", `module-${p}.ts`),
       `export const storage${p} = "v2";\n`,
     );
+  // Staged, as a person would: the archive commits staged files and leaves other untracked ones alone.
+  git("add", "src");
   const summary = summarizeDocument(
     "playbook",
     readFileSync(join(dir, PLAYBOOK), "utf8"),
