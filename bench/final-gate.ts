@@ -82,6 +82,8 @@ function finishedDemo(): { base: string; dir: string } {
             item.new,
           ),
         );
+  // Staged, standing in for the file tools' list: the archive commits staged files and leaves other untracked ones.
+  project.git("add", "-A");
   const summary = summarizeDocument(
     "playbook",
     readFileSync(join(dir, PLAYBOOK), "utf8"),
