@@ -5,7 +5,7 @@ import {
 } from "../../../src/adapters/git-port.ts";
 import { GitHubError } from "../../../src/adapters/github-port.ts";
 import { StepFailure } from "../../../src/app/archive/archive-steps.ts";
-import { createColors } from "../../../src/cli/print/colors.ts";
+import pc from "picocolors";
 import { formatFailure, toCliFailure } from "../../../src/cli/print/failure.ts";
 import { InterruptedError, PlaybookError } from "../../../src/core/errors.ts";
 import { TemplateError } from "../../../src/render/render-template.ts";
@@ -87,7 +87,7 @@ describe("one error model: every failure playbook raises prints as an error with
         new InterruptedError(signal, "Interrupted: nothing was recorded."),
       );
       expect(failure).toMatchObject({ code: "E_INTERRUPTED", exitCode });
-      expect(formatFailure(failure, createColors({ isTTY: false }))).toBe(
+      expect(formatFailure(failure, pc.createColors(false))).toBe(
         "Interrupted: nothing was recorded.\n",
       );
     },
