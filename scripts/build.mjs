@@ -190,6 +190,33 @@ const lazyLevenshtein = lazyPackage(
   ["distance", "closest"],
 );
 
+// node:crypto costs a process about 3 ms to load, and the parser's hashes are computed only when read (a summary's
+// `hashes`): the parser bundle loads it on the first hash instead of at its start.
+const lazyCrypto = {
+  name: "lazy-node-crypto",
+  setup(build) {
+    // The shim's own require is node's module.
+    build.onResolve({ filter: /^node:crypto$/ }, (args) =>
+      args.namespace === "lazy-node-crypto"
+        ? { path: "node:crypto", external: true }
+        : { path: "node:crypto", namespace: "lazy-node-crypto" },
+    );
+    build.onLoad({ filter: /.*/, namespace: "lazy-node-crypto" }, () => ({
+      contents: `let lib; const load = () => (lib ??= require("node:crypto"));${[
+        "hash",
+        "createHash",
+        "randomBytes",
+        "randomUUID",
+      ]
+        .map(
+          (name) => ` exports.${name} = (...args) => load().${name}(...args);`,
+        )
+        .join("")}`,
+      loader: "js",
+    }));
+  },
+};
+
 // Build beside dist/ and rename each file into place, so a test run reading dist/ never sees it half-written.
 const out = join(root, `.dist-${process.pid}`);
 rmSync(out, { recursive: true, force: true });
@@ -318,6 +345,7 @@ await Promise.all([
     format: "cjs",
     define: cjsDefine,
     minify: true,
+    plugins: [lazyCrypto],
   }),
 ]);
 chmodSync(join(out, "cli.mjs"), 0o755);

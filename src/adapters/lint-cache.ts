@@ -1,4 +1,3 @@
-import { hash } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { PARSER_VERSION } from "../core/cache/summary.ts";
@@ -51,10 +50,12 @@ export interface StoredChunks extends ChunkCache {
 }
 
 /**
- * The chunk trees of one document's last parse, in `.claude/playbook/cache/chunks/`, each under the SHA-256 of its
- * text. The file is the parser build on its first line, then one line per chunk: the hash, a space and the tree as
- * JSON. It is read on the first lookup; a file of another parser build counts as empty, a line that does not parse
- * as missing, and the parser checks every tree it gets before using it. A tree is parsed from its line only when its
+ * The chunk trees of one document's last parse, in `.claude/playbook/cache/chunks/`, each under its text. The file
+ * is the parser build and the format on its first line, then one line per chunk: the length of the key, a space, the
+ * key (the chunk's text as a JSON string), a space and the tree as JSON. Keyed by the text itself, not a digest of
+ * it: hashing cost the hook loading `node:crypto` (about 3 ms a call), and no two texts share a key. It is read on
+ * the first lookup; a file of another parser build or format counts as empty, a line that does not parse as missing,
+ * and the parser checks every tree it gets before using it. A tree is parsed from its line only when its
  * chunk is looked up, and a kept line is written back as it was read: the trees do not outlive their chunk's parse.
  * `save` keeps only the chunks of this parse, so the file stays the size of the document.
  */
@@ -66,16 +67,6 @@ export function openChunkCache(
   let stored: Map<string, string> | undefined;
   const used = new Map<string, string>();
   let changed = false;
-  // The parser asks for a chunk, then stores it when it was missing: the text is hashed once for both.
-  let lastText: string | undefined;
-  let lastKey = "";
-  const keyOf = (text: string): string => {
-    if (text !== lastText) {
-      lastText = text;
-      lastKey = sha256(text);
-    }
-    return lastKey;
-  };
   const load = (): Map<string, string> => {
     if (stored) return stored;
     stored = new Map();
@@ -86,17 +77,16 @@ export function openChunkCache(
       // Missing or unreadable: every chunk is parsed, and the file rewritten.
     }
     const lines = text.split("\n");
-    if (lines[0] !== JSON.stringify(PARSER_VERSION)) return stored;
+    if (lines[0] !== CHUNK_FILE_HEAD) return stored;
     for (let i = 1; i < lines.length; i++) {
-      const line = lines[i] ?? "";
-      if (line.charCodeAt(64) === 32)
-        stored.set(line.slice(0, 64), line.slice(65));
+      const entry = readChunkLine(lines[i] ?? "");
+      if (entry) stored.set(entry[0], entry[1]);
     }
     return stored;
   };
   return {
     get(text) {
-      const key = keyOf(text);
+      const key = JSON.stringify(text);
       const line = load().get(key);
       if (line === undefined) return undefined;
       try {
@@ -108,20 +98,32 @@ export function openChunkCache(
       }
     },
     set(text, value) {
-      used.set(keyOf(text), JSON.stringify(value));
+      used.set(JSON.stringify(text), JSON.stringify(value));
       changed = true;
     },
     save() {
       if (!changed && used.size === load().size) return;
-      let out = JSON.stringify(PARSER_VERSION);
-      for (const [key, line] of used) out += `\n${key} ${line}`;
+      let out = CHUNK_FILE_HEAD;
+      for (const [key, line] of used) out += `\n${key.length} ${key} ${line}`;
       writeQuietly(file, `${out}\n`);
     },
   };
 }
 
+const CHUNK_FILE_HEAD = JSON.stringify([PARSER_VERSION, "text-keys"]);
+
+/** `[key, tree]` of one line of a chunk file, or null for a line that is not one. */
+function readChunkLine(line: string): [string, string] | null {
+  const space = line.indexOf(" ");
+  const length = space > 0 ? Number(line.slice(0, space)) : NaN;
+  const end = space + 1 + length;
+  if (!Number.isSafeInteger(length) || line.charCodeAt(end) !== 32) return null;
+  return [line.slice(space + 1, end), line.slice(end + 1)];
+}
+
+/** The SHA-256 of `text`, loading `node:crypto` only when a lint needs it: the hook's parses never do. */
 function sha256(text: string): string {
-  return hash("sha256", text, "hex");
+  return process.getBuiltinModule("node:crypto").hash("sha256", text, "hex");
 }
 
 function writeQuietly(file: string, text: string): void {

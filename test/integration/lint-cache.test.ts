@@ -211,6 +211,12 @@ describe("the chunk cache", () => {
     expect(first).toStrictEqual(summarizeDocument("playbook", text, PLAYBOOK));
   });
 
+  /** A chunk line's key part (`<length> <key> `) and its tree. */
+  const splitLine = (line: string): [string, string] => {
+    const space = line.indexOf(" ");
+    const end = space + 1 + Number(line.slice(0, space)) + 1;
+    return [line.slice(0, end), line.slice(end)];
+  };
   /** Replaces the tree stored for every chunk with `forge(tree)`, under the same keys; or the parser build. */
   const forgeEach = (
     p: ReturnType<typeof project>,
@@ -218,11 +224,12 @@ describe("the chunk cache", () => {
     version?: string,
   ) => {
     const [head, ...lines] = p.read(CHUNKS).trimEnd().split("\n");
-    const forged = lines.map(
-      (line) =>
-        `${line.slice(0, 65)}${JSON.stringify(forge(JSON.parse(line.slice(65))))}`,
-    );
-    const first = version === undefined ? head : JSON.stringify(version);
+    const forged = lines.map((line) => {
+      const [key, tree] = splitLine(line);
+      return `${key}${JSON.stringify(forge(JSON.parse(tree)))}`;
+    });
+    const first =
+      version === undefined ? head : JSON.stringify([version, "text-keys"]);
     p.write(CHUNKS, `${[first, ...forged].join("\n")}\n`);
   };
   const truth = () => JSON.stringify(parsePlaybook(SAMPLE_PLAYBOOK, PLAYBOOK));
@@ -247,14 +254,31 @@ describe("the chunk cache", () => {
     ["an empty file", (p) => p.write(CHUNKS, "")],
     ["a file cut short", (p) => p.write(CHUNKS, p.read(CHUNKS).slice(0, -40))],
     [
-      "lines that are not a hash and a tree",
+      "lines that are not a key and a tree",
       (p) =>
         p.write(
           CHUNKS,
           p
             .read(CHUNKS)
-            .replace(/\n([0-9a-f]{64}) /g, "\n$1\t")
-            .replace(/\n[0-9a-f]{8}/, "\nzzzzzzzz"),
+            .replace(/\n(\d+) /, "\nzz ")
+            .replace(/\n(\d+) /, (_, n: string) => `\n${Number(n) + 1} `)
+            .replace(/\n(\d+) /, (_, n: string) => `\n${Number(n) - 1} `),
+        ),
+    ],
+    [
+      "lines of the format before, keyed by a hash of the text",
+      (p) =>
+        p.write(
+          CHUNKS,
+          p
+            .read(CHUNKS)
+            .split("\n")
+            .map((line, i) =>
+              i === 0 || line === ""
+                ? line
+                : `${"0".repeat(64)} ${splitLine(line)[1]}`,
+            )
+            .join("\n"),
         ),
     ],
     [

@@ -1,7 +1,10 @@
 import type { Diagnostic } from "../model/diagnostic.ts";
 import type { Playbook } from "../model/playbook.ts";
 import type { StateDoc } from "../model/state.ts";
-import { playbookHashes } from "../records/content-hash.ts";
+import {
+  playbookHashes,
+  type HashablePlaybook,
+} from "../records/content-hash.ts";
 import { hasYamlErrorIn } from "../edit/yaml-guard.ts";
 import type {
   DocumentKind,
@@ -55,7 +58,24 @@ export function summarizePlaybook(
       text: t.text,
     })),
   };
-  return { ...view, hashes: playbookHashes(view), diagnostics };
+  return withLazyHashes({ ...view, hashes: undefined, diagnostics }, view);
+}
+
+/**
+ * The summary with its `hashes` computed on first read, then kept: most edits of a playbook compare no record, and
+ * hashing costs the hook loading `node:crypto` (about 3 ms a call). Enumerable, so a stored summary holds them.
+ */
+function withLazyHashes(
+  summary: Omit<PlaybookSummary, "hashes"> & { hashes: undefined },
+  view: HashablePlaybook,
+): PlaybookSummary {
+  // Defined over the placeholder, so the keys keep their order (a stored summary reads as before).
+  let hashes: PlaybookSummary["hashes"] | undefined;
+  return Object.defineProperty(summary, "hashes", {
+    enumerable: true,
+    configurable: true,
+    get: () => (hashes ??= playbookHashes(view)),
+  }) as PlaybookSummary;
 }
 
 export function summarizeState(

@@ -1,4 +1,5 @@
 import type { PlaybookSummary } from "../model/summary.ts";
+import { sameReviewedPlan } from "../records/content-hash.ts";
 import { ALLOW, block, context } from "./facts.ts";
 import { playbookEdits } from "./playbook-changes.ts";
 import type { Guard } from "./types.ts";
@@ -15,7 +16,7 @@ export const scopeGuard: Guard = {
     const notes: string[] = [];
     for (const edit of playbookEdits(ctx.changes)) {
       if (!edit.before?.meta.reviewed) continue;
-      if (edit.before.hashes.review === edit.after.hashes.review) continue;
+      if (sameReviewedPlan(edit.before, edit.after)) continue;
       const what = describeScopeChange(edit.before, edit.after);
       if (!edit.after.meta.reviewed) {
         notes.push(

@@ -176,8 +176,27 @@ export function parseMarkdownWithInlines(body: string): Root {
   return inlines.parse(body);
 }
 
-/** A character that may start inline markup; a title without one reads the same either way. */
-const INLINE_MARKUP = /[*_`&<[\\!]/;
+/**
+ * Whether a title may hold an inline construct, so that a parse with every construct could read it otherwise: a
+ * backslash escape, or a construct's opening mark with the mark that closes it (two `*`, `_` or backticks, `&` and
+ * `;`, `<` and `>`, `[` and `]`, which an image's `![` needs too). `## final_tasks`, in every playbook, holds none.
+ */
+function mayHoldInlines(title: string): boolean {
+  const has = (mark: string) => title.includes(mark);
+  const twice = (mark: string) => {
+    const first = title.indexOf(mark);
+    return first !== -1 && title.indexOf(mark, first + 1) !== -1;
+  };
+  return (
+    has("\\") ||
+    twice("*") ||
+    twice("_") ||
+    twice("`") ||
+    (has("&") && has(";")) ||
+    (has("<") && has(">")) ||
+    (has("[") && has("]"))
+  );
+}
 
 /**
  * The top-level headings' titles as a parse with every inline construct reads them (`p1: Use \`x\`` reads
@@ -194,7 +213,7 @@ function restoreHeadingInlines(root: Root, body: string): Root {
       start?.offset === undefined || end?.offset === undefined
         ? ""
         : counted.slice(start.offset, end.offset);
-    if (node.type !== "heading" || !start || !INLINE_MARKUP.test(text)) {
+    if (node.type !== "heading" || !start || !mayHoldInlines(text)) {
       children.push(node);
       continue;
     }

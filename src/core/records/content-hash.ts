@@ -21,7 +21,22 @@ type SubtaskSummary = PhaseSummary["subtasks"][number];
  * @returns `sha256:<hex>` of a canonical JSON of those fields, in document order.
  */
 export function reviewHash(playbook: HashablePlaybook): string {
-  return digest({
+  return digestText(reviewSource(playbook));
+}
+
+/**
+ * Whether a reviewer approving `a` approved `b` too: their {@link reviewHash}es are equal. Compared on the canonical
+ * text, so the hook judges an edit of a reviewed plan without loading `node:crypto` (about 3 ms a call).
+ */
+export function sameReviewedPlan(
+  a: HashablePlaybook,
+  b: HashablePlaybook,
+): boolean {
+  return reviewSource(a) === reviewSource(b);
+}
+
+function reviewSource(playbook: HashablePlaybook): string {
+  return JSON.stringify({
     hash: "review/1",
     goal: {
       summary: playbook.goal.summary,

@@ -121,6 +121,10 @@ describe("markdown without inline constructs", () => {
     ["Title with <b>tag</b>\n===\n\n- [x] **p2.1** `[ ]` inside"],
     ["   ## indented _title_\n"],
     ["- item\n\n  ## nested `heading`\n"],
+    ["## final_tasks\n- [ ] **f1**: x\n"],
+    ["## one *star, one _line, one `tick & < [ !\n"],
+    ["## a_b_c *d* &amp; `e` <f> ![g] \\_h\n"],
+    ["## &#x41;; <http://x.y> [l] __s__\n"],
   ])("reads blocks and top-level titles as the full parse does: %j", (text) => {
     expect(blockView(parseMarkdown(text), false)).toEqual(
       blockView(parseMarkdownWithInlines(text), false),
