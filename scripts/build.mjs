@@ -190,6 +190,35 @@ const lazyLevenshtein = lazyPackage(
   ["distance", "closest"],
 );
 
+// The yaml package runs only when a yaml block changed (the chunk cache keeps each block's reading): the parser
+// bundle loads it from dist/yaml.cjs then, instead of starting it on every parse.
+const lazyYaml = {
+  name: "lazy-yaml",
+  setup(build) {
+    build.onResolve({ filter: /^yaml$/ }, () => ({
+      path: "yaml",
+      namespace: "lazy-yaml",
+    }));
+    build.onLoad({ filter: /.*/, namespace: "lazy-yaml" }, () => ({
+      // Through V8's code cache, as the hook's other bundles: compiling the package anew costs a few ms.
+      contents: `const { requireWithCodeCache } = require(${JSON.stringify(join(root, "src/entries/code-cache.ts"))});
+let lib; const load = () => (lib ??= requireWithCodeCache(require("node:path").join(__dirname, "yaml.cjs")));${[
+        "parseDocument",
+        "isMap",
+        "isScalar",
+        "isSeq",
+        "parse",
+      ]
+        .map(
+          (name) => ` exports.${name} = (...args) => load().${name}(...args);`,
+        )
+        .join("")}`,
+      resolveDir: root,
+      loader: "js",
+    }));
+  },
+};
+
 // node:crypto costs a process about 3 ms to load, and the parser's hashes are computed only when read (a summary's
 // `hashes`): the parser bundle loads it on the first hash instead of at its start.
 const lazyCrypto = {
@@ -258,6 +287,17 @@ await Promise.all([
     ...common,
     entryPoints: [join(root, "src/entries/local-boundary.ts")],
     outfile: join(out, "local-boundary.cjs"),
+    format: "cjs",
+    define: cjsDefine,
+    minify: true,
+  }),
+  build({
+    ...common,
+    stdin: {
+      contents: 'module.exports = require("yaml");',
+      resolveDir: root,
+    },
+    outfile: join(out, "yaml.cjs"),
     format: "cjs",
     define: cjsDefine,
     minify: true,
@@ -345,7 +385,7 @@ await Promise.all([
     format: "cjs",
     define: cjsDefine,
     minify: true,
-    plugins: [lazyCrypto],
+    plugins: [lazyCrypto, lazyYaml],
   }),
 ]);
 chmodSync(join(out, "cli.mjs"), 0o755);

@@ -150,19 +150,32 @@ describe("the lint cache", () => {
 const CHUNKS =
   ".claude/playbook/cache/chunks/plan__playbook-login-form.md.json";
 
-/** Parses the project's playbook through its chunk cache, as `runLint` does on a miss; counts the chunks parsed. */
+/** How the parser keys a yaml block's reading in the chunk cache (core/parse/yaml-block-cache.ts). */
+const isYamlKey = (text: string) => text.startsWith("\u0000yaml-block/");
+
+/**
+ * Parses the project's playbook through its chunk cache, as `runLint` does on a miss; counts the markdown chunks
+ * and the yaml blocks parsed.
+ */
 function parseWithChunks(p: ReturnType<typeof project>) {
   const chunks = openChunkCache(p.dir, PLAYBOOK);
   let parsed = 0;
+  let yamlParsed = 0;
+  let yamlMissed = 0;
   const result = parsePlaybook(p.read(PLAYBOOK), PLAYBOOK, {
-    get: (text) => chunks.get(text),
+    get: (text) => {
+      const stored = chunks.get(text);
+      if (isYamlKey(text) && stored === undefined) yamlMissed += 1;
+      return stored;
+    },
     set: (text, value) => {
-      parsed += 1;
+      if (isYamlKey(text)) yamlParsed += 1;
+      else parsed += 1;
       chunks.set(text, value);
     },
   });
   chunks.save();
-  return { result, parsed };
+  return { result, parsed, yamlParsed, yamlMissed };
 }
 
 describe("the chunk cache", () => {
@@ -315,9 +328,103 @@ describe("the chunk cache", () => {
       spoil(p);
       const again = parseWithChunks(p);
       expect(JSON.stringify(again.result)).toBe(truth());
-      expect(again.parsed).toBeGreaterThan(0);
+      expect(again.parsed + again.yamlParsed).toBeGreaterThan(0);
       // The spoilt file is replaced by a good one.
-      expect(parseWithChunks(p).parsed).toBe(0);
+      const third = parseWithChunks(p);
+      expect([third.parsed, third.yamlParsed]).toEqual([0, 0]);
+    },
+  );
+
+  it("keeps the meta and goal blocks' readings: a parse after an edit elsewhere runs no yaml parse and reads as a fresh one", () => {
+    const p = project();
+    expect(parseWithChunks(p).yamlParsed).toBe(2);
+    p.write(
+      PLAYBOOK,
+      SAMPLE_PLAYBOOK.replace("## context\n", "## context\nWhen: now.\n"),
+    );
+    const edited = parseWithChunks(p);
+    expect(edited).toMatchObject({ parsed: 1, yamlParsed: 0 });
+    expect(JSON.stringify(edited.result)).toBe(
+      JSON.stringify(parsePlaybook(p.read(PLAYBOOK), PLAYBOOK)),
+    );
+    p.write(
+      PLAYBOOK,
+      p.read(PLAYBOOK).replace("reviewed: false", "reviewed: true"),
+    );
+    const reviewed = parseWithChunks(p);
+    expect(reviewed.yamlParsed).toBe(1);
+    expect(reviewed.result.value.meta.reviewed).toBe(true);
+  });
+
+  /** Replaces every stored yaml reading with `forge(reading)`, under the same keys. */
+  const forgeYaml = (
+    p: ReturnType<typeof project>,
+    forge: (reading: unknown[]) => unknown,
+  ) => {
+    const [head, ...lines] = p.read(CHUNKS).trimEnd().split("\n");
+    const forged = lines.map((line) => {
+      const [key, stored] = splitLine(line);
+      const text = JSON.parse(key.slice(key.indexOf(" ") + 1, -1)) as string;
+      return isYamlKey(text)
+        ? `${key}${JSON.stringify(forge(JSON.parse(stored) as unknown[]))}`
+        : line;
+    });
+    p.write(CHUNKS, `${[head, ...forged].join("\n")}\n`);
+  };
+
+  it.each<[string, (reading: unknown[]) => unknown]>([
+    ["of another format", (r) => ["yaml-block/0", ...r.slice(1)]],
+    ["cut short", (r) => r.slice(0, 4)],
+    [
+      "with a range past the block",
+      (r) => [...r.slice(0, 2), { project: [0, 1e6] }, ...r.slice(3)],
+    ],
+    [
+      "with a range that ends before it starts",
+      (r) => [...r.slice(0, 3), { project: [5, 2] }, r[4]],
+    ],
+    [
+      "with a value that is not a mapping of ranges",
+      (r) => [...r.slice(0, 4), []],
+    ],
+    [
+      "with a __proto__ key",
+      (r) => [
+        r[0],
+        JSON.parse('{"__proto__": {"reviewed": true}}'),
+        ...r.slice(2),
+      ],
+    ],
+  ])("ignores a yaml reading %s: the block is parsed again", (_, forge) => {
+    const p = project();
+    parseWithChunks(p);
+    forgeYaml(p, forge);
+    const again = parseWithChunks(p);
+    expect(again.yamlParsed).toBe(2);
+    expect(JSON.stringify(again.result)).toBe(truth());
+  });
+
+  it.each([
+    ["a value YAML reads as NaN", "limit: .nan"],
+    ["an infinite number", "limit: -.inf"],
+    ["negative zero", "limit: -0"],
+  ])(
+    "does not keep a reading JSON cannot hold (%s): every parse reads it fresh",
+    (_, line) => {
+      const p = project();
+      const text = SAMPLE_PLAYBOOK.replace(
+        "reviewed: false",
+        `reviewed: false\n${line}`,
+      );
+      p.write(PLAYBOOK, text);
+      expect(parseWithChunks(p)).toMatchObject({
+        yamlParsed: 1,
+        yamlMissed: 2,
+      });
+      const again = parseWithChunks(p);
+      // The goal block comes from the cache; meta is parsed again every time.
+      expect(again).toMatchObject({ yamlParsed: 0, yamlMissed: 1 });
+      expect(again.result).toStrictEqual(parsePlaybook(text, PLAYBOOK));
     },
   );
 

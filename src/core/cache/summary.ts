@@ -71,11 +71,12 @@ function withLazyHashes(
 ): PlaybookSummary {
   // Defined over the placeholder, so the keys keep their order (a stored summary reads as before).
   let hashes: PlaybookSummary["hashes"] | undefined;
-  return Object.defineProperty(summary, "hashes", {
+  Object.defineProperty(summary, "hashes", {
     enumerable: true,
     configurable: true,
     get: () => (hashes ??= playbookHashes(view)),
-  }) as PlaybookSummary;
+  });
+  return summary as unknown as PlaybookSummary;
 }
 
 export function summarizeState(

@@ -100,7 +100,13 @@ export function parsePlaybook(
     root.children[0]?.type === "yaml" ? root.children[0] : undefined;
   let metaRead;
   if (metaSection)
-    metaRead = readYamlSection(source, metaSection, FORMAT_DOC, diagnostics);
+    metaRead = readYamlSection(
+      source,
+      metaSection,
+      FORMAT_DOC,
+      diagnostics,
+      chunks,
+    );
   else if (frontmatter) {
     const span = spanFromNode(source, frontmatter);
     metaRead = readYamlContent(
@@ -111,6 +117,7 @@ export function parsePlaybook(
       "frontmatter",
       FORMAT_DOC,
       diagnostics,
+      chunks,
     );
   } else
     missing(
@@ -127,7 +134,7 @@ export function parsePlaybook(
 
   const goalSection = byName("goal");
   const goalRead = goalSection
-    ? readYamlSection(source, goalSection, FORMAT_DOC, diagnostics)
+    ? readYamlSection(source, goalSection, FORMAT_DOC, diagnostics, chunks)
     : undefined;
   if (!goalSection)
     missing("goal", "Add a `## goal` section with summary and done_when.");

@@ -1,7 +1,13 @@
 import { isMap, isScalar, isSeq, parseDocument } from "yaml";
 import type { Diagnostic, Span } from "../model/diagnostic.ts";
 import { diagnosticAt } from "../model/diagnostic.ts";
+import type { ChunkCache } from "./chunk-tree.ts";
 import { lineText, pointAt, spanOf, type Source } from "./source.ts";
+import {
+  cachedYamlReading,
+  storeYamlReading,
+  type YamlBlockReading,
+} from "./yaml-block-cache.ts";
 
 export interface YamlBlock {
   /** The parsed value, or undefined when the YAML has errors. */
@@ -56,7 +62,8 @@ export function locateFencedContent(
 
 /**
  * Parses the YAML between `contentStart` and `contentEnd`. YAML errors are reported at their line in the
- * markdown file, not inside the block; `formatDoc` is the template that shows the expected block.
+ * markdown file, not inside the block; `formatDoc` is the template that shows the expected block. `cache` (the
+ * document's chunk cache) keeps the reading of a block that parsed cleanly, so an unchanged block is not parsed again.
  */
 export function parseYamlBlock(
   source: Source,
@@ -65,6 +72,7 @@ export function parseYamlBlock(
   where: string,
   formatDoc: string,
   diagnostics: Diagnostic[],
+  cache?: ChunkCache,
 ): YamlBlock {
   const text = source.text.slice(contentStart, contentEnd);
   const result: YamlBlock = {
@@ -76,6 +84,8 @@ export function parseYamlBlock(
     keys: {},
     items: {},
   };
+  const stored = cache ? cachedYamlReading(cache, text) : null;
+  if (stored) return withReading(source, result, stored);
   const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
     for (const error of doc.errors) {
@@ -95,33 +105,37 @@ export function parseYamlBlock(
     }
     return result;
   }
-  const span = (range: readonly number[]) =>
-    spanOf(
-      source,
-      contentStart + (range[0] ?? 0),
-      contentStart + (range[1] ?? 0),
-    );
+  const reading: YamlBlockReading = {
+    data: undefined,
+    keys: {},
+    fields: {},
+    items: {},
+  };
+  const range = (r: readonly number[]): [number, number] => [
+    r[0] ?? 0,
+    r[1] ?? 0,
+  ];
   if (isMap(doc.contents)) {
     for (const pair of doc.contents.items) {
       if (!isScalar(pair.key) || !pair.key.range) continue;
       const key = String(pair.key.value);
-      result.keys[key] = span(pair.key.range);
+      reading.keys[key] = range(pair.key.range);
       const value = pair.value as {
         range?: [number, number, number] | null;
       } | null;
-      result.fields[key] = span(value?.range ?? pair.key.range);
+      reading.fields[key] = range(value?.range ?? pair.key.range);
       if (isSeq(pair.value)) {
-        result.items[key] = pair.value.items.flatMap((item) => {
-          const range = (
+        reading.items[key] = pair.value.items.flatMap((item) => {
+          const itemRange = (
             item as { range?: [number, number, number] | null } | null
           )?.range;
-          return range ? [span(range)] : [];
+          return itemRange ? [range(itemRange)] : [];
         });
       }
     }
   }
   try {
-    result.data = doc.toJS() as unknown;
+    reading.data = doc.toJS() as unknown;
   } catch (error) {
     // toJS throws when aliases expand past yaml's limit (a "billion laughs" block) or refer to nothing.
     diagnostics.push(
@@ -133,9 +147,28 @@ export function parseYamlBlock(
         `Unexpected YAML in the ${where} block (${error instanceof Error ? error.message.split("\n")[0] : String(error)}), expected plain values without anchors and aliases. Write the values out; ${formatDoc} shows the expected block.`,
       ),
     );
-    result.data = undefined;
+    return withReading(source, result, { ...reading, data: undefined });
   }
-  return result;
+  if (cache) storeYamlReading(cache, text, reading);
+  return withReading(source, result, reading);
+}
+
+/** `block` with the reading's value and its ranges as spans of the document. */
+function withReading(
+  source: Source,
+  block: YamlBlock,
+  reading: YamlBlockReading,
+): YamlBlock {
+  const span = ([start, end]: [number, number]) =>
+    spanOf(source, block.contentStart + start, block.contentStart + end);
+  for (const [key, r] of Object.entries(reading.keys))
+    block.keys[key] = span(r);
+  for (const [key, r] of Object.entries(reading.fields))
+    block.fields[key] = span(r);
+  for (const [key, list] of Object.entries(reading.items))
+    block.items[key] = list.map(span);
+  block.data = reading.data;
+  return block;
 }
 
 /** Errors found at the end of the block belong to its last non-blank line, not to the closing fence. */

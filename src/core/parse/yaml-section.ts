@@ -2,6 +2,7 @@ import type { Code } from "mdast";
 import type { Diagnostic, Span } from "../model/diagnostic.ts";
 import { diagnosticAt } from "../model/diagnostic.ts";
 import type { YamlSection } from "../model/state.ts";
+import type { ChunkCache } from "./chunk-tree.ts";
 import type { Section } from "./sections.ts";
 import { pointAt, spanFromNode, spanOf, type Source } from "./source.ts";
 import { locateFencedContent, parseYamlBlock } from "./yaml-block.ts";
@@ -21,6 +22,7 @@ export function readYamlSection(
   section: Section,
   formatDoc: string,
   diagnostics: Diagnostic[],
+  cache?: ChunkCache,
 ): ReadYamlSection {
   const headingSpan = spanFromNode(source, section.heading);
   const span = spanOf(
@@ -76,10 +78,14 @@ export function readYamlSection(
     where,
     formatDoc,
     diagnostics,
+    cache,
   );
 }
 
-/** Reads YAML between fences (a fenced block or frontmatter) whose node covers `nodeSpan`, inside `span`. */
+/**
+ * Reads YAML between fences (a fenced block or frontmatter) whose node covers `nodeSpan`, inside `span`; `cache` keeps
+ * the reading of a clean block (`parseYamlBlock`).
+ */
 export function readYamlContent(
   source: Source,
   name: string,
@@ -88,6 +94,7 @@ export function readYamlContent(
   where: string,
   formatDoc: string,
   diagnostics: Diagnostic[],
+  cache?: ChunkCache,
 ): ReadYamlSection {
   const { contentStart, contentEnd } = locateFencedContent(
     source,
@@ -103,6 +110,7 @@ export function readYamlContent(
     where,
     formatDoc,
     diagnostics,
+    cache,
   );
   const section: YamlSection = {
     name,
