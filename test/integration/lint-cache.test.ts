@@ -391,7 +391,7 @@ describe("the chunk cache", () => {
       "with a __proto__ key",
       (r) => [
         r[0],
-        JSON.parse('{"__proto__": {"reviewed": true}}'),
+        JSON.parse('{"__proto__": {"reviewed": true}}') as unknown,
         ...r.slice(2),
       ],
     ],
