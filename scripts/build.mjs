@@ -2,7 +2,8 @@
 // path of tool calls), dist/hook-session.cjs (session events and the status line), dist/archive.cjs (the archive workflow, loaded by
 // the hook only when an edit finishes a playbook), dist/parser.cjs (the markdown parser, which the hook loads only on a cache miss) and dist/bash.cjs (the
 // shell parser, loaded only for Bash calls), dist/ignore.cjs (the gitignore matcher, loaded only when a changed path may
-// be protected), dist/levenshtein.cjs (string distance, for "did you mean" in an error message), dist/snapshot.cjs (the copy of
+// be protected), dist/levenshtein.cjs (string distance, for "did you mean" in an error message), dist/yaml.cjs (the yaml
+// package, which the markdown parser loads only for a yaml block its chunk cache does not hold), dist/snapshot.cjs (the copy of
 // uncommitted work kept before a shell command that may change files), dist/tree.cjs (the working tree's fingerprint, for the session events; the tool hook carries the quick answer from the tree's basis and loads the full reading from it) and dist/git.cjs (the git runner and the tree's listing: the loader starts a tick's git from it, and the hooks' bundles load it on first use). The sandbox runtime validations run in is a chunk of the CLI, loaded by
 // `playbook verify` and `playbook check --rerun` only, with its seccomp helpers in dist/vendor/.
 import { createHash } from "node:crypto";
