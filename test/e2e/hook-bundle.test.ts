@@ -222,33 +222,45 @@ describe("dist/hook.cjs", () => {
     expect(snapshotCache(p.path(CACHE))).toEqual(before);
   });
 
-  it("needs dist/parser.cjs on a cache miss, and refuses a tool call it cannot check without it, saying to run doctor", () => {
-    const p = project();
-    const alone = p.path("hook-alone/hook.cjs");
-    p.write("hook-alone/.keep", "");
-    copyFileSync(HOOK_BUNDLE, alone);
-    copyFileSync(HOOK_MAIN, alone.replace(/hook\.cjs$/, "hook-main.cjs"));
+  it.each([
+    ["parser.cjs", ["hook-main.cjs"]],
+    ["yaml.cjs", ["hook-main.cjs", "parser.cjs"]],
+  ])(
+    "needs dist/%s on a cache miss, and refuses a tool call it cannot check without it, saying to run doctor",
+    (missing, present) => {
+      const p = project();
+      const alone = p.path("hook-alone/hook.cjs");
+      p.write("hook-alone/.keep", "");
+      copyFileSync(HOOK_BUNDLE, alone);
+      for (const name of present)
+        copyFileSync(
+          HOOK_BUNDLE.replace(/hook\.cjs$/, name),
+          alone.replace(/hook\.cjs$/, name),
+        );
 
-    const result = runHook("PreToolUse", preToolUse(p.dir), { bundle: alone });
+      const result = runHook("PreToolUse", preToolUse(p.dir), {
+        bundle: alone,
+      });
 
-    expect(result.status).toBe(0);
-    const reply = JSON.parse(result.stdout) as {
-      hookSpecificOutput?: Record<string, unknown>;
-    };
-    expect(reply.hookSpecificOutput?.["permissionDecision"]).toBe("deny");
-    const reason = String(
-      reply.hookSpecificOutput?.["permissionDecisionReason"],
-    );
-    expect(reason).toContain("parser.cjs");
-    expect(reason).toContain("npx --no playbook doctor");
-    expect(existsSync(p.path(`${CACHE}/state.md.json`))).toBe(false);
-  });
+      expect(result.status).toBe(0);
+      const reply = JSON.parse(result.stdout) as {
+        hookSpecificOutput?: Record<string, unknown>;
+      };
+      expect(reply.hookSpecificOutput?.["permissionDecision"]).toBe("deny");
+      const reason = String(
+        reply.hookSpecificOutput?.["permissionDecisionReason"],
+      );
+      expect(reason).toContain(missing);
+      expect(reason).toContain("npx --no playbook doctor");
+      expect(existsSync(p.path(`${CACHE}/state.md.json`))).toBe(false);
+    },
+  );
 
   it("keeps V8's code cache beside the bundle, and answers the same with a corrupt or missing cache", () => {
     const p = project();
     const copy = p.path("dist-copy/hook.cjs");
     p.write("dist-copy/.keep", "");
-    for (const name of ["hook.cjs", "hook-main.cjs", "parser.cjs"])
+    for (const name of ["hook.cjs", "hook-main.cjs", "parser.cjs", "yaml.cjs"])
       copyFileSync(
         HOOK_BUNDLE.replace(/hook\.cjs$/, name),
         copy.replace(/hook\.cjs$/, name),
@@ -273,6 +285,7 @@ describe("dist/hook.cjs", () => {
       "hook.cjs",
       "hook-main.cjs",
       "parser.cjs",
+      "yaml.cjs",
       "bash.cjs",
       "ignore.cjs",
       "local-boundary.cjs",
