@@ -25,14 +25,22 @@ export function reviewHash(playbook: HashablePlaybook): string {
 }
 
 /**
- * Whether a reviewer approving `a` approved `b` too: their {@link reviewHash}es are equal. Compared on the canonical
- * text, so the hook judges an edit of a reviewed plan without loading `node:crypto` (about 3 ms a call).
+ * Whether a reviewer approving `a` approved `b` too: their {@link reviewHash}es are equal. Compared by digest when
+ * both summaries hold theirs as data (a stored summary, a tick derived from one); else on the canonical text, so the
+ * hook judges an edit of a reviewed plan without loading `node:crypto` (about 3 ms a call) to hash a fresh parse.
  */
 export function sameReviewedPlan(
-  a: HashablePlaybook,
-  b: HashablePlaybook,
+  a: HashablePlaybook & Pick<PlaybookSummary, "hashes">,
+  b: HashablePlaybook & Pick<PlaybookSummary, "hashes">,
 ): boolean {
+  if (hashesStored(a) && hashesStored(b))
+    return a.hashes.review === b.hashes.review;
   return reviewSource(a) === reviewSource(b);
+}
+
+/** The summary's hashes are a value, not computed on first read (see summarizePlaybook). */
+function hashesStored(summary: object): boolean {
+  return Object.getOwnPropertyDescriptor(summary, "hashes")?.get === undefined;
 }
 
 function reviewSource(playbook: HashablePlaybook): string {

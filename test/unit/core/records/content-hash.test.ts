@@ -13,6 +13,7 @@ import {
   phaseHash,
   playbookHashes,
   reviewHash,
+  sameReviewedPlan,
   subtaskHash,
 } from "../../../../src/core/records/content-hash.ts";
 import { SAMPLE_PLAYBOOK } from "../../../helpers/sample-docs.ts";
@@ -132,6 +133,40 @@ describe("reviewHash", () => {
       reviewHash(BASE),
     );
   });
+});
+
+describe("sameReviewedPlan", () => {
+  /** As the parse cache gives it back: the hashes are a value. */
+  const stored = (text: string) =>
+    JSON.parse(JSON.stringify(summary(text))) as ReturnType<typeof summary>;
+
+  it.each(PROGRESS)(
+    "says the plan is the same after %s, whether the hashes are stored or computed on first read",
+    (_name, change) => {
+      const after = change(SAMPLE_PLAYBOOK);
+      expect(sameReviewedPlan(BASE, summary(after))).toBe(true);
+      expect(sameReviewedPlan(stored(SAMPLE_PLAYBOOK), summary(after))).toBe(
+        true,
+      );
+      expect(sameReviewedPlan(stored(SAMPLE_PLAYBOOK), stored(after))).toBe(
+        true,
+      );
+    },
+  );
+
+  it.each(PLAN)(
+    "says it changed with %s, whether the hashes are stored or computed on first read",
+    (_name, change) => {
+      const after = change(SAMPLE_PLAYBOOK);
+      expect(sameReviewedPlan(BASE, summary(after))).toBe(false);
+      expect(sameReviewedPlan(stored(SAMPLE_PLAYBOOK), summary(after))).toBe(
+        false,
+      );
+      expect(sameReviewedPlan(stored(SAMPLE_PLAYBOOK), stored(after))).toBe(
+        false,
+      );
+    },
+  );
 });
 
 describe("phaseHash", () => {
