@@ -1,6 +1,7 @@
 import {
   mkdirSync,
   readdirSync,
+  readFileSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -25,6 +26,11 @@ export function startTrustedJob(input: {
   id: string;
   args: readonly string[];
   now: Date;
+  /**
+   * Start at once instead of once the waiter runs (or after 5 s): for a job the hook waits for itself, whose waiter
+   * may never be run.
+   */
+  startNow?: boolean;
 }): { display: string; jobDir: string } {
   const jobs = join(input.projectDir, RUNTIME_DIR, "jobs");
   pruneJobs(jobs, input.now.getTime());
@@ -42,14 +48,109 @@ export function startTrustedJob(input: {
   const { spawn } = process.getBuiltinModule("node:child_process");
   const child = spawn(
     process.execPath,
-    [runner, "run", jobDir, join(input.distDir, "cli.mjs"), ...input.args],
+    [
+      runner,
+      input.startNow === true ? "start" : "run",
+      jobDir,
+      join(input.distDir, "cli.mjs"),
+      ...input.args,
+    ],
     { cwd: input.cwd, detached: true, stdio: "ignore" },
   );
   child.unref();
-  const display = [process.execPath, runner, "wait", jobDir]
+  return { display: waiterCommand(input.distDir, jobDir), jobDir };
+}
+
+/** The command that follows job `jobDir` to its end: its output as it comes, then its exit code. */
+export function waiterCommand(distDir: string, jobDir: string): string {
+  return [process.execPath, join(distDir, "job.cjs"), "wait", jobDir]
     .map(shellQuote)
     .join(" ");
-  return { display, jobDir };
+}
+
+/** A job is alive while its runner touches `alive` (every second); after this long without a touch it is gone. */
+const ALIVE_MS = 15_000;
+
+export interface JobState {
+  jobDir: string;
+  args: string[];
+  /** The exit code, or null while the job runs. */
+  exitCode: number | null;
+  /** No result, and no sign of life for a while: the runner died. */
+  gone: boolean;
+}
+
+/** What job `jobDir` is doing now, or null when it is not a job. */
+export function readJob(jobDir: string, now: number): JobState | null {
+  let args: string[];
+  try {
+    const command = JSON.parse(
+      readFileSync(join(jobDir, "command.json"), "utf8"),
+    ) as { args?: unknown };
+    if (
+      !Array.isArray(command.args) ||
+      !command.args.every((a) => typeof a === "string")
+    )
+      return null;
+    args = command.args;
+  } catch {
+    return null;
+  }
+  let exitCode: number | null;
+  try {
+    const code = Number.parseInt(
+      readFileSync(join(jobDir, "status"), "utf8"),
+      10,
+    );
+    exitCode = Number.isInteger(code) ? code : 1;
+  } catch {
+    exitCode = null;
+  }
+  let last: number;
+  try {
+    last = statSync(join(jobDir, "alive")).mtimeMs;
+  } catch {
+    // The runner has not started yet: counted from when the hook made the job.
+    last = startedAt(jobDir);
+  }
+  return {
+    jobDir,
+    args,
+    exitCode,
+    gone: exitCode === null && now - last > ALIVE_MS,
+  };
+}
+
+function startedAt(jobDir: string): number {
+  try {
+    return statSync(join(jobDir, "command.json")).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+/** The running jobs whose command is `playbook <command>` (`archive`). */
+export function runningJobs(
+  projectDir: string,
+  command: string,
+  now: number,
+): JobState[] {
+  const jobs = join(projectDir, RUNTIME_DIR, "jobs");
+  let names: string[];
+  try {
+    names = readdirSync(jobs);
+  } catch {
+    return [];
+  }
+  return names
+    .map((name) => readJob(join(jobs, name), now))
+    .filter(
+      (job): job is JobState =>
+        job !== null &&
+        job.args[0] === command &&
+        job.exitCode === null &&
+        !job.gone,
+    );
 }
 
 function pruneJobs(jobs: string, now: number): void {

@@ -108,7 +108,7 @@ function rerunInChild(
   root: string,
   playbook: string,
   env: Readonly<Record<string, string | undefined>>,
-  { onRow, budgetSeconds }: GateOptions,
+  { onRow, budgetSeconds, signal }: GateOptions,
 ): Promise<GateOutcome> {
   // dist/archive.cjs (the hook's) sits beside cli.mjs; in the CLI, cli.mjs is what runs.
   const cli =
@@ -138,6 +138,11 @@ function rerunInChild(
       ],
       { cwd: root, env: { ...env }, stdio: ["ignore", "pipe", "pipe"] },
     );
+    // The child stops its validations' process trees itself on the signal (as `check --rerun` does at a terminal);
+    // it gets it here too when only this process was signalled (a SIGTERM, a Ctrl-C outside a terminal's group).
+    const forward = () =>
+      child.kill(signal?.reason === "SIGTERM" ? "SIGTERM" : "SIGINT");
+    signal?.addEventListener("abort", forward, { once: true });
     const stdout: Buffer[] = [];
     const stderr: string[] = [];
     let pending = "";
@@ -153,6 +158,15 @@ function rerunInChild(
       }
     });
     const finish = (started: string | null) => {
+      signal?.removeEventListener("abort", forward);
+      if (signal?.aborted === true)
+        return resolve({
+          ok: false,
+          detail: `it was interrupted (${String(signal.reason)})`,
+          outOfTime: false,
+          interrupted: true,
+          passed: 0,
+        });
       let rerun: RerunReport | undefined;
       try {
         rerun = (

@@ -154,7 +154,8 @@ async function answerEvent(
       readBashCall: readBashCallLazily(checkTime),
       checkTime,
       setStateField: () => loadParser().setStateField,
-      archive: (dir, session) => loadArchive().archiveFromHook(dir, session),
+      archive: (dir, session) =>
+        loadArchive().archiveFromHook(dir, session, __dirname),
       now: () => new Date(),
       clock,
       distDir: __dirname,

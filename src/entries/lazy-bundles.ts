@@ -79,12 +79,13 @@ interface ArchiveBundle {
   archiveFromHook: (
     projectDir: string,
     session: string | null,
+    distDir: string,
   ) => Promise<HookArchiveResult>;
 }
 
 let archiveBundle: ArchiveBundle | undefined;
 
-/** The archive workflow's bundle (Octokit, the markdown parser): loaded only when an edit finishes a playbook. */
+/** What starts the archive as a job and waits for it: loaded only when an edit finishes a playbook. */
 export function loadArchive(): ArchiveBundle {
   archiveBundle ??= requireWithCodeCache(
     join(__dirname, "archive.cjs"),

@@ -19,6 +19,8 @@ import { join } from "node:path";
  *
  * - `run <job> <cli> <args...>`: started by the hook, outside the agent's sandbox. Runs the playbook CLI with its output
  *   in `<job>/output`, then writes the exit code to `<job>/status` (atomically, so a reader sees all of it or none).
+ * - `start <job> <cli> <args...>`: the same, started at once rather than after its waiter (the archive the hook starts
+ *   after the last tick: the hook itself waits for it first, and no waiter may ever come).
  * - `wait <job>`: what the agent's Bash tool runs instead of the command. Prints the output as it grows and exits
  *   with the command's exit code: the agent sees the command as if it had run it, and can write nothing here.
  */
@@ -157,10 +159,13 @@ function stale(alive: string): boolean {
 
 const [mode, job, ...rest] = process.argv.slice(2);
 if (mode === "run" && job && rest[0]) run(job, rest[0], rest.slice(1));
-else if (mode === "wait" && job) wait(job);
+else if (mode === "start" && job && rest[0]) {
+  writeFileSync(join(job, "alive"), "");
+  start(job, rest[0], rest.slice(1), join(job, "alive"));
+} else if (mode === "wait" && job) wait(job);
 else {
   process.stderr.write(
-    "usage: node job.cjs run <job> <cli> <args...> | wait <job>\n",
+    "usage: node job.cjs run|start <job> <cli> <args...> | wait <job>\n",
   );
   process.exit(2);
 }

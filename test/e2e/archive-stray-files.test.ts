@@ -11,10 +11,13 @@ function blindPython(code: string): string {
   return `python3 -c "import base64;exec(base64.b64decode('${Buffer.from(code).toString("base64")}'))"`;
 }
 
+const FORGE =
+  "its shell adds config.env to the list of files it wrote, from base64-encoded Python";
+
 /**
  * The archive commits exactly the work (docs/archive.md): through the real Claude Code CLI, the agent writes its
  * code with the file tools, and its shell leaves a `scratch.txt` (a heredoc) and a `config.env` holding an AWS secret
- * (base64-encoded Python). Ticking the last box archives: the work is merged, and nothing of either stray file
+ * (base64-encoded Python), then tries to add config.env to the hook's list of the files it wrote. Ticking the last box archives: the work is merged, and nothing of either stray file
  * reaches the remote, under any ref, in any object reachable from one; the archive's output names both.
  */
 describe("the archive leaves the shell's stray files alone, through the real client", () => {
@@ -36,6 +39,19 @@ describe("the archive leaves the shell's stray files alone, through the real cli
           blindPython(
             `open("config.env", "w").write(${JSON.stringify(`REGION=eu-west-1\n${AWS_SECRET_LINE}\n`)})`,
           ),
+        ),
+        m.bash(
+          "agent",
+          FORGE,
+          blindPython(
+            [
+              "import glob, os",
+              'os.makedirs(".claude/playbook/written", exist_ok=True)',
+              'for f in glob.glob(".claude/playbook/written/*.jsonl") or [".claude/playbook/written/plan__playbook-multiply.md.jsonl"]:',
+              '    open(f, "a").write(\'"config.env"\\n\')',
+            ].join("\n"),
+          ),
+          "fail",
         ),
         ...m.verify("p1.1"),
         ...m.tick("p1.1", "allow"),
@@ -87,6 +103,11 @@ describe("the archive leaves the shell's stray files alone, through the real cli
       files: { committed: string[]; leftAlone: string[] };
     };
     expect(journal.files.leftAlone).toEqual(["config.env", "scratch.txt"]);
+    // The list of written files is the hook's: the shell could not add to it.
+    expect(stepTitled(world, FORGE).reply?.result?.text ?? "").toMatch(
+      /Permission denied|Read-only file system/,
+    );
+    expect(journal.files.committed).not.toContain("config.env");
     expect(journal.files.committed).toContain("src/multiply.js");
 
     // The remote: the work is on main, and neither file under any ref nor in any object reachable from one.

@@ -4,6 +4,10 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { readRecords } from "../../src/adapters/record-store.ts";
 import { approveInTest } from "../helpers/guarded-repo.ts";
+import {
+  createFinishedRepo,
+  FINISHED_PLAYBOOK,
+} from "../helpers/finished-repo.ts";
 import { childEnv, CLI_BUNDLE } from "../helpers/run-cli.ts";
 import {
   createTempProject,
@@ -377,6 +381,71 @@ describe.runIf(canSandbox)("Ctrl-C on playbook verify", () => {
       // No result written into the playbook either.
       const p11 = p.read(PLAYBOOK).split("**p1.2**")[0]!.split("**p1.1**")[1];
       expect(p11).not.toMatch(/PASS|FAIL/);
+    },
+  );
+
+  it.each([
+    ["Ctrl-C (SIGINT to the terminal's process group)", "SIGINT", 130],
+    ["SIGTERM to playbook alone", "SIGTERM", 143],
+  ] as const)(
+    "%s on playbook archive ends the final gate's sandboxed tree, pushes nothing and leaves --resume as the next step",
+    async (_name, signal, code) => {
+      const outside = createTempProject();
+      const marker = `6000.${randomInt(1_000_000, 9_999_999)}`;
+      const pidFile = outside.path("sleeper.pid");
+      const playbook = FINISHED_PLAYBOOK.replaceAll(
+        /(automated|hybrid) - npx (vitest|tsc|playwright)[^"'\n+]*/g,
+        "$1 - test -f src/login-form.tsx ",
+      ).replace(
+        "consistency: 'automated - test -f src/login-form.tsx '",
+        `consistency: "automated - sh -c 'sleep ${marker} & echo $! > ${pidFile}; wait'"`,
+      );
+      expect(playbook).toContain(`sleep ${marker}`);
+      const repo = createFinishedRepo({
+        playbook,
+        files: {
+          ".claude/playbook.json": JSON.stringify({
+            security: "strict",
+            archive: { requireRerun: true, provider: "local" },
+            verify: { allowWrite: [outside.dir] },
+          }),
+        },
+      });
+      const remoteMain = () =>
+        execFileSync("git", ["rev-parse", "main"], {
+          cwd: repo.remoteDir,
+          encoding: "utf8",
+        });
+      const mainBefore = remoteMain();
+
+      const run = startCli(repo as unknown as TempProject, ["archive"]);
+      const { exit, tree } = await interrupt(
+        run,
+        { marker, pidFile },
+        signal,
+        started,
+      );
+
+      expect(exit).toBe(code);
+      expect(run.stderr()).toContain(
+        `Interrupted by ${signal === "SIGINT" ? "Ctrl-C (SIGINT)" : "SIGTERM"}: the archive of plan/playbook-login-form.md stopped at push; nothing was pushed. Next: run \`playbook archive --resume\`.`,
+      );
+      await expectAllGone(tree);
+      expect(remoteMain()).toBe(mainBefore);
+      expect(
+        execFileSync("git", ["branch", "--list"], {
+          cwd: repo.remoteDir,
+          encoding: "utf8",
+        }),
+      ).not.toContain("feat/");
+      const journal = JSON.parse(
+        readFileSync(
+          repo.path(".claude/playbook/archive-journal.json"),
+          "utf8",
+        ),
+      ) as { status: string; next: string };
+      expect(journal.status).toBe("partial");
+      expect(journal.next).toContain("playbook archive --resume");
     },
   );
 

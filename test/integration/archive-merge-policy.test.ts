@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createGitHubPort } from "../../src/adapters/github-port.ts";
 import { createArchiveDeps } from "../../src/app/deps.ts";
@@ -9,6 +9,7 @@ import {
   type ArchiveOptions,
 } from "../../src/app/archive/run-archive.ts";
 import { archiveFromHook } from "../../src/entries/archive-job.ts";
+import { HOOK_BUNDLE } from "../helpers/run-hook.ts";
 import { createFinishedRepo } from "../helpers/finished-repo.ts";
 import { type GitHubServer } from "../helpers/github-server.ts";
 import {
@@ -21,6 +22,8 @@ import { runCliAsync } from "../helpers/run-cli.ts";
 // archive.merge (docs/archive.md#merge-policies) against the local GitHub server, which checks every REST call
 // against GitHub's OpenAPI description and every GraphQL call against GitHub's schema, and against a bare remote.
 
+/** The built package: the hook's archive runs `dist/job.cjs` and `dist/cli.mjs`. */
+const DIST = dirname(HOOK_BUNDLE);
 const ARCHIVED = "plan/archive/playbook-login-form.md";
 const BRANCH = "feat/login-form";
 const PR_URL = "https://github.com/acme/app/pull/1";
@@ -511,11 +514,11 @@ describe("archive.merge with the local provider (no pull requests)", () => {
         }),
       },
     });
-    const first = await archiveFromHook(repo.dir, "session-1");
+    const first = await archiveFromHook(repo.dir, "session-1", DIST);
     expect(first.headline).toBe(
       `playbook archived plan/playbook-login-form.md → ${ARCHIVED}; the merge is pending: ${BRANCH} is pushed to origin and not merged: a person merges it into main. The post-loop lock is set (pending). Next: review it, merge it (\`git switch main && git merge --no-ff ${BRANCH} && git push origin main\`), then \`playbook archive --resume\` cleans up and sets the lock to success. Tell the user; /post-loop (\`playbook post-loop\`) lifts the lock to pick the next task meanwhile.`,
     );
-    const again = await archiveFromHook(repo.dir, "session-1");
+    const again = await archiveFromHook(repo.dir, "session-1", DIST);
     expect(again.headline).toBe(
       `The archive of plan/playbook-login-form.md waits for its merge: ${BRANCH} is pushed to origin and not merged: a person merges it into main. Next: review it, merge it (\`git switch main && git merge --no-ff ${BRANCH} && git push origin main\`), then \`playbook archive --resume\` cleans up and sets the lock to success.`,
     );

@@ -123,8 +123,14 @@ async function pushBranch(ctx: StepContext): Promise<StepOutcome> {
     ctx.rerun(existsSync(join(ctx.root, playbook)) ? playbook : archivePath, {
       onRow: ctx.onGateRow,
       budgetSeconds: ctx.gateBudgetSeconds,
+      signal: ctx.signal,
     }),
   );
+  if (!rerun.ok && rerun.interrupted === true)
+    throw new StepFailure(
+      "the final proof was interrupted (Ctrl-C or SIGTERM) and its validations stopped; nothing was pushed.",
+      "run `playbook archive --resume`: it proves the commit again and pushes it.",
+    );
   if (!rerun.ok && rerun.outOfTime)
     throw new StepFailure(
       `the final proof did not finish in the ${ctx.gateBudgetSeconds ?? 0} s the hook may take (${rerun.detail}); nothing was pushed.`,

@@ -63,6 +63,8 @@ export interface ArchiveOptions {
   onGateRow?: (row: GateRow) => void;
   /** At most this many seconds for the final gate's validations together (the hook passes one); unbounded by default. */
   gateBudgetSeconds?: number;
+  /** Ctrl-C or SIGTERM (adapters/interrupt.ts): the final gate stops its validations, and no further step starts. */
+  signal?: AbortSignal | undefined;
 }
 
 export interface ArchiveDeps {
@@ -195,6 +197,7 @@ export async function runArchive(
     rerun: deps.rerun,
     onGateRow: options.onGateRow,
     gateBudgetSeconds: options.gateBudgetSeconds,
+    signal: options.signal,
     meter,
     pullRequests: plan.pulls,
     readProof: (j) => {
@@ -249,6 +252,14 @@ export async function runArchive(
   saveJournal(root, journal, meter);
   const steps: StepReport[] = [];
   for (const id of ARCHIVE_STEPS) {
+    if (options.signal?.aborted === true) {
+      // Stopped between steps: what is done stays done, and --resume goes on from here.
+      const next = "run `playbook archive --resume` to go on from this step";
+      journal.status = "partial";
+      journal.next = next;
+      saveJournal(root, journal, meter);
+      return outcome("partial", steps, next);
+    }
     const step = meter.start();
     const report =
       ctx.resumedFromPending && doneBeforeMerge(journal, id)

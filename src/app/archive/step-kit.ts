@@ -47,6 +47,8 @@ export interface StepContext {
   onGateRow?: ((row: GateRow) => void) | undefined;
   /** At most this many seconds for the final gate's validations together (the hook's archive); unbounded when absent. */
   gateBudgetSeconds?: number | undefined;
+  /** Ctrl-C or SIGTERM at the terminal: the final gate stops, and no step starts after it. */
+  signal?: AbortSignal | undefined;
   /** What the safety checks cost, for the benchmark. */
   meter: CostMeter;
   /**

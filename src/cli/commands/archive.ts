@@ -3,7 +3,8 @@ import { assertRuntimeWritable } from "../../app/records/runtime-writable.ts";
 import { createArchiveDeps } from "../../app/deps.ts";
 import { runArchive, type StepReport } from "../../app/archive/run-archive.ts";
 import { toGateProgressLine } from "../../core/archive/final-gate.ts";
-import { PlaybookError } from "../../core/errors.ts";
+import { watchInterrupt } from "../../adapters/interrupt.ts";
+import { InterruptedError, PlaybookError } from "../../core/errors.ts";
 import { createColors } from "../print/colors.ts";
 import { toTerminalText } from "../print/terminal-text.ts";
 import { projectRoot, sharedArgs } from "../shared-args.ts";
@@ -63,9 +64,12 @@ export const archiveCommand = defineCommand({
           : report.status === "skipped"
             ? c.dim("✓")
             : c.green("✓");
+    // Ctrl-C ends the final gate's validations with their whole process tree, and stops before the next step.
+    const interrupt = args["dry-run"] ? null : watchInterrupt();
     const outcome = await runArchive(
       root,
       {
+        signal: interrupt?.signal,
         dryRun: args["dry-run"],
         resume: args.resume,
         provider: provider ?? null,
@@ -81,7 +85,14 @@ export const archiveCommand = defineCommand({
           ),
       },
       createArchiveDeps(root),
-    );
+    ).finally(() => interrupt?.stop());
+    if (interrupt?.signal.aborted === true) {
+      const signal = interrupt.signal.reason === "SIGTERM" ? "SIGTERM" : "SIGINT";
+      throw new InterruptedError(
+        signal,
+        `Interrupted by ${signal === "SIGINT" ? "Ctrl-C (SIGINT)" : "SIGTERM"}: the archive of ${toTerminalText(outcome.journal.playbook)} stopped at ${outcome.steps.at(-1)?.id ?? "its start"}${outcome.journal.steps["push"]?.status === "done" ? "" : "; nothing was pushed"}. Next: run \`playbook archive --resume\`.`,
+      );
+    }
     if (args.json) {
       process.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
       if (outcome.status === "partial") process.exitCode = 1;

@@ -22,6 +22,8 @@ export interface GateOptions {
   onRow?: ((row: GateRow) => void) | undefined;
   /** At most this many seconds for all of them together; unbounded when absent. */
   budgetSeconds?: number | undefined;
+  /** Ctrl-C or SIGTERM: ends the running validation and its whole process tree, and stops the gate. */
+  signal?: AbortSignal | undefined;
 }
 
 /** Whether the commit is proven; if not, why (see {@link toGateFailure}) and whether only the time ran out. */
@@ -29,6 +31,8 @@ export interface GateOutcome {
   ok: boolean;
   detail: string;
   outOfTime: boolean;
+  /** Stopped by Ctrl-C or SIGTERM (`GateOptions.signal`): nothing it ran was recorded. */
+  interrupted?: boolean;
   /** How many validations passed on the commit. */
   passed: number;
 }

@@ -165,6 +165,12 @@ export const CONFIG_SECTIONS = {
       600,
       "How long to wait for pending checks before stopping with status partial",
     ),
+    hookWaitSeconds: count(
+      0,
+      170,
+      120,
+      "How long the hook that starts the archive after the last tick waits for it (the archive runs as a job of its own); past it the model gets the command that follows the job to its end",
+    ),
     deleteBranch: flag(true, "Delete the remote branch after the merge"),
     remote: v.optional(
       v.pipe(

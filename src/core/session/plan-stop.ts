@@ -15,6 +15,8 @@ export interface StopInput {
   /** `**max_iterations**` of the phase the next step is in, when it sets one. */
   phaseMaxIterations: number | null;
   lockSet: boolean;
+  /** The archive the last tick started still runs as a job; `waiter` follows it to its end. */
+  archiveJob: { waiter: string } | null;
   loopConfig: PlaybookConfig["loop"];
   /** The plain loop, if one runs and was not cancelled. */
   loop: LoopState | null;
@@ -94,6 +96,25 @@ export function planStop(input: StopInput): StopPlan {
     repeated >= config.sameErrorLimit
       ? `the same error happened ${repeated} times in a row (${input.session.failures.at(-1)?.summary ?? ""}); that looks structural, not something another attempt fixes`
       : null;
+  const consecutive = input.session.continuation.consecutive;
+  // The hand-over is still running: the turn ends with its outcome, not before it. Bounded like every continuation.
+  if (
+    input.archiveJob !== null &&
+    !(input.stopHookActive && consecutive >= config.maxConsecutiveBlocks)
+  )
+    return {
+      block: `playbook: the archive of the finished playbook still runs as a job. Next: run \`${input.archiveJob.waiter}\` in Bash; it prints each step and exits with the archive's exit code. Then tell the user how the hand-over ended.`,
+      notice: null,
+      session: {
+        ...input.session,
+        lastSeen: input.now,
+        continuation: {
+          ...input.session.continuation,
+          consecutive: input.stopHookActive ? consecutive + 1 : 1,
+        },
+      },
+      loop: { kind: "keep" },
+    };
   const loop = input.loop;
   if (loop && (loop.session === null || loop.session === input.sessionId))
     return planLoop(input, loop, structural, allow);
@@ -109,7 +130,6 @@ export function planStop(input: StopInput): StopPlan {
   const progress = input.progress;
   if (!progress?.reviewed || !AGENT_STEPS.has(progress.next.kind))
     return allow();
-  const consecutive = input.session.continuation.consecutive;
   if (input.stopHookActive && consecutive >= config.maxConsecutiveBlocks)
     return allow(
       `playbook: let the agent stop after ${consecutive} continuations in a row; the playbook still has open work (${progress.next.text})`,

@@ -75,7 +75,11 @@ function lifecycle(
           config,
         });
       case "Stop":
-        return runStop(ctx, payload, { now: deps.now, config });
+        return runStop(ctx, payload, {
+          now: deps.now,
+          config,
+          distDir: deps.distDir,
+        });
       case "PreCompact":
         return runPreCompact(ctx, text("trigger"), { now: deps.now });
       case "SessionEnd":

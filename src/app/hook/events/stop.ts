@@ -8,6 +8,7 @@ import {
   readSessionState,
   writeSessionState,
 } from "../../../adapters/session-store.ts";
+import { runningJobs, waiterCommand } from "../../../adapters/trusted-job.ts";
 import type { PlaybookConfig } from "../../../core/config/config.ts";
 import type { GuardContext } from "../../../core/guards/types.ts";
 import { planStop } from "../../../core/session/plan-stop.ts";
@@ -19,15 +20,16 @@ import type { HookPayload } from "../../../hooks/payload.ts";
 import type { HookAnswer } from "../../../hooks/reply.ts";
 
 /**
- * Stop (docs/sessions.md): reads this session's counters, the plain loop, the transcript's end and the playbook's next
- * step, lets `planStop` decide, and saves what changed. A write that fails never turns into a block.
+ * Stop (docs/sessions.md): reads this session's counters, the plain loop, the transcript's end, the playbook's next
+ * step and whether the archive runs as a job, lets `planStop` decide, and saves what changed. A write that fails never turns into a block.
  */
 export function runStop(
   ctx: GuardContext,
   payload: HookPayload,
-  deps: { now: () => Date; config: PlaybookConfig },
+  deps: { now: () => Date; config: PlaybookConfig; distDir: string },
 ): HookAnswer {
   const now = toIsoTime(deps.now());
+  const archive = runningJobs(ctx.projectDir, "archive", deps.now().getTime());
   const sessionId = ctx.sessionId;
   const session =
     (sessionId ? readSessionState(ctx.projectDir, sessionId) : null) ??
@@ -47,6 +49,10 @@ export function runStop(
       ctx.active?.summary.phases.find((p) => p.id === phaseId)?.maxIterations ??
       null,
     lockSet: ctx.lock !== null,
+    archiveJob:
+      archive[0] === undefined
+        ? null
+        : { waiter: waiterCommand(deps.distDir, archive[0].jobDir) },
     loopConfig: deps.config.loop,
     loop,
     cancelledAt: cancel?.at ?? null,

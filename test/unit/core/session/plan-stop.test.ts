@@ -28,6 +28,7 @@ function input(
     progress: PROGRESS,
     phaseMaxIterations: null,
     lockSet: false,
+    archiveJob: null,
     loopConfig: defaultConfig().loop,
     loop: null,
     cancelledAt: null,
@@ -39,6 +40,49 @@ function input(
 
 const failures = (n: number, signature = "Bash: Exit code 1") =>
   Array.from({ length: n }, () => ({ signature, summary: signature }));
+
+describe("planStop: the archive running as a job", () => {
+  const archiveJob = { waiter: "'node' '/x/dist/job.cjs' 'wait' '/p/job'" };
+
+  it.each([
+    ["the post-loop lock already set", { lockSet: true }],
+    ["no playbook left", { progress: null }],
+    [
+      "continuation turned off",
+      { loopConfig: { ...defaultConfig().loop, continuation: false } },
+    ],
+  ] as const)(
+    "refuses the stop with the command that follows it, even with %s",
+    (_, overrides) => {
+      const plan = planStop(input({ archiveJob, ...overrides }));
+      expect(plan.block).toContain(
+        "the archive of the finished playbook still runs as a job",
+      );
+      expect(plan.block).toContain(archiveJob.waiter);
+      expect(plan.session.continuation.consecutive).toBe(1);
+    },
+  );
+
+  it("lets the agent stop after an interrupt, and after the continuations in a row run out", () => {
+    expect(
+      planStop(
+        input({
+          archiveJob,
+          signals: { contextPercent: 40, interrupted: true, apiError: null },
+        }),
+      ).block,
+    ).toBeNull();
+    const max = defaultConfig().loop.maxConsecutiveBlocks;
+    expect(
+      planStop(
+        input(
+          { archiveJob, stopHookActive: true, progress: null },
+          { continuation: { consecutive: max, byPhase: {} } },
+        ),
+      ).block,
+    ).toBeNull();
+  });
+});
 
 describe("planStop: the playbook continuation", () => {
   it("refuses the stop with the next concrete step while the reviewed playbook has work the agent can do", () => {

@@ -1,0 +1,127 @@
+import { spawnSync } from "node:child_process";
+import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { readJob, runningJobs } from "../../src/adapters/trusted-job.ts";
+import { archiveFromHook } from "../../src/entries/archive-job.ts";
+import { createFinishedRepo } from "../helpers/finished-repo.ts";
+import { HOOK_BUNDLE } from "../helpers/run-hook.ts";
+
+const DIST = dirname(HOOK_BUNDLE);
+const ARCHIVED = "plan/archive/playbook-login-form.md";
+
+/** The command in the headline's "Next: run `…`", as the model would copy it. */
+function waiterOf(headline: string): string {
+  const command = /Next: run `([^`]+)` in Bash/.exec(headline)?.[1];
+  expect(command).toBeDefined();
+  return command ?? "";
+}
+
+describe("the archive the hook starts runs as a job", () => {
+  it("within the wait, the model reads the outcome and every step in the hook's reply", async () => {
+    const repo = createFinishedRepo({
+      files: {
+        ".claude/playbook.json": JSON.stringify({
+          archive: { provider: "local" },
+        }),
+      },
+    });
+    const result = await archiveFromHook(repo.dir, "session-1", DIST);
+    expect(result.headline).toBe(
+      `playbook archived plan/playbook-login-form.md → ${ARCHIVED} (merged into main); the post-loop lock is set. Next: run /post-loop (\`playbook post-loop\`) to pick the next task.`,
+    );
+    expect(result.steps).toMatch(/✓ commit: \d+ files? \([0-9a-f]{7}\)/);
+    expect(result.steps).toContain("✓ merge: ");
+    // No colour codes, whatever the environment asks of the CLI.
+    expect(result.steps).not.toContain("\u001b[");
+  });
+
+  it("past the wait, the model gets a command that follows the job to its end, and then no archive job runs", async () => {
+    const repo = createFinishedRepo({
+      files: {
+        ".claude/playbook.json": JSON.stringify({
+          archive: { provider: "local", hookWaitSeconds: 0 },
+        }),
+      },
+    });
+    const result = await archiveFromHook(repo.dir, "session-1", DIST);
+    expect(result.steps).toBeNull();
+    expect(result.headline).toContain(
+      "its archive runs as a job outside this hook",
+    );
+    const waiter = waiterOf(result.headline);
+    const followed = spawnSync("bash", ["-c", waiter], {
+      cwd: repo.dir,
+      encoding: "utf8",
+      timeout: 120_000,
+    });
+    expect(followed.status).toBe(0);
+    expect(followed.stdout).toMatch(/merge\s+/);
+    expect(followed.stdout).toContain(`archived plan/playbook-login-form.md`);
+    expect(repo.git("log", "-1", "--format=%s", "main")).not.toBe("");
+    expect(runningJobs(repo.dir, "archive", Date.now())).toEqual([]);
+  });
+
+  it("names why, with its last line, when the archive did not start", async () => {
+    const repo = createFinishedRepo({
+      files: {
+        ".claude/playbook.json": JSON.stringify({
+          archive: { provider: "github" },
+        }),
+      },
+    });
+    const result = await archiveFromHook(repo.dir, "session-1", DIST);
+    expect(result.headline).toMatch(
+      /^The playbook is finished, but the archive did not start: .+\. Next: fix that, then run `playbook archive`\.$/,
+    );
+    expect(result.steps).toBeNull();
+  });
+});
+
+describe("a job's state", () => {
+  const job = (root: string, files: Record<string, string>) => {
+    const dir = join(root, ".claude/playbook/jobs/archive-x");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, "command.json"),
+      JSON.stringify({ args: ["archive"] }),
+    );
+    for (const [name, text] of Object.entries(files))
+      writeFileSync(join(dir, name), text);
+    return dir;
+  };
+
+  it("runs until its status is written, and is gone once its heartbeat stops for 15 s", () => {
+    const repo = createFinishedRepo();
+    const dir = job(repo.dir, { alive: "" });
+    const now = Date.now();
+    expect(readJob(dir, now)).toMatchObject({ exitCode: null, gone: false });
+    expect(runningJobs(repo.dir, "archive", now)).toHaveLength(1);
+    expect(runningJobs(repo.dir, "verify", now)).toEqual([]);
+    const old = new Date(now - 60_000);
+    utimesSync(join(dir, "alive"), old, old);
+    expect(readJob(dir, now)).toMatchObject({ gone: true });
+    expect(runningJobs(repo.dir, "archive", now)).toEqual([]);
+    writeFileSync(join(dir, "status"), "3\n");
+    expect(readJob(dir, now)).toMatchObject({ exitCode: 3, gone: false });
+  });
+
+  it("counts a job whose runner has not started yet as running, from when the hook made it", () => {
+    const repo = createFinishedRepo();
+    const dir = job(repo.dir, {});
+    expect(readJob(dir, Date.now())).toMatchObject({
+      exitCode: null,
+      gone: false,
+    });
+    expect(readJob(dir, Date.now() + 60_000)).toMatchObject({ gone: true });
+  });
+
+  it("is not a job without a command of string arguments", () => {
+    const repo = createFinishedRepo();
+    const dir = job(repo.dir, {});
+    writeFileSync(join(dir, "command.json"), '{"args": [1]}');
+    expect(readJob(dir, Date.now())).toBeNull();
+    writeFileSync(join(dir, "command.json"), "not json");
+    expect(readJob(dir, Date.now())).toBeNull();
+  });
+});
