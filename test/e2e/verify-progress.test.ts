@@ -418,7 +418,7 @@ describe.runIf(canSandbox)("Ctrl-C on playbook verify", () => {
         });
       const mainBefore = remoteMain();
 
-      const run = startCli(repo as unknown as TempProject, ["archive"]);
+      const run = startCli(repo, ["archive"]);
       const { exit, tree } = await interrupt(
         run,
         { marker, pidFile },
