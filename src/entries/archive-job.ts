@@ -43,7 +43,8 @@ export async function archiveFromHook(
       distDir,
       cwd: projectDir,
       id: `archive-${started.getTime().toString(36)}`,
-      args: ["archive", ...(session === null ? [] : ["--session", session])],
+      // One word, so no session id is ever read as an option of its own.
+      args: ["archive", ...(session === null ? [] : [`--session=${session}`])],
       now: started,
       startNow: true,
     });

@@ -1,5 +1,11 @@
-import { spawnSync } from "node:child_process";
-import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readJob, runningJobs } from "../../src/adapters/trusted-job.ts";
@@ -30,6 +36,11 @@ describe("the archive the hook starts runs as a job", () => {
     expect(result.headline).toBe(
       `playbook archived plan/playbook-login-form.md → ${ARCHIVED} (merged into main); the post-loop lock is set. Next: run /post-loop (\`playbook post-loop\`) to pick the next task.`,
     );
+    expect(
+      JSON.parse(
+        readFileSync(repo.path(".claude/playbook/post-loop.json"), "utf8"),
+      ),
+    ).toMatchObject({ session: "session-1" });
     expect(result.steps).toMatch(/✓ commit: \d+ files? \([0-9a-f]{7}\)/);
     expect(result.steps).toContain("✓ merge: ");
     // No colour codes, whatever the environment asks of the CLI.
@@ -60,6 +71,27 @@ describe("the archive the hook starts runs as a job", () => {
     expect(followed.stdout).toContain(`archived plan/playbook-login-form.md`);
     expect(repo.git("log", "-1", "--format=%s", "main")).not.toBe("");
     expect(runningJobs(repo.dir, "archive", Date.now())).toEqual([]);
+  });
+
+  it("never reads a session id as an option: one that looks like one is refused, and nothing is archived", async () => {
+    const repo = createFinishedRepo({
+      files: {
+        ".claude/playbook.json": JSON.stringify({
+          archive: { provider: "local" },
+        }),
+      },
+    });
+    const result = await archiveFromHook(repo.dir, "--dry-run", DIST);
+    expect(result.headline).toMatch(
+      /^The playbook is finished, but the archive did not start: .*--session/,
+    );
+    expect(
+      execFileSync("git", ["branch", "--list"], {
+        cwd: repo.remoteDir,
+        encoding: "utf8",
+      }),
+    ).not.toContain("feat/");
+    expect(existsSync(repo.path("plan/playbook-login-form.md"))).toBe(true);
   });
 
   it("names why, with its last line, when the archive did not start", async () => {
