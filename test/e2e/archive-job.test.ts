@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import {
   createReviewedWorld,
   expectOnPath,
+  phaseProvenAndDone,
   stepTitled,
 } from "../helpers/golden-path-world.ts";
 
@@ -41,19 +42,7 @@ describe("the hook's archive runs as a job, through the real Claude Code CLI", (
     await world.session({
       prompt: "Finish the task.",
       moves: [
-        ...m.begin(),
-        ...m.work("p1.1"),
-        ...m.verify("p1.1"),
-        ...m.tick("p1.1", "allow"),
-        ...m.work("p1.2"),
-        ...m.verify("p1"),
-        ...m.tick("p1.2", "allow"),
-        ...m.crit(
-          "p1",
-          "PASS",
-          "npm test passes; README and CHANGELOG list it",
-        ),
-        ...m.finishPhase("allow"),
+        ...phaseProvenAndDone(m),
         ...m.tick("ft1", "allow", TICK_LAST),
         follow,
         m.say("agent", "it ends its turn", "The task is handed over.", "stop"),

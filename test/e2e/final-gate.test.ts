@@ -3,6 +3,7 @@ import type { GoldenPath, Move } from "../../demo/golden-path.ts";
 import type { createMoves } from "../../demo/moves.ts";
 import {
   createReviewedWorld,
+  phaseProvenAndDone,
   stepTitled,
 } from "../helpers/golden-path-world.ts";
 
@@ -11,15 +12,7 @@ const TICK_LAST = "it ticks the last box, ft1: the archive starts";
 /** The phase proven and done, then `late` (edits after every verify), then the last tick and the end of the turn. */
 function finishWith(m: ReturnType<typeof createMoves>, late: Move[]): Move[] {
   return [
-    ...m.begin(),
-    ...m.work("p1.1"),
-    ...m.verify("p1.1"),
-    ...m.tick("p1.1", "allow"),
-    ...m.work("p1.2"),
-    ...m.verify("p1"),
-    ...m.tick("p1.2", "allow"),
-    ...m.crit("p1", "PASS", "npm test passes; README and CHANGELOG list it"),
-    ...m.finishPhase("allow"),
+    ...phaseProvenAndDone(m),
     ...late,
     ...m.tick("ft1", "allow", TICK_LAST),
     m.say("agent", "it ends its turn", "The task is handed over.", "stop"),

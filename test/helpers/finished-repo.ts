@@ -21,6 +21,21 @@ export const FINISHED_PLAYBOOK = SAMPLE_PLAYBOOK.replace(
   .replace("**status**: pending", "**status**: done");
 
 /**
+ * The finished sample playbook with commands that run here (`test -f src/login-form.tsx`), and p1.1's consistency
+ * validation as `consistency` (written in double quotes when it holds a single one).
+ */
+export function finishedPlaybookWith(consistency: string): string {
+  const quote = consistency.includes("'") ? '"' : "'";
+  return FINISHED_PLAYBOOK.replaceAll(
+    /(automated|hybrid) - npx (vitest|tsc|playwright)[^"'\n+]*/g,
+    "$1 - test -f src/login-form.tsx ",
+  ).replace(
+    "consistency: 'automated - test -f src/login-form.tsx '",
+    `consistency: ${quote}${consistency}${quote}`,
+  );
+}
+
+/**
  * A real repository (default branch `main` pushed to a local bare `origin`) on the playbook's branch, with the sample
  * playbook finished and every record that backs it: the review, passing evidence for each automated or hybrid
  * validation, the user's confirmation for each manual or hybrid one, the critic's PASS for each phase. The work

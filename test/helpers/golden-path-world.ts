@@ -86,3 +86,18 @@ export async function createReviewedWorld(
   });
   return { world, m };
 }
+
+/** The multiply task's one phase done the usual way: worked, verified, ticked, judged by the critic and closed. */
+export function phaseProvenAndDone(m: ReturnType<typeof createMoves>): Move[] {
+  return [
+    ...m.begin(),
+    ...m.work("p1.1"),
+    ...m.verify("p1.1"),
+    ...m.tick("p1.1", "allow"),
+    ...m.work("p1.2"),
+    ...m.verify("p1"),
+    ...m.tick("p1.2", "allow"),
+    ...m.crit("p1", "PASS", "npm test passes; README and CHANGELOG list it"),
+    ...m.finishPhase("allow"),
+  ];
+}

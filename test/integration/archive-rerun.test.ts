@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   createFinishedRepo,
-  FINISHED_PLAYBOOK,
+  finishedPlaybookWith,
   pushConflictingWorkToMain,
 } from "../helpers/finished-repo.ts";
 import { addWrittenFile } from "../../src/adapters/written-files-store.ts";
@@ -44,13 +44,7 @@ function finishedWith(
   consistency: string,
   work: Record<string, string> = {},
 ): GuardedRepo {
-  const playbook = FINISHED_PLAYBOOK.replaceAll(
-    /(automated|hybrid) - npx (vitest|tsc|playwright)[^"'\n+]*/g,
-    "$1 - test -f src/login-form.tsx ",
-  ).replace(
-    "consistency: 'automated - test -f src/login-form.tsx '",
-    `consistency: '${consistency}'`,
-  );
+  const playbook = finishedPlaybookWith(consistency);
   return createFinishedRepo(
     {
       playbook,
