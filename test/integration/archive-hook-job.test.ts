@@ -9,6 +9,7 @@ import {
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readJob, runningJobs } from "../../src/adapters/trusted-job.ts";
+import { stripColors } from "../../src/cli/print/colors.ts";
 import { archiveFromHook } from "../../src/entries/archive-job.ts";
 import { createFinishedRepo } from "../helpers/finished-repo.ts";
 import { HOOK_BUNDLE } from "../helpers/run-hook.ts";
@@ -67,8 +68,10 @@ describe("the archive the hook starts runs as a job", () => {
       timeout: 120_000,
     });
     expect(followed.status).toBe(0);
-    expect(followed.stdout).toMatch(/merge\s+/);
-    expect(followed.stdout).toContain(`archived plan/playbook-login-form.md`);
+    // Coloured when the environment asks for it (CI sets CI): read as the user sees it.
+    const shown = stripColors(followed.stdout);
+    expect(shown).toMatch(/✓ merge\s+/);
+    expect(shown).toContain(`archived plan/playbook-login-form.md`);
     expect(repo.git("log", "-1", "--format=%s", "main")).not.toBe("");
     expect(runningJobs(repo.dir, "archive", Date.now())).toEqual([]);
   });
