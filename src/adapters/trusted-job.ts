@@ -129,7 +129,7 @@ function startedAt(jobDir: string): number {
   }
 }
 
-/** The running jobs whose command is `playbook <command>` (`archive`). */
+/** The running jobs the hook started itself for `playbook <command>` (`archive`). */
 export function runningJobs(
   projectDir: string,
   command: string,
@@ -142,7 +142,10 @@ export function runningJobs(
   } catch {
     return [];
   }
+  // The hook names the jobs it starts itself after their command (`archive-<time>`): Stop, on every turn's end,
+  // reads only those, not every verify of the last day.
   return names
+    .filter((name) => name.startsWith(`${command}-`))
     .map((name) => readJob(join(jobs, name), now))
     .filter(
       (job): job is JobState =>
