@@ -28,6 +28,7 @@ const answers: InitAnswers = {
   testCommand: "npm test",
   lintCommand: "npm run lint",
   defaultBranch: "main",
+  setup: "npm",
   githubRepository: "acme/web",
   cli: "npx --no playbook",
   hookPath: "${CLAUDE_PROJECT_DIR}/node_modules/playbook-kit/dist/hook.cjs",

@@ -16,6 +16,9 @@ import {
   toCliFailure,
 } from "./print/failure.ts";
 import { findUnknownOption } from "./unknown-option.ts";
+import { readCliSetup } from "../adapters/cli-setup.ts";
+import { findPackageRoot } from "../adapters/package-root.ts";
+import { spellCommands, type CliSetup } from "../core/scaffold/cli-spelling.ts";
 
 declare const __PLAYBOOK_VERSION__: string | undefined;
 const version =
@@ -57,6 +60,12 @@ const subCommands: Record<string, () => Promise<CommandDef>> = {
   ),
   loop: command(() => import("./commands/loop.ts").then((m) => m.loopCommand)),
   init: command(() => import("./commands/init.ts").then((m) => m.initCommand)),
+  upgrade: command(() =>
+    import("./commands/init.ts").then((m) => m.upgradeCommand),
+  ),
+  install: command(() =>
+    import("./commands/install.ts").then((m) => m.installCommand),
+  ),
   check: command(() =>
     import("./commands/check.ts").then((m) => m.checkCommand),
   ),
@@ -197,6 +206,37 @@ function commandText(argv: readonly string[]): string {
   return ["playbook", ...(end === -1 ? argv : argv.slice(0, end))].join(" ");
 }
 
+/**
+ * Every command this process prints is spelled the way the project runs playbook (`npx --no playbook`, the runtime
+ * copy's `node .claude/playbook/runtime/dist/cli.mjs`), so that a next step works as written in every setup.
+ */
+function spellOutput(args: readonly string[]): void {
+  const at = args.findIndex((a) => a === "--cwd" || a.startsWith("--cwd="));
+  const given =
+    at === -1
+      ? undefined
+      : args[at]?.startsWith("--cwd=")
+        ? args[at]?.slice(6)
+        : args[at + 1];
+  let setup: CliSetup;
+  try {
+    setup = readCliSetup(given ?? process.cwd(), findPackageRoot().root);
+  } catch {
+    return;
+  }
+  for (const stream of [process.stdout, process.stderr]) {
+    const write = stream.write.bind(stream) as (
+      chunk: unknown,
+      ...rest: unknown[]
+    ) => boolean;
+    stream.write = (chunk: unknown, ...rest: unknown[]) =>
+      write(
+        typeof chunk === "string" ? spellCommands(chunk, setup) : chunk,
+        ...rest,
+      );
+  }
+}
+
 /** Whether the arguments ask for JSON, so that a failure is reported as JSON on stdout too. */
 function wantsJson(argv: readonly string[]): boolean {
   const end = argv.indexOf("--");
@@ -211,6 +251,7 @@ function wantsJson(argv: readonly string[]): boolean {
 }
 
 const argv = process.argv.slice(2);
+spellOutput(argv);
 run(argv).catch((error: unknown) => {
   const failure = toCliFailure(
     toTrustWriteFailure(error, commandText(argv)) ?? error,

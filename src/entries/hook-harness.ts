@@ -18,6 +18,12 @@ import {
   type EarlyStart,
 } from "./early-start.ts";
 import { toHookReply, type HookAnswer } from "../hooks/reply.ts";
+import { resolveRealPath } from "../adapters/resolve-real-path.ts";
+import {
+  setupOfDist,
+  spellCommands,
+  type CliSetup,
+} from "../core/scaffold/cli-spelling.ts";
 import { checkBudget, startDeadline, timeLeftOf } from "./deadline.ts";
 import { failedPreToolUse } from "../hooks/failed-reply.ts";
 import { isOutOfTime, NO_DEADLINE } from "../core/time/deadline.ts";
@@ -33,8 +39,18 @@ declare const __dirname: string;
 /** Whether this process has written its one reply: a failure after it must not write a second. */
 let replied = false;
 
+/** How this project runs playbook, once the project is known: every command a reply names is spelled so. */
+let spelling: CliSetup | null = null;
+
 function reply(event: HookEvent, answer: HookAnswer): void {
-  const text = toHookReply(event, answer).stdout;
+  const spell = (text: string) =>
+    spelling === null ? text : spellCommands(text, spelling);
+  const text = toHookReply(event, {
+    ...answer,
+    block: answer.block === null ? null : spell(answer.block),
+    context: answer.context.map(spell),
+    notice: answer.notice === null ? null : spell(answer.notice),
+  }).stdout;
   replied = true;
   // Synchronous, so the reply is out even when the process must then end with a signal.
   writeReply(text);
@@ -64,7 +80,8 @@ export async function runHookMain(
     await answerEvent(argv, runner, early);
   } catch (error) {
     if (replied) return;
-    if (argv[0] === "PreToolUse") writeReply(failedPreToolUse(error));
+    if (argv[0] === "PreToolUse")
+      writeReply(failedPreToolUse(error, spelling?.cli));
     else throw error;
   } finally {
     // A listing the call turned out not to need: git stops rather than run on after the reply.
@@ -133,6 +150,10 @@ async function answerEvent(
   }
   // Worked out once for the call: Claude Code's CLAUDE_PROJECT_DIR (never the event's cwd).
   const projectDir = hookProjectDir();
+  spelling = setupOfDist(
+    resolveRealPath(projectDir, "."),
+    resolveRealPath(__dirname, "."),
+  );
   const budget = checkBudget(process.env["PLAYBOOK_CHECK_BUDGET_MS"]);
   const checkTime =
     event === "PreToolUse" ? startDeadline(budget, clock) : NO_DEADLINE;

@@ -2,6 +2,7 @@ import { writeSync } from "node:fs";
 import { join } from "node:path";
 import { bundleFor } from "../hooks/bundle-for.ts";
 import { failedPreToolUse } from "../hooks/failed-reply.ts";
+import { setupOfDist } from "../core/scaffold/cli-spelling.ts";
 import { requireWithCodeCache } from "./code-cache.ts";
 import { startToolCall, type EarlyStart } from "./early-start.ts";
 import type { startTreeListing } from "../adapters/tree-listing.ts";
@@ -35,7 +36,17 @@ function startListing(root: string) {
 
 /** A PreToolUse call the hook could not answer is refused: Claude Code would run it unchecked. */
 function failed(error: unknown): void {
-  if (process.argv[2] === "PreToolUse") writeSync(1, failedPreToolUse(error));
+  if (process.argv[2] === "PreToolUse")
+    writeSync(
+      1,
+      failedPreToolUse(
+        error,
+        setupOfDist(
+          process.env["CLAUDE_PROJECT_DIR"] ?? process.cwd(),
+          __dirname,
+        ).cli,
+      ),
+    );
   else
     process.stderr.write(
       `playbook hook: internal error, nothing was checked: ${String(error)}\n`,

@@ -78,6 +78,7 @@ function answersFor(
     testCommand: blanks ? "" : "npm test",
     lintCommand: blanks ? "" : "npm run lint",
     defaultBranch: "main",
+    setup: "npm",
     githubRepository: blanks ? null : "acme/web",
     cli: "npx --no playbook",
     hookPath: "${CLAUDE_PROJECT_DIR}/node_modules/playbook-kit/dist/hook.cjs",

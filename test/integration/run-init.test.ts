@@ -29,7 +29,11 @@ function plan(answers: Partial<Record<InitQuestion["key"], string>>) {
         packageVersion: "0.0.0",
         now: () => new Date("2026-11-24T00:00:00Z"),
         localeLang: "en",
-        locate: () => ({ hookPath: "/x/hook.cjs", cli: "npx playbook" }),
+        locate: () => ({
+          setup: "checkout",
+          hookPath: "/x/hook.cjs",
+          cli: "node /x/cli.mjs",
+        }),
         ask: (question) => {
           asked.push(question.key);
           return Promise.resolve(answers[question.key] ?? "");
@@ -85,7 +89,11 @@ function deps(confirm: boolean, shown: string[][] = []): InitDeps {
     packageVersion: "0.0.0",
     now: () => new Date("2026-11-24T00:00:00Z"),
     localeLang: "en",
-    locate: () => ({ hookPath: "/x/hook.cjs", cli: "npx playbook" }),
+    locate: () => ({
+          setup: "checkout",
+          hookPath: "/x/hook.cjs",
+          cli: "node /x/cli.mjs",
+        }),
     ask: null,
     show: (plan) => shown.push(plan.steps.map((s) => s.path)),
     confirm: () => Promise.resolve(confirm),

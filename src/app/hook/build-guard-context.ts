@@ -1,3 +1,4 @@
+import { setupOfDist } from "../../core/scaffold/cli-spelling.ts";
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { hasUncommittedTrackedChanges } from "../../adapters/git-dirty.ts";
@@ -55,6 +56,8 @@ export interface ContextInput {
    * own, which answers null, and fills the fingerprint in from a reading it started before the context.
    */
   readTree?: (projectDir: string) => string | null;
+  /** The running hook bundle's folder, which tells how this project runs playbook (`setupOfDist`). */
+  distDir?: string;
 }
 
 /** Reads everything the guards may look at for one call (plan, then apply: guards get plain data). */
@@ -106,6 +109,14 @@ export function buildGuardContext(input: ContextInput): GuardContext {
     sessionId: payload.session_id ?? null,
     projectDir,
     cwd,
+    ...(input.distDir === undefined
+      ? {}
+      : {
+          cliSetup: setupOfDist(
+            projectDir,
+            toForwardSlashes(realOrSelf(input.distDir)),
+          ),
+        }),
     security,
     state,
     stateProblem: describeStateProblem(projectDir, state),

@@ -21,6 +21,13 @@ import { startSandbox } from "../../adapters/sandbox.ts";
 import { missingSandboxTools } from "../../adapters/sandbox-tools.ts";
 import { hashBundle } from "../../adapters/hash-bundle.ts";
 import { readLoaderChecks } from "../../core/scaffold/hook-loader.ts";
+import {
+  NPM_PACKAGE,
+  RUNTIME_COPY,
+  cliSpelling,
+  installCommand,
+  upgradeCommand,
+} from "../../core/scaffold/setup-kind.ts";
 import type { Finding } from "./run-doctor.ts";
 
 const INSTALL_HINT =
@@ -79,24 +86,56 @@ function checkLoader(root: string, push: Push): void {
   }
   const { hashes } = checks;
   const dist =
-    checks.dist ?? join(root, "node_modules", "playbook-kit", "dist");
+    checks.dist ??
+    join(root, checks.setup === "runtime" ? RUNTIME_COPY : NPM_PACKAGE, "dist");
   const wrong = Object.entries(hashes).filter(
     ([name, hash]) => hashBundle(join(dist, name)) !== hash,
   );
-  if (wrong.length > 0)
-    push(
-      "error",
-      `the loader refuses every write: ${wrong.map(([name]) => name).join(", ")} in ${dist} ${existsSync(dist) ? "differ from what init installed" : "are missing"}`,
-      existsSync(dist)
-        ? "Run `npx --no playbook upgrade` after updating playbook-kit, or reinstall it (`rm -rf node_modules/playbook-kit && npm install`)."
-        : "Run `npm install`.",
-    );
-  else
+  const installed = installedVersion(dist);
+  const cli = cliSpelling(checks.setup, "playbook");
+  const install = installCommand(checks.setup, checks.version);
+  if (wrong.length === 0) {
     push(
       "ok",
       `${HOOK_LOADER} checks ${Object.keys(hashes).length} bundles in ${dist}`,
       null,
     );
+    return;
+  }
+  if (!existsSync(dist))
+    push(
+      "error",
+      `the loader refuses every write: playbook-kit ${checks.version} is not installed here (${dist} is missing)`,
+      `Run \`${install}\`.`,
+    );
+  else if (installed !== null && installed !== checks.version)
+    push(
+      "error",
+      `the loader refuses every write: the installed playbook-kit is ${installed}, the committed setup was made with ${checks.version}`,
+      checks.setup === "npm"
+        ? `Run \`npm install\` if the setup was upgraded in git, or \`${upgradeCommand("npm", cli)}\` to set it up for ${installed}.`
+        : `Run \`${install}\` to install the setup's version, or \`npx playbook-kit@${installed} upgrade\` to upgrade the setup, then commit it.`,
+    );
+  else
+    push(
+      "error",
+      `the loader refuses every write: ${wrong.map(([name]) => name).join(", ")} in ${dist} differ from what init installed`,
+      checks.setup === "npm"
+        ? "Reinstall it (`rm -rf node_modules/playbook-kit && npm install`), or run `npx --no playbook upgrade` after updating playbook-kit."
+        : `Run \`${install}\` to install it again.`,
+    );
+}
+
+/** The version of the package whose `dist` is `dist`, or null when it cannot be read. */
+function installedVersion(dist: string): string | null {
+  try {
+    const pkg = JSON.parse(
+      readFileSync(join(dist, "..", "package.json"), "utf8"),
+    ) as { version?: unknown };
+    return typeof pkg.version === "string" ? pkg.version : null;
+  } catch {
+    return null;
+  }
 }
 
 function checkSettings(root: string, mode: SecurityMode, push: Push): void {

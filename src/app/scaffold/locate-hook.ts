@@ -1,27 +1,54 @@
 import { existsSync } from "node:fs";
-import { join, sep } from "node:path";
+import { join, resolve, sep } from "node:path";
+import {
+  NPM_PACKAGE,
+  RUNTIME_COPY,
+  cliSpelling,
+  projectHookPath,
+  type SetupKind,
+} from "../../core/scaffold/setup-kind.ts";
+
+export interface LocatedHook {
+  setup: SetupKind;
+  /** The hook bundle as settings.json names it. */
+  hookPath: string;
+  /** How prompts and messages tell the agent and the user to run the CLI. */
+  cli: string;
+}
 
 /**
- * Where settings.json finds the hook bundle, and how prompts call the CLI (docs/generator.md). A project install is named
- * relative to `${CLAUDE_PROJECT_DIR}`, so the committed settings work for every teammate and machine; otherwise
- * (a global install, a checkout) the absolute path of the running package is used, which `playbook doctor` checks.
+ * Which setup `init` makes in `dir` (core/scaffold/setup-kind.ts): a project install when the project has one; else
+ * the runtime copy when this CLI runs from an installed package (npx's cache, a global install) or from that copy;
+ * else this is a source checkout, named by its absolute path.
  */
-export function locateHook(
-  dir: string,
-  packageRoot: string,
-): { hookPath: string; cli: string } {
-  if (existsSync(join(dir, "node_modules", "playbook-kit", "dist", "hook.cjs")))
+export function locateHook(dir: string, packageRoot: string): LocatedHook {
+  if (existsSync(join(dir, NPM_PACKAGE, "dist", "hook.cjs")))
     return {
-      hookPath: "${CLAUDE_PROJECT_DIR}/node_modules/playbook-kit/dist/hook.cjs",
-      // `--no`: never fetch an unrelated `playbook` package from the registry when node_modules is not installed.
-      cli: "npx --no playbook",
+      setup: "npm",
+      hookPath: projectHookPath("npm"),
+      cli: cliSpelling("npm"),
     };
-  const hookPath = join(packageRoot, "dist", "hook.cjs").split(sep).join("/");
-  const global = packageRoot.split(sep).includes("node_modules");
+  if (
+    isInstalledPackage(packageRoot) ||
+    resolve(packageRoot) === resolve(dir, RUNTIME_COPY)
+  )
+    return {
+      setup: "runtime",
+      hookPath: projectHookPath("runtime"),
+      cli: cliSpelling("runtime"),
+    };
+  const slashed = (path: string) => path.split(sep).join("/");
   return {
-    hookPath,
-    cli: global
-      ? "playbook"
-      : `node "${join(packageRoot, "dist", "cli.mjs").split(sep).join("/")}"`,
+    setup: "checkout",
+    hookPath: slashed(join(packageRoot, "dist", "hook.cjs")),
+    cli: cliSpelling(
+      "checkout",
+      `node "${slashed(join(packageRoot, "dist", "cli.mjs"))}"`,
+    ),
   };
+}
+
+/** npm puts every package it installs (project, global, npx's cache) in a `node_modules` folder. */
+export function isInstalledPackage(packageRoot: string): boolean {
+  return packageRoot.split(sep).includes("node_modules");
 }

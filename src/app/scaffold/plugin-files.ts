@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { InitAnswers } from "../../core/scaffold/answers.ts";
 import { HOOK_EVENTS, hookHandler } from "../../core/scaffold/hook-settings.ts";
+import { cliSpelling } from "../../core/scaffold/setup-kind.ts";
 import { planTemplateTargets } from "../../core/scaffold/template-catalogue.ts";
 import { createRenderer } from "../../render/render-template.ts";
 import { toTemplateContext } from "../../render/template-context.ts";
@@ -15,7 +16,8 @@ const PLUGIN_ANSWERS: InitAnswers = {
   lintCommand: "",
   defaultBranch: "main",
   githubRepository: null,
-  cli: "npx -y playbook-kit",
+  setup: "plugin",
+  cli: cliSpelling("plugin"),
   hookPath: "${CLAUDE_PLUGIN_ROOT}/dist/hook.cjs",
 };
 

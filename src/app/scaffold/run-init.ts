@@ -17,9 +17,10 @@ import {
 import { detectDefaults } from "../../core/scaffold/detect-defaults.ts";
 import {
   LOADER_CHECKED_FILES,
-  PROJECT_DIST_EXPRESSION,
+  distExpression,
   type LoaderInput,
 } from "../../core/scaffold/hook-loader.ts";
+import { NPM_PACKAGE } from "../../core/scaffold/setup-kind.ts";
 import { MANIFEST_FILE, type Manifest } from "../../core/scaffold/manifest.ts";
 import {
   changingSteps,
@@ -37,6 +38,8 @@ import { toIsoTime } from "../../core/time/iso-time.ts";
 import { createRenderer } from "../../render/render-template.ts";
 import { toTemplateContext } from "../../render/template-context.ts";
 import { applySteps } from "./apply-steps.ts";
+import type { LocatedHook } from "./locate-hook.ts";
+import { writeRuntimeCopy } from "../../adapters/runtime-copy.ts";
 import { writeFailOpen } from "../../adapters/runtime-files.ts";
 import { syncLocalBoundaryAfterInit } from "../workspace/apply-local-boundary.ts";
 
@@ -45,6 +48,8 @@ export interface InitOptions extends InitChoices {
   lang: Language | null;
   /** Print the plan; change nothing. */
   dryRun: boolean;
+  /** `playbook upgrade`: refuse a project that was never set up, instead of setting it up. */
+  requireSetup?: boolean;
 }
 
 /** One question of the interactive init, with the detected answer as default. */
@@ -63,8 +68,8 @@ export interface InitDeps {
   ask: ((question: InitQuestion) => Promise<string>) | null;
   /** The language the user's environment suggests (from LANG), used as the default. */
   localeLang: Language;
-  /** Where settings.json should find the hook bundle, and how prompts should call the CLI. */
-  locate: (dir: string) => { hookPath: string; cli: string };
+  /** Which setup init makes: where settings.json finds the hook bundle, and how prompts call the CLI. */
+  locate: (dir: string) => LocatedHook;
   /** Shows the plan as soon as it is known (before anything is written). */
   show: (plan: InitPlan) => void;
   /** Whether to apply a plan that changes files; asked only when it does and this is not a dry run. */
@@ -102,6 +107,7 @@ export async function runInit(
       dir,
       plan.steps.filter((s) => s.action === "record"),
     );
+    installRuntime(dir, plan, options, deps);
     return {
       plan,
       applied: "record",
@@ -110,6 +116,8 @@ export async function runInit(
   }
   if (!(await deps.confirm(plan)))
     return { plan, applied: "none", boundaryNotes: [] };
+  // The copy first: the loader written next refuses every write until the bundles it names are there.
+  installRuntime(dir, plan, options, deps);
   applySteps(dir, plan.steps);
   // The settings are init's now: the tool hook may stop refusing changes for settings that failed open.
   writeFailOpen(dir, null);
@@ -118,6 +126,17 @@ export async function runInit(
     applied: "all",
     boundaryNotes: syncLocalBoundaryAfterInit(dir),
   };
+}
+
+/** The runtime setup's copy of the package, written (or refreshed) by every init that makes that setup. */
+function installRuntime(
+  dir: string,
+  plan: InitPlan,
+  options: Pick<InitOptions, "plugin">,
+  deps: Pick<InitDeps, "packageRoot">,
+): void {
+  if (plan.answers.setup === "runtime" && !options.plugin)
+    writeRuntimeCopy(dir, deps.packageRoot);
 }
 
 /** Reads what init needs and plans, changing nothing. */
@@ -143,6 +162,14 @@ export async function prepareInit(
     }
   };
   const prior = priorManifest(read(MANIFEST_FILE));
+  if (options.requireSetup === true && prior === null)
+    throw new PlaybookError(
+      "E_CONFIG",
+      `playbook is not set up in ${dir}: ${MANIFEST_FILE} is missing, so there is nothing to upgrade.`,
+      {
+        hint: `Set it up with \`npx playbook-kit@${deps.packageVersion} init\` (or \`npx --no playbook init\` after \`npm i -D playbook-kit\`). Nothing was written.`,
+      },
+    );
   const answers = await decideAnswers(dir, options, deps, prior, read);
   const render = createRenderer();
   const context = toTemplateContext(answers);
@@ -250,6 +277,7 @@ async function decideAnswers(
     lintCommand,
     defaultBranch: readDefaultBranch(dir) ?? "main",
     githubRepository: detected.githubRepository,
+    setup: located.setup,
     cli: located.cli,
     hookPath: located.hookPath,
   };
@@ -261,13 +289,16 @@ async function decideAnswers(
  */
 function loaderInput(
   dir: string,
-  deps: Pick<InitDeps, "packageVersion">,
+  deps: Pick<InitDeps, "packageVersion" | "packageRoot">,
   answers: InitAnswers,
 ): LoaderInput {
-  const project = answers.hookPath.startsWith("${CLAUDE_PROJECT_DIR}/");
-  const dist = project
-    ? join(dir, "node_modules", "playbook-kit", "dist")
-    : dirname(answers.hookPath);
+  // The runtime copy is this package's files, so its hashes are this package's.
+  const dist =
+    answers.setup === "npm"
+      ? join(dir, NPM_PACKAGE, "dist")
+      : answers.setup === "runtime"
+        ? join(deps.packageRoot, "dist")
+        : dirname(answers.hookPath);
   const hashes = Object.fromEntries(
     // Not installed (yet): the loader refuses writes until it is, and doctor says so.
     LOADER_CHECKED_FILES.map((name) => [
@@ -276,7 +307,8 @@ function loaderInput(
     ]),
   ) as LoaderInput["hashes"];
   return {
-    distExpression: project ? PROJECT_DIST_EXPRESSION : JSON.stringify(dist),
+    setup: answers.setup,
+    distExpression: distExpression(answers.setup, dist),
     hashes,
     version: deps.packageVersion,
     cli: answers.cli,

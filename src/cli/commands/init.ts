@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
-import { defineCommand } from "citty";
+import { defineCommand, type ArgsDef } from "citty";
 import { findPackageRoot } from "../../adapters/package-root.ts";
+import { installCommand } from "../../core/scaffold/setup-kind.ts";
 import { createInitDeps } from "../../app/deps.ts";
 import { runInit } from "../../app/scaffold/run-init.ts";
 import {
@@ -30,13 +31,7 @@ const CHOICE_HINTS: Record<string, string> = {
   ja: "日本語",
 };
 
-export const initCommand = defineCommand({
-  meta: {
-    name: "init",
-    description:
-      "Install playbook into a repository, or upgrade it: agents, skills, commands, rules, hooks, state.md, CLAUDE.md",
-  },
-  args: {
+const initArgs = {
     ...sharedArgs,
     dir: {
       type: "positional",
@@ -81,8 +76,59 @@ export const initCommand = defineCommand({
         "Also write a CI workflow that re-runs the validations of every pull request",
       valueHint: "github",
     },
+  } as const satisfies ArgsDef;
+
+export const initCommand = defineCommand({
+  meta: {
+    name: "init",
+    description:
+      "Install playbook into a repository, or upgrade it: agents, skills, commands, rules, hooks, state.md, CLAUDE.md",
   },
-  async run({ args }) {
+  args: initArgs,
+  run: ({ args }) => runInitCommand(args, false),
+});
+
+/** `playbook upgrade`: init for a project set up already, with its answers kept and no question asked. */
+export const upgradeCommand = defineCommand({
+  meta: {
+    name: "upgrade",
+    description:
+      "Upgrade playbook's setup in a repository set up already to this playbook-kit, keeping your answers and your changes",
+  },
+  args: {
+    ...sharedArgs,
+    dir: initArgs.dir,
+    "dry-run": initArgs["dry-run"],
+    force: initArgs.force,
+  },
+  run: ({ args }) =>
+    runInitCommand(
+      {
+        ...args,
+        yes: true,
+        plugin: false,
+        toolstack: undefined,
+        lang: undefined,
+        ci: undefined,
+      },
+      true,
+    ),
+});
+
+interface InitArgs {
+  cwd?: string | undefined;
+  json: boolean;
+  dir?: string | undefined;
+  toolstack?: string | undefined;
+  lang?: string | undefined;
+  yes: boolean;
+  "dry-run": boolean;
+  force: boolean;
+  plugin: boolean;
+  ci?: string | undefined;
+}
+
+async function runInitCommand(args: InitArgs, upgrade: boolean): Promise<void> {
     const toolstack = pick(args.toolstack, TOOLSTACKS, "--toolstack");
     const lang = pick(args.lang, LANGUAGES, "--lang");
     const ci = pick(args.ci, CI_PROVIDERS, "--ci");
@@ -100,6 +146,7 @@ export const initCommand = defineCommand({
         plugin: args.plugin,
         ci,
         dryRun: args["dry-run"],
+        requireSetup: upgrade,
       },
       {
         ...createInitDeps(findPackageRoot()),
@@ -146,10 +193,19 @@ export const initCommand = defineCommand({
       );
       return;
     }
-    if (args["dry-run"]) return out(c.dim("dry run: nothing was written"));
+    if (args["dry-run"]) {
+      out(c.dim("dry run: nothing was written"));
+      return;
+    }
     for (const note of boundaryNotes) out(`${c.yellow("note")}: ${note}`);
-    if (applied === "record") return out("Everything is up to date.");
-    if (applied === "none") return out("Nothing was written.");
+    if (applied === "record") {
+      out("Everything is up to date.");
+      return;
+    }
+    if (applied === "none") {
+      out("Nothing was written.");
+      return;
+    }
     const changing = changingSteps(plan);
     const kept = plan.steps.filter(
       (s) =>
@@ -157,11 +213,17 @@ export const initCommand = defineCommand({
         s.action === "conflict" ||
         s.action === "keep-stale",
     ).length;
+    const written = `${c.green("done")}: ${changing.length} change${changing.length === 1 ? "" : "s"} written${kept > 0 ? `, ${kept} file${kept === 1 ? "" : "s"} of yours kept` : ""}.`;
+    if (upgrade) {
+      out(
+        `${written} Next: commit the upgrade (\`git add -A && git commit -m "Upgrade playbook"\`); each teammate runs \`${installCommand(plan.answers.setup, findPackageRoot().version)}\` after pulling it. \`${plan.answers.cli} doctor\` checks the setup.`,
+      );
+      return;
+    }
     out(
-      `${c.green("done")}: ${changing.length} change${changing.length === 1 ? "" : "s"} written${kept > 0 ? `, ${kept} file${kept === 1 ? "" : "s"} of yours kept` : ""}. Next: commit the setup on ${plan.answers.defaultBranch} (\`git add -A && git commit -m "Set up playbook"\`), then start Claude Code here and type /playbook-init followed by what you want done; \`${plan.answers.cli} doctor\` checks the setup.`,
+      `${written} Next: commit the setup on ${plan.answers.defaultBranch} (\`git add -A && git commit -m "Set up playbook"\`), then start Claude Code here and type /playbook-init followed by what you want done; \`${plan.answers.cli} doctor\` checks the setup.`,
     );
-  },
-});
+  }
 
 /** The plan as the user reads it: one line per file that changes or is kept, then the notes. */
 function printPlan(

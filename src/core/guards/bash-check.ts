@@ -6,6 +6,7 @@ import {
 } from "../paths/repo-path.ts";
 import { isWholeFolderGlob, shellGlob } from "../paths/shell-glob.ts";
 import { baseName, gitArgs, hasFlag, playbookArgs } from "./command-words.ts";
+import { spellingProblem } from "./playbook-spelling.ts";
 import { ALLOW, block, context, isAgent } from "./facts.ts";
 import type {
   Effect,
@@ -123,6 +124,8 @@ function checkPlaybookCommands(
   for (const cmd of commands) {
     const args = playbookArgs(cmd.argv);
     if (!args) continue;
+    const misspelled = spellingProblem(cmd.argv, args, ctx.cliSetup, ctx);
+    if (misspelled) return block(misspelled);
     const [sub, verb] = args;
     if (writesTrustState(sub, verb)) {
       const alone = trustedCommand(ctx, commands, cmd);
@@ -136,7 +139,12 @@ function checkPlaybookCommands(
         );
       effects.push(alone);
     }
-    if (sub === "init" || sub === "uninstall")
+    if (
+      sub === "init" ||
+      sub === "uninstall" ||
+      sub === "upgrade" ||
+      sub === "install"
+    )
       return block(
         `Blocked: \`playbook ${sub}\` changes the hook wiring and the framework's own files, so only the user runs it, in their own terminal. Next: tell the user what you want changed and ask them to run \`playbook ${sub}\`.`,
       );

@@ -1,3 +1,4 @@
+import type { CliSetup } from "../scaffold/cli-spelling.ts";
 import type { BashAnalysis } from "../bash/types.ts";
 import type { PlaybookSummary, StateSummary } from "../model/summary.ts";
 import type { SecurityMode } from "../model/state.ts";
@@ -95,6 +96,8 @@ export interface GuardContext {
   projectDir: string;
   /** Where the agent's shell is (the payload's `cwd`): only relative paths in its command are read from it. */
   cwd: string;
+  /** How this project runs playbook, from where the hook runs (`setupOfDist`); absent in tests of single guards. */
+  cliSetup?: CliSetup;
   security: SecurityMode;
   state: StateSummary | null;
   /** Why `state.md` cannot be trusted (missing, unreadable, or its first error with file and line), else null. */

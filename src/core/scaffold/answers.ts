@@ -4,6 +4,7 @@ export type Language = (typeof LANGUAGES)[number];
 
 export { TOOLSTACKS, type Toolstack } from "../model/state.ts";
 import type { Toolstack } from "../model/state.ts";
+import type { SetupKind } from "./setup-kind.ts";
 
 /** What `playbook init` asks (or detects), and everything the templates are rendered with. */
 export interface InitAnswers {
@@ -18,7 +19,9 @@ export interface InitAnswers {
   defaultBranch: string;
   /** `owner/name` when the `origin` remote is on GitHub, else null. */
   githubRepository: string | null;
-  /** How prompts tell the agent to run the CLI: `npx --no playbook` for a project install, else `playbook`. */
+  /** How the project runs playbook (setup-kind.ts), which decides `cli` and `hookPath`. */
+  setup: SetupKind;
+  /** How prompts tell the agent to run the CLI (`cliSpelling`): `npx --no playbook` for a project install. */
   cli: string;
   /** The hook bundle as settings.json calls it (`${CLAUDE_PROJECT_DIR}/node_modules/...` or an absolute path). */
   hookPath: string;

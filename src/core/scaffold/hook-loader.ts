@@ -5,11 +5,29 @@ export const LOADER_CHECKED_FILES = [
   "hook-session.cjs",
 ] as const;
 
+import {
+  installCommand,
+  upgradeCommand,
+  type SetupKind,
+} from "./setup-kind.ts";
+
 /** The `dist` expression of a project install: relative to the loader, so the committed file works everywhere. */
 export const PROJECT_DIST_EXPRESSION =
   'path.join(__dirname, "..", "..", "node_modules", "playbook-kit", "dist")';
 
+/** The `dist` expression of the runtime setup's copy (`.claude/playbook/runtime`), relative to the loader. */
+export const RUNTIME_DIST_EXPRESSION =
+  'path.join(__dirname, "..", "playbook", "runtime", "dist")';
+
+/** The loader's `dist` expression for a setup: relative for the two a team can share, else the absolute path. */
+export function distExpression(kind: SetupKind, checkoutDist: string): string {
+  if (kind === "npm") return PROJECT_DIST_EXPRESSION;
+  if (kind === "runtime") return RUNTIME_DIST_EXPRESSION;
+  return JSON.stringify(checkoutDist);
+}
+
 export interface LoaderInput {
+  setup: SetupKind;
   /**
    * Where the package's `dist` folder is, as a JavaScript expression: relative to the loader for a project install
    * (so the committed file works on every machine), else an absolute path.
@@ -22,22 +40,33 @@ export interface LoaderInput {
   cli: string;
 }
 
-/**
- * What a loader `hookLoaderSource` wrote checks: where the package's `dist` is (null for a project install, where it
- * is relative to the project; else absolute) and the hashes it expects. Null when the text is not such a loader.
- */
-export function readLoaderChecks(
-  text: string,
-): { dist: string | null; hashes: Record<string, string> } | null {
+/** What a loader `hookLoaderSource` wrote checks. */
+export interface LoaderChecks {
+  setup: SetupKind;
+  /** The absolute `dist` of a checkout setup; null for the two setups named relative to the project. */
+  dist: string | null;
+  hashes: Record<string, string>;
+  /** The playbook-kit version the setup was made with ("" for a loader older than the field's reading). */
+  version: string;
+}
+
+/** What a loader `hookLoaderSource` wrote checks. Null when the text is not such a loader. */
+export function readLoaderChecks(text: string): LoaderChecks | null {
   const expected = /^const EXPECTED = (\{.*\});$/m.exec(text)?.[1];
   const dist = /^const DIST = (.*);$/m.exec(text)?.[1];
+  const version = /^const VERSION = (".*");$/m.exec(text)?.[1];
   if (expected === undefined || dist === undefined) return null;
   try {
-    return {
-      dist:
-        dist === PROJECT_DIST_EXPRESSION ? null : (JSON.parse(dist) as string),
-      hashes: JSON.parse(expected) as Record<string, string>,
+    const hashes = JSON.parse(expected) as Record<string, string>;
+    const common = {
+      hashes,
+      version: version === undefined ? "" : (JSON.parse(version) as string),
     };
+    if (dist === PROJECT_DIST_EXPRESSION)
+      return { setup: "npm", dist: null, ...common };
+    if (dist === RUNTIME_DIST_EXPRESSION)
+      return { setup: "runtime", dist: null, ...common };
+    return { setup: "checkout", dist: JSON.parse(dist) as string, ...common };
   } catch {
     return null;
   }
@@ -51,6 +80,21 @@ export function readLoaderChecks(
  * still work so the agent can explain. The agent cannot change the loader: it is a trust path.
  */
 export function hookLoaderSource(input: LoaderInput): string {
+  const install = installCommand(input.setup, input.version);
+  const steps = {
+    install,
+    // The installed package is another version: a teammate pulled a setup made with another one, or the user
+    // updated the package without upgrading the setup.
+    otherVersion:
+      input.setup === "npm"
+        ? `\`npm install\` (if the setup was upgraded in git) or \`${upgradeCommand("npm", input.cli)}\` (to set it up for the version installed)`
+        : `\`${install}\``,
+    reinstall:
+      input.setup === "npm"
+        ? "`rm -rf node_modules/playbook-kit && npm install`"
+        : `\`${install}\``,
+    where: input.setup === "runtime" ? ".claude/playbook" : "node_modules",
+  };
   return `// Written by \`playbook init\` (playbook-kit ${input.version}); \`playbook upgrade\` rewrites it. Do not edit.
 // Every hook handler runs this file. It refuses tool calls that could write when playbook's hook is missing or
 // is not the one installed, instead of letting a missing file switch every guard off.
@@ -61,6 +105,7 @@ const DIST = ${input.distExpression};
 const EXPECTED = ${JSON.stringify(input.hashes)};
 const VERSION = ${JSON.stringify(input.version)};
 const CLI = ${JSON.stringify(input.cli)};
+const STEPS = ${JSON.stringify(steps)};
 const READ_ONLY = new Set(["Read", "Glob", "Grep", "LS", "NotebookRead", "TodoWrite", "TodoRead", "WebSearch", "WebFetch"]);
 
 // Where the loader notes the files it hashed: a file whose inode, size, mtime and ctime are the ones noted is the one
@@ -81,7 +126,7 @@ function statOf(file) {
   return [s.dev, s.ino, s.size, s.mtimeMs, s.ctimeMs].join(":");
 }
 
-// A git worktree has no node_modules of its own until npm install runs in it: say where to install.
+// A git worktree has no node_modules (or runtime copy) of its own until it is installed there: say where.
 function installHere() {
   const root = path.join(__dirname, "..", "..");
   let gitFile = "";
@@ -90,7 +135,7 @@ function installHere() {
   } catch {}
   const gitDir = ((/^gitdir: (.*)$/m.exec(gitFile) || [])[1] || "").trim();
   return gitDir && path.basename(path.dirname(gitDir)) === "worktrees"
-    ? \` in \${root} (a git worktree has its own node_modules: install in each one)\`
+    ? \` in \${root} (a git worktree has its own \${STEPS.where}: install in each one)\`
     : "";
 }
 
@@ -104,7 +149,7 @@ function problem() {
     try {
       stat = statOf(file);
     } catch {
-      return \`playbook's hook is not installed (\${file} is missing). Next: ask the user to run \\\`npm install\\\`\${installHere()} in a terminal, then to start Claude Code again.\`;
+      return \`playbook's hook is not installed (\${file} is missing). Next: ask the user to run \\\`\${STEPS.install}\\\`\${installHere()} in a terminal, then to start Claude Code again.\`;
     }
     seen[name] = { stat, sha256: EXPECTED[name] };
     const noted = stamp[name];
@@ -113,7 +158,7 @@ function problem() {
     try {
       data = fs.readFileSync(file);
     } catch {
-      return \`playbook's hook is not installed (\${file} cannot be read). Next: ask the user to run \\\`npm install\\\`\${installHere()} in a terminal, then to start Claude Code again.\`;
+      return \`playbook's hook is not installed (\${file} cannot be read). Next: ask the user to run \\\`\${STEPS.install}\\\`\${installHere()} in a terminal, then to start Claude Code again.\`;
     }
     crypto = crypto || require("node:crypto");
     if (crypto.createHash("sha256").update(data).digest("hex") !== EXPECTED[name]) {
@@ -122,8 +167,8 @@ function problem() {
         installed = JSON.parse(fs.readFileSync(path.join(DIST, "..", "package.json"), "utf8")).version;
       } catch {}
       return installed && installed !== VERSION
-        ? \`playbook-kit \${installed} is installed, but the hooks were set up for \${VERSION}. Next: ask the user to run \\\`\${CLI} upgrade\\\` in a terminal.\`
-        : \`playbook's hook (\${name}) is not the one \\\`playbook init\\\` installed. Next: ask the user to reinstall it (\\\`rm -rf node_modules/playbook-kit && npm install\\\`) in a terminal.\`;
+        ? \`playbook-kit \${installed} is installed, but the hooks were set up for \${VERSION}. Next: ask the user to run \${STEPS.otherVersion} in a terminal.\`
+        : \`playbook's hook (\${name}) is not the one \\\`playbook init\\\` installed. Next: ask the user to reinstall it (\${STEPS.reinstall}) in a terminal.\`;
     }
   }
   if (crypto !== null) noteStamp(seen);

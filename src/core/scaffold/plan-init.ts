@@ -15,6 +15,7 @@ import {
 import { upsertClaudeBlock } from "./claude-md-block.ts";
 import { planExcludeLines, upsertExcludeBlock } from "./git-exclude-block.ts";
 import { addGitignoreLines } from "./gitignore-lines.ts";
+import { RUNTIME_COPY, installCommand } from "./setup-kind.ts";
 import { hookLoaderSource, type LoaderInput } from "./hook-loader.ts";
 import {
   MANIFEST_FILE,
@@ -201,9 +202,13 @@ export function planInit(choices: InitChoices, facts: InitFacts): InitPlan {
     removes: w.action === "remove" ? [w.path] : [],
   }));
   const notes: string[] = [];
-  if (!options.plugin && !answers.hookPath.startsWith("${CLAUDE_PROJECT_DIR}"))
+  if (!options.plugin && answers.setup === "checkout")
     notes.push(
-      `the hooks call ${answers.hookPath}, which exists only on this machine: for settings that work for every teammate, install playbook in the project (\`npm i -D playbook-kit\`) and run \`npx --no playbook init\` again`,
+      `the hooks call ${answers.hookPath}, a source checkout of playbook on this machine: for settings that work for every teammate, run \`npx playbook-kit@${facts.packageVersion} init\` instead (or install playbook-kit in the project)`,
+    );
+  if (!options.plugin && answers.setup === "runtime")
+    notes.push(
+      `playbook-kit ${facts.packageVersion} is copied into ${RUNTIME_COPY}/ (git ignores it, the agent cannot change it); each teammate's clone runs \`${installCommand("runtime", facts.packageVersion)}\` once`,
     );
   const files: Record<string, string> = {};
   for (const p of createOnlyKept) files[p] = priorFiles[p] ?? "";

@@ -108,6 +108,7 @@ function checkToolUse(
       event,
       payload,
       projectDir,
+      distDir: deps.distDir,
       summarize: deps.summarize,
       readToolCall,
       readBashCall: deps.readBashCall,

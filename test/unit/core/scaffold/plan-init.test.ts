@@ -20,6 +20,7 @@ const ANSWERS: InitAnswers = {
   testCommand: "npm test",
   lintCommand: "npm run lint",
   defaultBranch: "main",
+  setup: "npm",
   githubRepository: null,
   cli: "npx --no playbook",
   hookPath: "${CLAUDE_PROJECT_DIR}/node_modules/playbook-kit/dist/hook.cjs",
@@ -41,6 +42,7 @@ function facts(
         : `package ${path}\n`,
     renderTemplate: (source) => `rendered ${source}\n`,
     loader: {
+      setup: "checkout",
       distExpression: '"/dist"',
       hashes: {
         "hook.cjs": "a",
