@@ -128,9 +128,11 @@ describe("the published package", () => {
     expect(p.read("CLAUDE.md")).toContain("npm install");
   });
 
-  it("npm i -D of the tarball pulls in nothing but playbook-kit: dist/ bundles what it runs", () => {
+  it("npm i -D and npm i -g of the tarball print no warning and pull in nothing but playbook-kit", () => {
     const p = createTempProject({
       "package.json": '{"name":"acme","version":"1.0.0"}\n',
+      "npm/userconfig": "",
+      "npm/globalconfig": "",
     });
     const packDir = p.path(".pack");
     mkdirSync(packDir);
@@ -138,21 +140,37 @@ describe("the published package", () => {
       cwd: root,
       stdio: "ignore",
     });
-    const tarball = readdirSync(packDir).find((f) => f.endsWith(".tgz")) ?? "";
-    const install = spawnSync(
-      "npm",
-      [
-        "install",
-        "-D",
-        join(packDir, tarball),
-        "--offline",
-        "--no-audit",
-        "--no-fund",
-      ],
-      { cwd: p.dir, encoding: "utf8" },
+    const tarball = join(
+      packDir,
+      readdirSync(packDir).find((f) => f.endsWith(".tgz")) ?? "",
     );
-    expect(install.status).toBe(0);
-    expect(install.stderr).not.toContain("EBADENGINE");
+    // A user's shell: none of the npm_* variables `npm test` hands down, no npmrc of this machine (a warning from
+    // its settings is not the package's), an empty cache; offline, so no test reaches the registry.
+    const env = Object.fromEntries(
+      Object.entries(childEnv()).filter(([name]) => !/^npm_/i.test(name)),
+    );
+    const npmInstall = (...args: string[]) =>
+      spawnSync(
+        "npm",
+        ["install", ...args, tarball, "--offline", "--no-audit", "--no-fund"],
+        {
+          cwd: p.dir,
+          encoding: "utf8",
+          env: {
+            ...env,
+            npm_config_userconfig: p.path("npm/userconfig"),
+            npm_config_globalconfig: p.path("npm/globalconfig"),
+            npm_config_cache: p.path("npm/cache"),
+          },
+        },
+      );
+    const warnings = (stderr: string) =>
+      stderr.split("\n").filter((line) => /^npm (?:warn|error)\b/.test(line));
+
+    const local = npmInstall("-D");
+    expect(local.status, local.stderr).toBe(0);
+    expect(warnings(local.stderr)).toEqual([]);
+    expect(local.stderr).not.toContain("EBADENGINE");
     expect(readdirSync(p.path("node_modules")).sort()).toEqual([
       ".bin",
       ".package-lock.json",
@@ -168,5 +186,22 @@ describe("the published package", () => {
       { encoding: "utf8" },
     );
     expect(version.stdout.trim()).toBe(manifest["version"]);
+
+    const global = npmInstall("-g", "--prefix", p.path("global"));
+    expect(global.status, global.stderr).toBe(0);
+    expect(warnings(global.stderr)).toEqual([]);
+    expect(
+      readdirSync(p.path("global/lib/node_modules")).filter(
+        (name) => !name.startsWith("."),
+      ),
+    ).toEqual(["playbook-kit"]);
+    const globalVersion = spawnSync(
+      p.path("global/bin/playbook"),
+      ["--version"],
+      {
+        encoding: "utf8",
+      },
+    );
+    expect(globalVersion.stdout.trim()).toBe(manifest["version"]);
   });
 });
