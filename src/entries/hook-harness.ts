@@ -150,9 +150,13 @@ async function answerEvent(
   }
   // Worked out once for the call: Claude Code's CLAUDE_PROJECT_DIR (never the event's cwd).
   const projectDir = hookProjectDir();
+  const plugin = process.env["CLAUDE_PLUGIN_ROOT"];
   spelling = setupOfDist(
     resolveRealPath(projectDir, "."),
     resolveRealPath(__dirname, "."),
+    plugin === undefined || plugin === ""
+      ? undefined
+      : resolveRealPath(plugin, "."),
   );
   const budget = checkBudget(process.env["PLAYBOOK_CHECK_BUDGET_MS"]);
   const checkTime =
@@ -180,6 +184,7 @@ async function answerEvent(
       now: () => new Date(),
       clock,
       distDir: __dirname,
+      cliSetup: spelling,
       treeListing: early?.listing ?? null,
       ...snapshotDeps(snapshotLazily(timeLeftOf(budget, clock))),
       applyLocalBoundary: applyLocalBoundaryLazily,

@@ -496,8 +496,11 @@ describe("playbook init", () => {
     rmSync(p.path("node_modules"), { recursive: true });
     const result = cli(p, "init", "--yes");
     expect(result.status).toBe(0);
-    expect(result.stdout).toContain("only on this machine");
-    expect(result.stdout).toContain("npm i -D playbook-kit");
+    expect(result.stdout).toContain(
+      "a source checkout of playbook on this machine",
+    );
+    expect(result.stdout).toContain("npx playbook-kit@");
+    expect(result.stdout).toContain("init` instead");
   });
 
   it("--dry-run prints the plan and writes nothing", () => {

@@ -151,7 +151,7 @@ describe("dist/hook.cjs", () => {
     },
   );
 
-  it("is under 124 KB, with the markdown and shell parsers in their own bundles beside it", () => {
+  it("is under 128 KB, with the markdown and shell parsers in their own bundles beside it", () => {
     // The tool bundle carries the tree fingerprint (a tick starts hashing while git walks: loading it lazily cost a tick
     // 2-4 ms), the parse cache's reader of subtasks on demand (a source Edit beside a 5,000-subtask playbook went
     // from about 70 ms to 35), the fail-closed checks of the trust boundary (bounded reads, the watchdog, the file
@@ -159,9 +159,11 @@ describe("dist/hook.cjs", () => {
     // for a refused shell write): docs/decisions.md. Both carry the check of the sandbox's derived lists against their
     // record (about 6 KB); the settings editor that rewrites them is dist/local-boundary.cjs, loaded only on a change.
     // The hand-over added the list of files the agent wrote (PostToolUse) and the merge policies' pending lock, and
-    // to the session events Stop's look for a running archive job (about 1.8 KB).
-    expect(statSync(HOOK_MAIN).size).toBeLessThan(124 * 1024);
-    expect(statSync(HOOK_SESSION).size).toBeLessThan(116 * 1024);
+    // to the session events Stop's look for a running archive job (about 1.8 KB). Every setup's spelling of the CLI
+    // (replies name commands as the project runs them; the tool guard refuses a misspelled playbook call) added about
+    // 2.2 KB to the tool bundle and 1.1 KB to the session bundle.
+    expect(statSync(HOOK_MAIN).size).toBeLessThan(128 * 1024);
+    expect(statSync(HOOK_SESSION).size).toBeLessThan(117 * 1024);
     // The tool calls never load the session events' code (intent patterns, summaries, the Stop planner).
     expect(readFileSync(HOOK_MAIN, "utf8")).not.toContain("実装");
     // The loader is compiled without V8's code cache on every call: it reads the event, starts a tick's git, and
@@ -252,7 +254,8 @@ describe("dist/hook.cjs", () => {
         reply.hookSpecificOutput?.["permissionDecisionReason"],
       );
       expect(reason).toContain(missing);
-      expect(reason).toContain("npx --no playbook doctor");
+      // A bundle outside any project names its own CLI: the command works as written.
+      expect(reason).toMatch(/run `node \S+\/hook-alone\/cli\.mjs doctor`/);
       expect(existsSync(p.path(`${CACHE}/state.md.json`))).toBe(false);
     },
   );

@@ -1,4 +1,4 @@
-import { setupOfDist } from "../../core/scaffold/cli-spelling.ts";
+import type { CliSetup } from "../../core/scaffold/cli-spelling.ts";
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { hasUncommittedTrackedChanges } from "../../adapters/git-dirty.ts";
@@ -56,8 +56,8 @@ export interface ContextInput {
    * own, which answers null, and fills the fingerprint in from a reading it started before the context.
    */
   readTree?: (projectDir: string) => string | null;
-  /** The running hook bundle's folder, which tells how this project runs playbook (`setupOfDist`). */
-  distDir?: string;
+  /** How this project runs playbook, from where the hook runs (`setupOfDist`). */
+  cliSetup?: CliSetup;
 }
 
 /** Reads everything the guards may look at for one call (plan, then apply: guards get plain data). */
@@ -109,14 +109,7 @@ export function buildGuardContext(input: ContextInput): GuardContext {
     sessionId: payload.session_id ?? null,
     projectDir,
     cwd,
-    ...(input.distDir === undefined
-      ? {}
-      : {
-          cliSetup: setupOfDist(
-            projectDir,
-            toForwardSlashes(realOrSelf(input.distDir)),
-          ),
-        }),
+    ...(input.cliSetup === undefined ? {} : { cliSetup: input.cliSetup }),
     security,
     state,
     stateProblem: describeStateProblem(projectDir, state),

@@ -4,6 +4,7 @@ import type { HookEvent } from "../../core/guards/events.ts";
 import type { CheckTime } from "../../core/time/deadline.ts";
 import { parseHookPayload, type HookPayload } from "../../hooks/payload.ts";
 import type { HookAnswer } from "../../hooks/reply.ts";
+import type { CliSetup } from "../../core/scaffold/cli-spelling.ts";
 import type { ReadBashCall } from "./read-bash-call.ts";
 import type { SetStateField } from "../workspace/write-state-field.ts";
 
@@ -33,6 +34,8 @@ export interface HookDeps {
   checkTime: CheckTime;
   /** The folder of the running hook bundle (dist/), where `job.cjs` and `cli.mjs` sit. */
   distDir: string;
+  /** How this project runs playbook (`setupOfDist`), which spells the commands replies name. */
+  cliSetup?: CliSetup;
   /** git listing the tree's changes, started by the hook's loader for a call that may claim proof. */
   treeListing?: TreeListing | null;
   /** Keeps a copy of the uncommitted work before a shell command that may change files (app/snapshot). */

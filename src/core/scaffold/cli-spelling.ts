@@ -21,12 +21,23 @@ export function shellWord(path: string): string {
 }
 
 /**
- * The setup a running copy of playbook belongs to, from where its `dist` folder is: the project's `node_modules`
- * (npm), the project's runtime copy, or anywhere else (a checkout or a plugin, named by its absolute CLI).
+ * The setup a running copy of playbook belongs to, from where its `dist` folder is: the plugin Claude Code started it
+ * from (`pluginRoot`, even when that is a project's `node_modules`), the project's `node_modules` (npm), the project's
+ * runtime copy, or anywhere else (a checkout, named by its absolute CLI).
  */
-export function setupOfDist(projectDir: string, distDir: string): CliSetup {
+export function setupOfDist(
+  projectDir: string,
+  distDir: string,
+  pluginRoot?: string,
+): CliSetup {
   const dist = slashed(distDir);
   const root = slashed(projectDir);
+  if (
+    pluginRoot !== undefined &&
+    pluginRoot !== "" &&
+    dist === `${slashed(pluginRoot)}/dist`
+  )
+    return { kind: "plugin", cli: cliSpelling("plugin") };
   if (dist === `${root}/${NPM_PACKAGE}/dist`)
     return { kind: "npm", cli: cliSpelling("npm") };
   if (dist === `${root}/${RUNTIME_COPY}/dist`)

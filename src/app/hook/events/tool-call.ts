@@ -108,7 +108,7 @@ function checkToolUse(
       event,
       payload,
       projectDir,
-      distDir: deps.distDir,
+      ...(deps.cliSetup === undefined ? {} : { cliSetup: deps.cliSetup }),
       summarize: deps.summarize,
       readToolCall,
       readBashCall: deps.readBashCall,
