@@ -95,14 +95,9 @@ function spellingsIn(
     add(match[1] ?? "", fragment.slice(end), match[0]);
   }
   if (commandLine)
-    for (const item of fragment.split(SEPARATOR)) {
-      const match = BARE_START.exec(item.trim());
-      if (match)
-        add(
-          match[1] ?? "",
-          item.trim().slice(match[0].length),
-          item.trim().split(SEPARATOR)[0] ?? "",
-        );
+    for (const item of fragment.split(SEPARATOR).map((i) => i.trim())) {
+      const match = BARE_START.exec(item);
+      if (match) add(match[1] ?? "", item.slice(match[0].length), item);
     }
   for (const span of fragment.matchAll(/`([^`\n]+)`/g))
     found.push(
