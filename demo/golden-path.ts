@@ -19,7 +19,7 @@ import {
   type ModelReply,
 } from "../test/helpers/model-view.ts";
 import { spawnText } from "../test/helpers/spawn-text.ts";
-import { installPlaybook } from "./install-playbook.ts";
+import { installPlaybook, packPlaybook } from "./install-playbook.ts";
 import { createSampleProject, type SampleProject } from "./sample-project.ts";
 
 /** Who acts in a step: the main agent, a subagent, the person at the terminal, or Claude Code itself. */
@@ -78,6 +78,13 @@ export interface GoldenPathOptions {
   prepare?: (project: SampleProject) => Promise<void>;
   /** Install playbook's files without hooks, agents, skills or commands: the plugin brings those (`init --plugin`). */
   plugin?: boolean;
+  /** The sample project's files (the Node `calc` by default; PYTHON_SAMPLE_FILES for a repository without npm). */
+  files?: Record<string, string>;
+  /**
+   * How playbook is set up: `npm` installs the tarball into the project's node_modules, then `npx --no playbook init`;
+   * `runtime` runs `npx --package=<tarball> playbook init`, as `npx playbook-kit@<version> init` does in any repository.
+   */
+  setup?: "npm" | "runtime";
 }
 
 export interface TerminalResult {
@@ -150,9 +157,12 @@ export interface GoldenPath {
 export async function createGoldenPath(
   options: GoldenPathOptions,
 ): Promise<GoldenPath> {
-  const project = createSampleProject(options.root);
+  const project = createSampleProject(options.root, options.files);
   await options.prepare?.(project);
-  const cli = installPlaybook(project.dir);
+  const runtime = options.setup === "runtime";
+  const cli = runtime
+    ? join(project.dir, ".claude", "playbook", "runtime", "dist", "cli.mjs")
+    : installPlaybook(project.dir);
   const home = join(options.root, "claude-home");
   mkdirSync(join(home, ".claude"), { recursive: true });
   const steps: Step[] = [];
@@ -234,10 +244,40 @@ export async function createGoldenPath(
     session,
     statusLine,
   };
-  await user(
-    "install playbook into calc",
-    options.plugin ? ["init", "--yes", "--plugin"] : ["init", "--yes"],
-  );
+  const initArgs = options.plugin
+    ? ["init", "--yes", "--plugin"]
+    : ["init", "--yes"];
+  if (runtime) {
+    // npx installs the tarball into its own cache (offline: it has no dependencies), as it would a registry version.
+    const result = await spawnText(
+      "npx",
+      [
+        "--yes",
+        "--offline",
+        `--package=${packPlaybook()}`,
+        "--",
+        "playbook",
+        ...initArgs,
+      ],
+      {
+        cwd: project.dir,
+        env: {
+          ...terminalEnv(options.env ?? {}),
+          npm_config_cache: join(options.root, "npm-cache"),
+          npm_config_update_notifier: "false",
+        },
+        input: "",
+        timeoutMs: 180_000,
+      },
+    );
+    report({
+      actor: "user",
+      title: `set up playbook in calc: npx playbook-kit ${initArgs.join(" ")}`,
+      verdict: result.status === 0 ? "ok" : "fail",
+      expected: result.status === 0,
+      lines: lastLines(result.stdout + result.stderr, 1),
+    });
+  } else await user("install playbook into calc", initArgs);
   if (options.config)
     writeFileSync(
       path(".claude/playbook.json"),

@@ -8,15 +8,16 @@ type Expect = Move["expect"];
 /**
  * The scripted model's moves for one task, as the generated agents, skills and CLAUDE.md tell Claude Code to work.
  * Every file tool gets an absolute path in `project`; the agent's shell runs playbook as the instructions say:
- * `npx --no playbook` where `init` wrote the agents, `npx -y playbook-kit` where the plugin brings them (its agents are
- * then named `playbook:<name>`).
+ * `npx --no playbook` where `init` wrote the agents for a project install, the runtime copy's `node
+ * .claude/playbook/runtime/dist/cli.mjs` in any other repository (`cli`), `npx -y playbook-kit` where the plugin
+ * brings them (its agents are then named `playbook:<name>`).
  */
 export function createMoves(
   project: string,
   task: SampleTask,
-  { plugin = false }: { plugin?: boolean } = {},
+  { plugin = false, cli: spelled }: { plugin?: boolean; cli?: string } = {},
 ) {
-  const cli = plugin ? "npx -y playbook-kit" : "npx --no playbook";
+  const cli = spelled ?? (plugin ? "npx -y playbook-kit" : "npx --no playbook");
   const namespace = plugin ? "playbook:" : "";
   const file = (relative: string) => join(project, relative);
   const playbook = `plan/playbook-${task.name}.md`;
@@ -268,7 +269,11 @@ export function createMoves(
           `it asks the critic subagent to verify ${phase}`,
           `Verify phase ${phase} of ${playbook}.`,
         ),
-        bash("critic", "the critic reruns the tests: npm test", "npm test"),
+        bash(
+          "critic",
+          `the critic reruns the tests: ${task.testCommand ?? "npm test"}`,
+          task.testCommand ?? "npm test",
+        ),
         bash(
           "critic",
           `the critic judges ${phase}: ${cli} crit record ${phase} ${verdict}`,

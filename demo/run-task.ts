@@ -12,11 +12,11 @@ export function goldenPathSessions(
   world: GoldenPath,
   task: SampleTask,
   date: string,
-  options: { demoBlocks?: boolean; dir?: string } = {},
+  options: { demoBlocks?: boolean; dir?: string; cli?: string } = {},
 ): [SessionOptions, SessionOptions] {
   const blocks = options.demoBlocks ?? true;
   const dir = options.dir ?? world.project.dir;
-  const m = createMoves(dir, task);
+  const m = createMoves(dir, task, options.cli ? { cli: options.cli } : {});
   const request: SessionOptions = {
     dir,
     prompt: task.prompt,
@@ -138,7 +138,7 @@ export async function runTask(
   world: GoldenPath,
   task: SampleTask,
   date: string,
-  options: { demoBlocks?: boolean; dir?: string } = {},
+  options: { demoBlocks?: boolean; dir?: string; cli?: string } = {},
 ): Promise<void> {
   for (const session of goldenPathSessions(world, task, date, options))
     await world.session(session);

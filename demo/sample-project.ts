@@ -40,14 +40,30 @@ const IDENTITY = {
   GIT_COMMITTER_EMAIL: "sam@example.com",
 };
 
+/** `calc` as a Python project: a module with one function and its pytest test, no package.json. */
+export const PYTHON_SAMPLE_FILES: Record<string, string> = {
+  "pyproject.toml":
+    '[project]\nname = "calc"\nversion = "1.0.0"\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["."]\n',
+  "calc/__init__.py": "",
+  "calc/sum.py": "def sum(a, b):\n    return a + b\n",
+  "tests/test_sum.py":
+    "from calc.sum import sum\n\n\ndef test_sum_adds_two_numbers():\n    assert sum(2, 3) == 5\n",
+  "README.md": "# calc\n\nSmall arithmetic helpers.\n\n- `sum(a, b)`\n",
+  "CHANGELOG.md": "# Changelog\n\n## Unreleased\n",
+  ".gitignore": "__pycache__/\n.pytest_cache/\n",
+};
+
 /**
- * Writes the sample project into `dir/calc`, makes it a git repository on `main` with one commit, and pushes it to a
+ * Writes the sample project (`files`, the Node one by default) into `dir/calc`, makes it a git repository on `main` with one commit, and pushes it to a
  * bare remote in `dir/calc.git` (`origin`, whose HEAD is `main`).
  */
-export function createSampleProject(root: string): SampleProject {
+export function createSampleProject(
+  root: string,
+  files: Record<string, string> = SAMPLE_FILES,
+): SampleProject {
   const dir = join(root, "calc");
   const remoteDir = join(root, "calc.git");
-  for (const [path, text] of Object.entries(SAMPLE_FILES)) {
+  for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text);
   }

@@ -9,6 +9,8 @@ export interface SampleTask {
   prompt: string;
   playbook(date: string): string;
   work: Record<string, WorkItem[]>;
+  /** The project's test command, which the critic reruns (`npm test` when absent). */
+  testCommand?: string;
 }
 
 /** Where a task documents its function: a line in the shared README and CHANGELOG, or a page of its own. */

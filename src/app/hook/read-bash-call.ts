@@ -40,7 +40,12 @@ export function readBashCall(
   const analyze = (text: string) => analyzeBash(text, checkTime);
   // Variables are filled in for the line itself only: a script it runs may run where other bindings hold.
   const bash = withScriptFiles(
-    { cwd: input.cwd, homeDir: input.homeDir, analyzeBash: analyze },
+    {
+      projectDir: input.projectDir,
+      cwd: input.cwd,
+      homeDir: input.homeDir,
+      analyzeBash: analyze,
+    },
     analyzeBash(command, checkTime, {
       knownVariables: true,
       inherited:

@@ -13,8 +13,15 @@ import type { BashAnalysis, ScriptFile } from "../../core/bash/types.ts";
 import { toAbsolute } from "../../core/paths/repo-path.ts";
 import { cdFolders } from "../../core/bash/bash-targets.ts";
 import { expandTilde } from "../../core/bash/expand-tilde.ts";
+import {
+  NPM_PACKAGE,
+  RUNTIME_COPY,
+} from "../../core/scaffold/setup-kind.ts";
+import { resolveRealPath } from "../../adapters/resolve-real-path.ts";
 
 export interface ScriptFileInput {
+  /** The project, whose own copy of playbook's CLI is not read as a script (`isOwnCli`). */
+  projectDir?: string;
   cwd: string;
   homeDir: string | null;
   analyzeBash: (command: string) => BashAnalysis;
@@ -60,11 +67,28 @@ export function withScriptFiles(
       const key = names ? `${path}#${names.join(",")}` : path;
       if (seen.has(key)) continue;
       seen.add(key);
+      if (input.projectDir !== undefined && isOwnCli(input.projectDir, path))
+        continue;
       const text = readHead(path);
       if (text !== null) fold(input, merged, queue, script, path, text);
     }
   }
   return merged;
+}
+
+/**
+ * Whether `path` is playbook's own CLI as this project installed it (the runtime copy, or the project's
+ * node_modules/playbook-kit, through `node_modules/.bin/playbook` too): a trust path the agent cannot write, whose
+ * bundle names guarded files throughout. The bash guard judges such a call by its arguments (`playbookArgs`), and
+ * the calls that write proof run outside the shell.
+ */
+function isOwnCli(projectDir: string, path: string): boolean {
+  const real = resolveRealPath(projectDir, path);
+  const root = resolveRealPath(projectDir, ".");
+  return (
+    real === `${root}/${RUNTIME_COPY}/dist/cli.mjs` ||
+    real === `${root}/${NPM_PACKAGE}/dist/cli.mjs`
+  );
 }
 
 /** Folds one script into the analysis: a program's text as inline code, a shell script's commands and writes. */
