@@ -31,6 +31,7 @@ const answers: InitAnswers = {
   setup: "npm",
   githubRepository: "acme/web",
   cli: "npx --no playbook",
+  install: "npm install",
   hookPath: "${CLAUDE_PROJECT_DIR}/node_modules/playbook-kit/dist/hook.cjs",
 };
 const render = createRenderer();

@@ -195,9 +195,9 @@ async function answerEvent(
       reply(event, {
         block:
           documents.length > 0
-            ? `Blocked: playbook could not check this call within ${error.budgetMs / 1000} s, and Claude Code would run it unchecked after 10 s: reading ${documents.map((d) => `\`${d}\``).join(" and ")} took the time (it changed since the last call, and a playbook this large takes seconds to read). What was read is kept now. Next: make the same call again. ${KILL_SWITCH}`
+            ? `Blocked: playbook could not check this call within ${error.budgetMs / 1000} s, and refuses it rather than let it through unchecked: reading ${documents.map((d) => `\`${d}\``).join(" and ")} took the time (it changed since the last call, and a playbook this large takes seconds to read). What was read is kept now. Next: make the same call again. ${KILL_SWITCH}`
             : (json as { tool_name?: unknown }).tool_name === "Bash"
-              ? `Blocked: playbook could not check this call within ${error.budgetMs / 1000} s, and Claude Code would run it unchecked after 10 s. Next: split the command into smaller calls, or simplify it (fewer commands, globs and nested \`$(...)\` or \`bash -c\`). ${KILL_SWITCH}`
+              ? `Blocked: playbook could not check this call within ${error.budgetMs / 1000} s, and refuses it rather than let it through unchecked. Next: split the command into smaller calls, or simplify it (fewer commands, globs and nested \`$(...)\` or \`bash -c\`). ${KILL_SWITCH}`
               : `Blocked: playbook could not check this call within ${error.budgetMs / 1000} s, and refuses it rather than let it through unchecked: reading the working tree's changed files took the time. Next: make the same call again; if it is refused again, look for a very large file among the changes (\`git status\`) and remove it or add it to .gitignore. ${KILL_SWITCH}`,
         context: [],
         notice: null,

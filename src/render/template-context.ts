@@ -14,6 +14,8 @@ export interface TemplateContext {
   coderabbit: boolean;
   projectName: string;
   cli: string;
+  /** The command that installs playbook in a fresh clone (`npm install`, `npx playbook-kit@<version> install`). */
+  install: string;
   testCommand: string;
   lintCommand: string;
   defaultBranch: string;
@@ -36,6 +38,7 @@ export function toTemplateContext(answers: InitAnswers): TemplateContext {
     coderabbit: answers.toolstack === "C",
     projectName: answers.projectName,
     cli: answers.cli,
+    install: answers.install,
     testCommand: answers.testCommand,
     lintCommand: answers.lintCommand,
     defaultBranch: answers.defaultBranch,

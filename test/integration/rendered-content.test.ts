@@ -81,6 +81,7 @@ function answersFor(
     setup: "npm",
     githubRepository: blanks ? null : "acme/web",
     cli: "npx --no playbook",
+    install: "npm install",
     hookPath: "${CLAUDE_PROJECT_DIR}/node_modules/playbook-kit/dist/hook.cjs",
   };
 }

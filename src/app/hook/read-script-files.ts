@@ -13,10 +13,7 @@ import type { BashAnalysis, ScriptFile } from "../../core/bash/types.ts";
 import { toAbsolute } from "../../core/paths/repo-path.ts";
 import { cdFolders } from "../../core/bash/bash-targets.ts";
 import { expandTilde } from "../../core/bash/expand-tilde.ts";
-import {
-  NPM_PACKAGE,
-  RUNTIME_COPY,
-} from "../../core/scaffold/setup-kind.ts";
+import { NPM_PACKAGE, RUNTIME_COPY } from "../../core/scaffold/setup-kind.ts";
 import { resolveRealPath } from "../../adapters/resolve-real-path.ts";
 
 export interface ScriptFileInput {

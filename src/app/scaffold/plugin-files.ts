@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { InitAnswers } from "../../core/scaffold/answers.ts";
 import { HOOK_EVENTS, hookHandler } from "../../core/scaffold/hook-settings.ts";
-import { cliSpelling } from "../../core/scaffold/setup-kind.ts";
+import { cliSpelling, installCommand } from "../../core/scaffold/setup-kind.ts";
 import { planTemplateTargets } from "../../core/scaffold/template-catalogue.ts";
 import { createRenderer } from "../../render/render-template.ts";
 import { toTemplateContext } from "../../render/template-context.ts";
@@ -18,6 +18,7 @@ const PLUGIN_ANSWERS: InitAnswers = {
   githubRepository: null,
   setup: "plugin",
   cli: cliSpelling("plugin"),
+  install: installCommand("plugin", ""),
   hookPath: "${CLAUDE_PLUGIN_ROOT}/dist/hook.cjs",
 };
 

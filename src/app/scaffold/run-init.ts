@@ -20,7 +20,7 @@ import {
   distExpression,
   type LoaderInput,
 } from "../../core/scaffold/hook-loader.ts";
-import { NPM_PACKAGE } from "../../core/scaffold/setup-kind.ts";
+import { NPM_PACKAGE, installCommand } from "../../core/scaffold/setup-kind.ts";
 import { MANIFEST_FILE, type Manifest } from "../../core/scaffold/manifest.ts";
 import {
   changingSteps,
@@ -212,7 +212,7 @@ function gitExcludeFacts(dir: string): InitFacts["gitExclude"] {
 async function decideAnswers(
   dir: string,
   options: Pick<InitOptions, "toolstack" | "lang">,
-  deps: Pick<InitDeps, "ask" | "localeLang" | "locate">,
+  deps: Pick<InitDeps, "ask" | "localeLang" | "locate" | "packageVersion">,
   prior: Manifest | null,
   read: (path: string) => string | null,
 ): Promise<InitAnswers> {
@@ -279,6 +279,7 @@ async function decideAnswers(
     githubRepository: detected.githubRepository,
     setup: located.setup,
     cli: located.cli,
+    install: installCommand(located.setup, deps.packageVersion),
     hookPath: located.hookPath,
   };
 }

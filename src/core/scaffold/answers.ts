@@ -23,6 +23,8 @@ export interface InitAnswers {
   setup: SetupKind;
   /** How prompts tell the agent to run the CLI (`cliSpelling`): `npx --no playbook` for a project install. */
   cli: string;
+  /** The one command that gives a fresh clone its playbook (`installCommand`): `npm install`, or npx's. */
+  install: string;
   /** The hook bundle as settings.json calls it (`${CLAUDE_PROJECT_DIR}/node_modules/...` or an absolute path). */
   hookPath: string;
 }

@@ -1,3 +1,5 @@
+import { cliSpelling, installCommand, type SetupKind } from "./setup-kind.ts";
+
 /** Where `init --ci github` writes the workflow. */
 export const GITHUB_WORKFLOW = ".github/workflows/playbook.yml";
 
@@ -23,7 +25,28 @@ export type CiProvider = (typeof CI_PROVIDERS)[number];
  * (sandboxed), and neither checkout keeps the token in its git configuration. Ubuntu's AppArmor rule against
  * unprivileged user namespaces is lifted, which bubblewrap needs.
  */
-export function githubWorkflow(nodeVersion = "20"): string {
+export function githubWorkflow(
+  options: {
+    /** How the project installs playbook: npm from the base lockfile, or npx of the version the setup names. */
+    setup?: SetupKind;
+    version?: string;
+    /** The project's test command, which says what the pull request's validations need installed. */
+    testCommand?: string;
+    nodeVersion?: string;
+  } = {},
+): string {
+  const nodeVersion = options.nodeVersion ?? "20";
+  const runtime = options.setup === "runtime";
+  const install = runtime
+    ? `      - name: Install playbook as the base branch's setup names it
+        working-directory: base
+        run: ${installCommand("runtime", options.version ?? "latest")}
+`
+    : `      - name: Install playbook from the base lockfile
+        working-directory: base
+        run: npm ci
+`;
+  const cli = runtime ? cliSpelling("runtime") : cliSpelling("npm");
   return `# Written by \`playbook init --ci github\`: re-proves every automated claim of a pull request with the base
 # branch's playbook. GitHub runs a pull_request_target workflow as the default branch has it, so a branch cannot
 # change this check; a pull request that changes a workflow or playbook's configuration fails it until a person
@@ -61,14 +84,47 @@ jobs:
           sudo apt-get update -qq
           sudo apt-get install -y -qq bubblewrap socat ripgrep
           sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0 || true
-      - name: Install playbook from the base lockfile
+${install}${dependencySteps(runtime ? (options.testCommand ?? "") : "npm")}      - name: playbook check --rerun
         working-directory: base
-        run: npm ci
-      - name: Install the pull request's dependencies without running their scripts
+        run: ${cli} check --rerun --pr ../pr --base "\${{ github.event.pull_request.base.sha }}"
+`;
+}
+
+/**
+ * The steps that give the pull request's validations their toolchain and dependencies, installed without running the
+ * branch's own scripts where the tool allows it (npm's `--ignore-scripts`, pip's wheels only), by the project's test
+ * command. Anything else is the project's to add.
+ */
+function dependencySteps(testCommand: string): string {
+  const words = testCommand.trim().split(/\s+/);
+  const tool = words[0] === "uv" || words[0] === "poetry" ? words[2] : words[0];
+  if (testCommand === "npm" || /^(?:npm|npx|pnpm|yarn|bun)$/.test(tool ?? ""))
+    return `      - name: Install the pull request's dependencies without running their scripts
         working-directory: pr
         run: npm ci --ignore-scripts
-      - name: playbook check --rerun
-        working-directory: base
-        run: npx --no playbook check --rerun --pr ../pr --base "\${{ github.event.pull_request.base.sha }}"
 `;
+  if (/^(?:python3?|pytest)$/.test(tool ?? ""))
+    return `      - uses: actions/setup-python@v5
+        with:
+          python-version: "3.x"
+      - name: Install pytest and the pull request's requirements as wheels only (no build scripts run)
+        working-directory: pr
+        run: |
+          python -m pip install --only-binary=:all: pytest
+          if [ -f requirements.txt ]; then python -m pip install --only-binary=:all: -r requirements.txt; fi
+`;
+  if (tool === "go")
+    return `      - uses: actions/setup-go@v5
+        with:
+          go-version-file: pr/go.mod
+      - name: Download the pull request's modules
+        working-directory: pr
+        run: go mod download
+`;
+  if (tool === "cargo")
+    return `      - name: Fetch the pull request's crates
+        working-directory: pr
+        run: cargo fetch
+`;
+  return "";
 }

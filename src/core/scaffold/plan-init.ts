@@ -168,7 +168,14 @@ export function planInit(choices: InitChoices, facts: InitFacts): InitPlan {
   };
   const ci = options.ci ?? prior?.answers.ci ?? null;
   if (ci === "github")
-    desired.push({ path: GITHUB_WORKFLOW, content: githubWorkflow() });
+    desired.push({
+      path: GITHUB_WORKFLOW,
+      content: githubWorkflow({
+        setup: answers.setup,
+        version: facts.packageVersion,
+        testCommand: answers.testCommand,
+      }),
+    });
   const loaderPath = `\${CLAUDE_PROJECT_DIR}/${HOOK_LOADER}`;
   if (!options.plugin)
     desired.push({

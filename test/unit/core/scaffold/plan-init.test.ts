@@ -23,6 +23,7 @@ const ANSWERS: InitAnswers = {
   setup: "npm",
   githubRepository: null,
   cli: "npx --no playbook",
+  install: "npm install",
   hookPath: "${CLAUDE_PROJECT_DIR}/node_modules/playbook-kit/dist/hook.cjs",
 };
 
