@@ -103,7 +103,24 @@ async function showUsage(command: CommandDef, parent?: CommandDef) {
 
 const COMMANDS_HINT = "Run `playbook --help` for the commands.";
 
+/** Node.js 20.19 is what playbook is built and tested for; Claude Code runs its hooks with the same `node`. */
+const MIN_NODE = [20, 19] as const;
+
+function checkNode(): void {
+  const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
+  if (major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1]))
+    return;
+  throw new PlaybookError(
+    "E_CONFIG",
+    `playbook needs Node.js ${MIN_NODE.join(".")} or later, and this is Node.js ${process.versions.node}: Claude Code runs playbook's hooks with \`node\`.`,
+    {
+      hint: `Install Node.js ${MIN_NODE.join(".")} or later (https://nodejs.org), then run the command again. Nothing was changed.`,
+    },
+  );
+}
+
 async function run(argv: string[]): Promise<void> {
+  checkNode();
   const first = argv[0];
   if (first === undefined || first === "--help" || first === "-h") {
     await showUsage(main);

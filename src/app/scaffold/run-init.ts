@@ -103,9 +103,13 @@ export async function runInit(
   deps.show(plan);
   if (options.dryRun) return { plan, applied: "none", boundaryNotes: [] };
   if (changingSteps(plan).length === 0) {
+    // "Everything is up to date" leaves git's view as it was: the manifest is rewritten only when more than its time
+    // would change.
     applySteps(
       dir,
-      plan.steps.filter((s) => s.action === "record"),
+      plan.steps.filter(
+        (s) => s.action === "record" && !sameButTime(dir, s.writes),
+      ),
     );
     installRuntime(dir, plan, options, deps);
     return {
@@ -126,6 +130,43 @@ export async function runInit(
     applied: "all",
     boundaryNotes: syncLocalBoundaryAfterInit(dir),
   };
+}
+
+/** `value` with every object's keys in order, so that two JSON texts compare by content. */
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((k) => [k, sortedKeys((value as Record<string, unknown>)[k])]),
+  );
+}
+
+/** Whether each write's JSON equals the file there now, `updatedAt` aside. */
+function sameButTime(
+  dir: string,
+  writes: readonly { path: string; text: string }[],
+): boolean {
+  const canonical = (text: string): string | null => {
+    try {
+      const value = JSON.parse(text) as Record<string, unknown>;
+      delete value["updatedAt"];
+      return JSON.stringify(sortedKeys(value));
+    } catch {
+      return null;
+    }
+  };
+  return writes.every((w) => {
+    let now: string;
+    try {
+      now = readFileSync(join(dir, w.path), "utf8");
+    } catch {
+      return false;
+    }
+    const before = canonical(now);
+    return before !== null && before === canonical(w.text);
+  });
 }
 
 /** The runtime setup's copy of the package, written (or refreshed) by every init that makes that setup. */
