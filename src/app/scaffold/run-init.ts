@@ -14,7 +14,12 @@ import {
   type Language,
   type Toolstack,
 } from "../../core/scaffold/answers.ts";
-import { detectDefaults } from "../../core/scaffold/detect-defaults.ts";
+import {
+  detectDefaults,
+  toAlsoFoundNote,
+  type DetectedDefaults,
+} from "../../core/scaffold/detect-defaults.ts";
+import { readToolchainFiles } from "../../core/scaffold/detect-toolchains.ts";
 import {
   LOADER_CHECKED_FILES,
   PROJECT_DIST_EXPRESSION,
@@ -143,12 +148,13 @@ export async function prepareInit(
     }
   };
   const prior = priorManifest(read(MANIFEST_FILE));
-  const answers = await decideAnswers(dir, options, deps, prior, read);
+  const detected = detectProject(dir, read);
+  const answers = await decideAnswers(dir, options, deps, prior, detected);
   const render = createRenderer();
   const context = toTemplateContext(answers);
   const packageFile = (path: string) =>
     readFileSync(join(deps.packageRoot, path), "utf8");
-  return planInit(options, {
+  const plan = planInit(options, {
     dir,
     answers,
     prior,
@@ -163,6 +169,8 @@ export async function prepareInit(
     now: toIsoTime(deps.now()),
     gitExclude: gitExcludeFacts(dir),
   });
+  const alsoFound = prior ? null : toAlsoFoundNote(detected, answers);
+  return alsoFound ? { ...plan, notes: [alsoFound, ...plan.notes] } : plan;
 }
 
 /** The repository's exclude file and the sandbox's mount-point names that are no real file in `dir`. */
@@ -187,15 +195,8 @@ async function decideAnswers(
   options: Pick<InitOptions, "toolstack" | "lang">,
   deps: Pick<InitDeps, "ask" | "localeLang" | "locate">,
   prior: Manifest | null,
-  read: (path: string) => string | null,
+  detected: DetectedDefaults,
 ): Promise<InitAnswers> {
-  const detected = detectDefaults({
-    folderName: basename(dir),
-    rootNames: new Set(safeList(dir)),
-    packageJson: read("package.json"),
-    makefile: read("Makefile"),
-    remoteUrl: readRemoteUrl(dir, "origin"),
-  });
   const defaults = {
     toolstack: options.toolstack ?? prior?.answers.toolstack ?? "A",
     lang: options.lang ?? prior?.answers.lang ?? deps.localeLang,
@@ -281,6 +282,20 @@ function loaderInput(
     version: deps.packageVersion,
     cli: answers.cli,
   };
+}
+
+/** What the project's root and its `origin` remote suggest as answers. */
+function detectProject(
+  dir: string,
+  read: (path: string) => string | null,
+): DetectedDefaults {
+  const rootNames = new Set(safeList(dir));
+  return detectDefaults({
+    folderName: basename(dir),
+    rootNames,
+    files: readToolchainFiles(rootNames, read),
+    remoteUrl: readRemoteUrl(dir, "origin"),
+  });
 }
 
 function safeList(dir: string): string[] {
