@@ -200,7 +200,12 @@ export async function startSandbox(policy: SandboxPolicy): Promise<Sandbox> {
     ...caches.readable
       .filter((p) => existsSync(p))
       .map(realOrSelf)
-      .filter((p) => p !== home && !holdsAny(p, sockets.denyRead)),
+      .filter(
+        (p) =>
+          p !== home &&
+          sockets.denyRead.some((hidden) => isInside(p, hidden)) &&
+          !holdsAny(p, sockets.denyRead),
+      ),
   );
   let last = "";
   let count = 0;
