@@ -169,6 +169,7 @@ export async function prepareInit(
     now: toIsoTime(deps.now()),
     gitExclude: gitExcludeFacts(dir),
   });
+  // An upgrade keeps the answers chosen before; the other toolchains matter when the first choice is made.
   const alsoFound = prior ? null : toAlsoFoundNote(detected, answers);
   return alsoFound ? { ...plan, notes: [alsoFound, ...plan.notes] } : plan;
 }

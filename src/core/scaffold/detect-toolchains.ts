@@ -99,7 +99,7 @@ function detectNode({ rootNames, files }: ToolchainFacts): Toolchain | null {
       ? exec(`vitest run${vitestArgs}`)
       : typeof script === "string" && !NPM_PLACEHOLDER_TEST.test(script)
         ? viaScript
-        : pkg.devDependencies.has("vitest")
+        : pkg.dependencies.has("vitest")
           ? exec("vitest run")
           : "";
   const lintScript = ["lint", "typecheck", "check"].find(
@@ -252,7 +252,8 @@ function commandsOf(
 interface PackageJson {
   name?: string;
   scripts: Record<string, unknown>;
-  devDependencies: ReadonlySet<string>;
+  /** The names in `dependencies` and `devDependencies`. */
+  dependencies: ReadonlySet<string>;
 }
 
 /** The fields of package.json detection reads, or null when it is missing or not a JSON object. */
@@ -277,6 +278,6 @@ export function readPackageJson(text: string | null): PackageJson | null {
       typeof scripts === "object" && scripts !== null
         ? (scripts as Record<string, unknown>)
         : {},
-    devDependencies: new Set([...keys(devDependencies), ...keys(dependencies)]),
+    dependencies: new Set([...keys(devDependencies), ...keys(dependencies)]),
   };
 }
