@@ -1,10 +1,21 @@
-import { existsSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+} from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { WRITE_GUARDED_PATHS } from "../core/paths/trust-paths.ts";
 import type { SandboxReach } from "../core/records/sandbox-refusal.ts";
 import { withAgentPath } from "./trusted-path-env.ts";
 import { dependencyLinkTargets } from "./dependency-links.ts";
+import {
+  keptCacheDir,
+  toolchainCaches,
+  toShellExports,
+} from "./toolchain-caches.ts";
 
 /** What a validation command may touch besides the project (`verify` in `.claude/playbook.json`). */
 export interface SandboxPolicy {
@@ -17,6 +28,11 @@ export interface SandboxPolicy {
   allowRead?: readonly string[];
   /** Absolute folders it may not read, except what it writes and `allowRead` (a clean checkout's project). */
   hide?: readonly string[];
+  /**
+   * Use the tool caches playbook keeps for validations from one run to the next (`verify`); without it every cache
+   * starts empty, as a re-proof needs: nothing an earlier run left may count (toolchain-caches.ts).
+   */
+  keepCaches?: boolean;
   /** The installed playbook-kit, write-protected when it sits inside the project (node_modules, a link). */
   packageRoot: string | null;
   /** More paths kept read-only (relative to `root`, or absolute): what Claude Code's settings add for the agent. */
@@ -69,6 +85,17 @@ function expandHome(path: string, home: string): string {
   return path === "~" || path.startsWith("~/")
     ? join(home, path.slice(2))
     : path;
+}
+
+/** The folder of kept caches, made if need be; null (caches of the run's own) when it cannot be made. */
+function makeKeptCacheDir(env: NodeJS.ProcessEnv, home: string): string | null {
+  const dir = keptCacheDir(env, home);
+  try {
+    mkdirSync(dir, { recursive: true });
+    return realpathSync(dir);
+  } catch {
+    return null;
+  }
 }
 
 function realOrSelf(path: string): string {
@@ -138,11 +165,22 @@ export async function startSandbox(policy: SandboxPolicy): Promise<Sandbox> {
   const extra = policy.allowWrite.map((p) =>
     resolve(root, expandHome(p, home)),
   );
-  // No cache of the user's: npm trusts what its cache holds, and a validation (code the agent wrote) could plant
-  // there what a later `npm install` outside any sandbox then installs. Validations get a cache of the run's own.
-  const writable = [root, tempDir, ...extra].filter(
+  const allowed = [root, tempDir, ...extra].filter(
     (p) => p === root || p === tempDir || existsSync(p) || extra.includes(p),
   );
+  const kept =
+    policy.keepCaches === true ? makeKeptCacheDir(process.env, home) : null;
+  const caches = toolchainCaches({
+    env: process.env,
+    home,
+    platform: process.platform,
+    root,
+    tempDir,
+    keptDir: kept,
+    writable: allowed,
+    offline: policy.allowedDomains.length === 0,
+  });
+  const writable = [...allowed, ...caches.writable];
   const guarded = [
     ...protectedPaths(root, policy.packageRoot),
     ...(policy.denyWrite ?? []).map((p) => resolve(root, p)),
@@ -159,6 +197,15 @@ export async function startSandbox(policy: SandboxPolicy): Promise<Sandbox> {
   sockets.allowRead.push(
     ...(policy.allowRead ?? []).map(realOrSelf),
     ...dependencyLinkTargets(root, sockets.denyRead),
+    ...caches.readable
+      .filter((p) => existsSync(p))
+      .map(realOrSelf)
+      .filter(
+        (p) =>
+          p !== home &&
+          sockets.denyRead.some((hidden) => isInside(p, hidden)) &&
+          !holdsAny(p, sockets.denyRead),
+      ),
   );
   let last = "";
   let count = 0;
@@ -191,9 +238,7 @@ export async function startSandbox(policy: SandboxPolicy): Promise<Sandbox> {
     wrap: (command) => {
       last = `playbook-verify-${process.pid}-${++count}`;
       return SandboxManager.wrapWithSandbox(
-        withAgentPath(
-          `npm_config_cache='${join(tempDir, "npm-cache")}'; export npm_config_cache; ${command}`,
-        ),
+        withAgentPath(`${toShellExports(caches.env)}${command}`),
         undefined,
         undefined,
         undefined,
@@ -292,6 +337,11 @@ function removeListenersSince(before: SignalListeners): void {
   for (const name of ["SIGINT", "SIGTERM"] as const)
     for (const listener of process.listeners(name))
       if (!before[name].includes(listener)) process.off(name, listener);
+}
+
+/** Whether `folder` is `/` or holds (or is) one of `paths`: reading it would show what the sandbox hides. */
+function holdsAny(folder: string, paths: readonly string[]): boolean {
+  return paths.some((p) => p === folder || isInside(p, folder));
 }
 
 function isInside(path: string, folder: string): boolean {

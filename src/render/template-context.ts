@@ -1,4 +1,8 @@
 import { rolesFor, type InitAnswers } from "../core/scaffold/answers.ts";
+import {
+  toChecksCommand,
+  toTestExample,
+} from "../core/scaffold/project-checks.ts";
 
 /**
  * Everything a template may use. Templates render in strict mode, so every name here is always defined (strings
@@ -18,6 +22,10 @@ export interface TemplateContext {
   install: string;
   testCommand: string;
   lintCommand: string;
+  /** The tests, then the linter, as one command ("" when neither is known): the `consistency` validation. */
+  checks: string;
+  /** The test runner narrowed to one criterion's tests, for `technical` ("" when it cannot be). */
+  testExample: string;
   defaultBranch: string;
   github: boolean;
   githubRepository: string;
@@ -41,6 +49,8 @@ export function toTemplateContext(answers: InitAnswers): TemplateContext {
     install: answers.install,
     testCommand: answers.testCommand,
     lintCommand: answers.lintCommand,
+    checks: toChecksCommand(answers.testCommand, answers.lintCommand),
+    testExample: toTestExample(answers.testCommand),
     defaultBranch: answers.defaultBranch,
     github: answers.githubRepository !== null,
     githubRepository: answers.githubRepository ?? "",
@@ -55,4 +65,6 @@ export interface SkeletonContext {
   date: string;
   worker: string;
   cli: string;
+  /** The `consistency` validation, quoted: the project's checks as init recorded them, or an empty command. */
+  consistency: string;
 }

@@ -15,6 +15,7 @@ import {
   planTemplateTargets,
   SKILLS,
 } from "../../src/core/scaffold/template-catalogue.ts";
+import { toQuotedValidation } from "../../src/core/scaffold/project-checks.ts";
 import { createRenderer } from "../../src/render/render-template.ts";
 import { toTemplateContext } from "../../src/render/template-context.ts";
 
@@ -223,6 +224,7 @@ describe("shipped plan templates", () => {
           date: "2026-11-23",
           worker: "claudecode",
           cli: "playbook",
+          consistency: toQuotedValidation(""),
         },
       );
       const file = "plan/playbook-login-form.md";
@@ -239,6 +241,31 @@ describe("shipped plan templates", () => {
         "goal-summary-missing",
         "validation-text-missing",
       ]);
+    }
+  });
+
+  it("the skeleton's consistency validation runs the project's own checks, quoted so that any command reads back as written", () => {
+    const checks = 'python3 -m pytest -k "not slow" && ruff check .';
+    for (const lang of ["en", "ja"]) {
+      const source = `templates/${lang}/playbook-skeleton.md.hbs`;
+      const text = createRenderer()(
+        source,
+        readFileSync(join(root, source), "utf8"),
+        {
+          name: "login-form",
+          branch: "feat/login-form",
+          date: "2026-11-23",
+          worker: "claudecode",
+          cli: "playbook",
+          consistency: toQuotedValidation(checks),
+        },
+      );
+      const parsed = parsePlaybook(text, "plan/playbook-login-form.md");
+      const subtask = parsed.value.phases[0]?.subtasks[0];
+      expect(subtask?.validations.consistency).toMatchObject({
+        kind: "automated",
+        text: checks,
+      });
     }
   });
 });

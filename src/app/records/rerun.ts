@@ -245,6 +245,8 @@ async function rerunIn(
   const isolation = await isolate(runRoot, planned.length > 0, deps, {
     configRoot,
     interruptible: signal !== undefined,
+    // Evidence of a re-proof must owe nothing to a cache an earlier run (code the agent wrote) could fill.
+    freshCaches: true,
     // A clean checkout sits inside the project: its working tree, with every file git ignores or that is not
     // committed, is hidden from the validations (Node's lookups climb into parent folders, and a path can name it),
     // except the installed dependencies and git's folder, which the checkout's `.git` file points into.

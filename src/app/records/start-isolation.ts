@@ -23,6 +23,7 @@ export async function startIsolation(
     hide: options.hide ?? [],
     packageRoot,
     interruptible: options.interruptible === true,
+    keepCaches: options.freshCaches !== true,
   });
   return sandbox.ok
     ? { sandboxed: true, ...sandbox }

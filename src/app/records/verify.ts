@@ -76,6 +76,8 @@ export interface IsolateOptions {
   interruptible?: boolean;
   /** Folders the validations may not read (a clean checkout's project); `allowRead` and what they write stay readable. */
   hide?: readonly string[];
+  /** Tool caches start empty instead of those kept between runs (a re-proof). */
+  freshCaches?: boolean;
 }
 
 /** Where validation commands run: inside the OS sandbox, or (where none can run) as they are, and why. */

@@ -14,7 +14,12 @@ import {
   type Language,
   type Toolstack,
 } from "../../core/scaffold/answers.ts";
-import { detectDefaults } from "../../core/scaffold/detect-defaults.ts";
+import {
+  detectDefaults,
+  toAlsoFoundNote,
+  type DetectedDefaults,
+} from "../../core/scaffold/detect-defaults.ts";
+import { readToolchainFiles } from "../../core/scaffold/detect-toolchains.ts";
 import {
   LOADER_CHECKED_FILES,
   distExpression,
@@ -211,12 +216,13 @@ export async function prepareInit(
         hint: `Set it up with \`npx playbook-kit@${deps.packageVersion} init\` (or \`npx --no playbook init\` after \`npm i -D playbook-kit\`). Nothing was written.`,
       },
     );
-  const answers = await decideAnswers(dir, options, deps, prior, read);
+  const detected = detectProject(dir, read);
+  const answers = await decideAnswers(dir, options, deps, prior, detected);
   const render = createRenderer();
   const context = toTemplateContext(answers);
   const packageFile = (path: string) =>
     readFileSync(join(deps.packageRoot, path), "utf8");
-  return planInit(options, {
+  const plan = planInit(options, {
     dir,
     answers,
     prior,
@@ -231,6 +237,9 @@ export async function prepareInit(
     now: toIsoTime(deps.now()),
     gitExclude: gitExcludeFacts(dir),
   });
+  // An upgrade keeps the answers chosen before; the other toolchains matter when the first choice is made.
+  const alsoFound = prior ? null : toAlsoFoundNote(detected, answers);
+  return alsoFound ? { ...plan, notes: [alsoFound, ...plan.notes] } : plan;
 }
 
 /** The repository's exclude file and the sandbox's mount-point names that are no real file in `dir`. */
@@ -255,15 +264,8 @@ async function decideAnswers(
   options: Pick<InitOptions, "toolstack" | "lang">,
   deps: Pick<InitDeps, "ask" | "localeLang" | "locate" | "packageVersion">,
   prior: Manifest | null,
-  read: (path: string) => string | null,
+  detected: DetectedDefaults,
 ): Promise<InitAnswers> {
-  const detected = detectDefaults({
-    folderName: basename(dir),
-    rootNames: new Set(safeList(dir)),
-    packageJson: read("package.json"),
-    makefile: read("Makefile"),
-    remoteUrl: readRemoteUrl(dir, "origin"),
-  });
   const defaults = {
     toolstack: options.toolstack ?? prior?.answers.toolstack ?? "A",
     lang: options.lang ?? prior?.answers.lang ?? deps.localeLang,
@@ -355,6 +357,20 @@ function loaderInput(
     version: deps.packageVersion,
     cli: answers.cli,
   };
+}
+
+/** What the project's root and its `origin` remote suggest as answers. */
+function detectProject(
+  dir: string,
+  read: (path: string) => string | null,
+): DetectedDefaults {
+  const rootNames = new Set(safeList(dir));
+  return detectDefaults({
+    folderName: basename(dir),
+    rootNames,
+    files: readToolchainFiles(rootNames, read),
+    remoteUrl: readRemoteUrl(dir, "origin"),
+  });
 }
 
 function safeList(dir: string): string[] {

@@ -14,6 +14,10 @@ import { PlaybookError } from "../../core/errors.ts";
 import { summarizeDocument } from "../../core/parse/summarize-document.ts";
 import { rolesFor } from "../../core/scaffold/answers.ts";
 import { MANIFEST_FILE, parseManifest } from "../../core/scaffold/manifest.ts";
+import {
+  toChecksCommand,
+  toQuotedValidation,
+} from "../../core/scaffold/project-checks.ts";
 import { toIsoTime } from "../../core/time/iso-time.ts";
 import { createRenderer } from "../../render/render-template.ts";
 import { writeStateEdit } from "../workspace/write-state-field.ts";
@@ -117,6 +121,9 @@ export function runNew(
       date: toIsoTime(deps.now()).slice(0, 10),
       worker: rolesFor(answers?.toolstack ?? "A").worker,
       cli: locateHook(root, deps.packageRoot).cli,
+      consistency: toQuotedValidation(
+        toChecksCommand(answers?.testCommand ?? "", answers?.lintCommand ?? ""),
+      ),
     },
   );
   const switched = createAndSwitchBranch(root, branch);

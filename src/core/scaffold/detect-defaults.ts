@@ -1,12 +1,14 @@
 import { parseRemoteUrl } from "../archive/github-remote.ts";
+import {
+  detectToolchains,
+  readPackageJson,
+  type Toolchain,
+  type ToolchainFacts,
+} from "./detect-toolchains.ts";
 
-/** What init can see of a project without asking: root file names and a few files' text. */
-export interface ProjectFacts {
+/** What init can see of a project without asking: root entry names, a few root files' text, the remote. */
+export interface ProjectFacts extends ToolchainFacts {
   folderName: string;
-  /** Names of the entries at the project root. */
-  rootNames: ReadonlySet<string>;
-  packageJson: string | null;
-  makefile: string | null;
   remoteUrl: string | null;
 }
 
@@ -15,88 +17,56 @@ export interface DetectedDefaults {
   testCommand: string;
   lintCommand: string;
   githubRepository: string | null;
+  /** The other toolchains' commands, for init to mention: `make test` (Makefile). */
+  alsoFound: { command: string; from: string }[];
 }
 
-const NPM_PLACEHOLDER_TEST = /no test specified/;
-
-/** The test and lint commands, project name and GitHub repository a project suggests (empty when unknown). */
+/**
+ * The test and lint commands, project name and GitHub repository a project suggests (empty when unknown). The test
+ * command is the most specific toolchain's that has one (see `detectToolchains`); the lint command is that
+ * toolchain's, or else the first other one's.
+ */
 export function detectDefaults(facts: ProjectFacts): DetectedDefaults {
-  const pkg = readPackageJson(facts.packageJson);
-  const has = (name: string) => facts.rootNames.has(name);
+  const pkg = readPackageJson(facts.files.get("package.json") ?? null);
   const remote = facts.remoteUrl ? parseRemoteUrl(facts.remoteUrl) : null;
-  const base = {
+  const toolchains = detectToolchains(facts);
+  const primary: Toolchain | undefined =
+    toolchains.find((t) => t.test !== "") ?? toolchains[0];
+  const testCommand = primary?.test ?? "";
+  const lintCommand =
+    primary?.lint || (toolchains.find((t) => t.lint !== "")?.lint ?? "");
+  const alsoFound = toolchains.flatMap((t) =>
+    [t.test, t.lint]
+      .filter((c) => c !== "" && c !== testCommand && c !== lintCommand)
+      .map((command) => ({ command, from: t.from })),
+  );
+  return {
     projectName: pkg?.name?.replace(/^@[^/]+\//, "") || facts.folderName,
+    testCommand,
+    lintCommand,
     githubRepository:
       remote && /(^|\.)github\.com$|^github\./.test(remote.host)
         ? `${remote.owner}/${remote.repo}`
         : null,
+    alsoFound,
   };
-  if (pkg) {
-    const runner = has("pnpm-lock.yaml")
-      ? "pnpm"
-      : has("yarn.lock")
-        ? "yarn"
-        : has("bun.lock") || has("bun.lockb")
-          ? "bun"
-          : "npm";
-    const run = (script: string) =>
-      runner === "yarn" ? `yarn ${script}` : `${runner} run ${script}`;
-    const scripts = pkg.scripts ?? {};
-    const test =
-      typeof scripts["test"] === "string" &&
-      !NPM_PLACEHOLDER_TEST.test(scripts["test"])
-        ? runner === "bun"
-          ? "bun run test"
-          : `${runner} test`
-        : "";
-    const lintScript = ["lint", "typecheck", "check"].find(
-      (s) => typeof scripts[s] === "string",
-    );
-    return {
-      ...base,
-      testCommand: test,
-      lintCommand: lintScript ? run(lintScript) : "",
-    };
-  }
-  const make = (target: string) =>
-    facts.makefile !== null &&
-    new RegExp(`^${target}\\s*:`, "m").test(facts.makefile)
-      ? `make ${target}`
-      : "";
-  if (has("Cargo.toml"))
-    return { ...base, testCommand: "cargo test", lintCommand: "cargo clippy" };
-  if (has("go.mod"))
-    return {
-      ...base,
-      testCommand: "go test ./...",
-      lintCommand: "go vet ./...",
-    };
-  if (["pyproject.toml", "setup.cfg", "pytest.ini", "setup.py"].some(has))
-    return {
-      ...base,
-      testCommand: make("test") || "pytest",
-      lintCommand:
-        make("lint") ||
-        (has("ruff.toml") || has(".ruff.toml") ? "ruff check ." : ""),
-    };
-  return { ...base, testCommand: make("test"), lintCommand: make("lint") };
 }
 
-function readPackageJson(
-  text: string | null,
-): { name?: string; scripts?: Record<string, unknown> } | null {
-  if (text === null) return null;
-  try {
-    const json: unknown = JSON.parse(text);
-    if (typeof json !== "object" || json === null) return null;
-    const { name, scripts } = json as { name?: unknown; scripts?: unknown };
-    return {
-      ...(typeof name === "string" ? { name } : {}),
-      ...(typeof scripts === "object" && scripts !== null
-        ? { scripts: scripts as Record<string, unknown> }
-        : {}),
-    };
-  } catch {
-    return null;
-  }
+/**
+ * The line init's plan shows when other toolchains offer commands than the ones `answers` settled on, or null when
+ * none does.
+ */
+export function toAlsoFoundNote(
+  detected: Pick<DetectedDefaults, "alsoFound">,
+  answers: { testCommand: string; lintCommand: string },
+): string | null {
+  const others = detected.alsoFound.filter(
+    ({ command }) =>
+      command !== answers.testCommand && command !== answers.lintCommand,
+  );
+  if (others.length === 0) return null;
+  const listed = others
+    .map(({ command, from }) => `\`${command}\` (${from})`)
+    .join(", ");
+  return `Also found ${listed}: answer init's test and lint questions with one of them to use it instead.`;
 }
