@@ -53,6 +53,16 @@ export const PYTHON_SAMPLE_FILES: Record<string, string> = {
   ".gitignore": "__pycache__/\n.pytest_cache/\n",
 };
 
+/** `calc` as a Go module: one function and its test, no package.json. */
+export const GO_SAMPLE_FILES: Record<string, string> = {
+  "go.mod": "module example.com/calc\n\ngo 1.19\n",
+  "sum.go": "package calc\n\nfunc Sum(a, b int) int {\n\treturn a + b\n}\n",
+  "sum_test.go":
+    'package calc\n\nimport "testing"\n\nfunc TestSum(t *testing.T) {\n\tif Sum(2, 3) != 5 {\n\t\tt.Fatal("2 + 3 is not 5")\n\t}\n}\n',
+  "README.md": "# calc\n\nSmall arithmetic helpers.\n\n- `sum(a, b)`\n",
+  "CHANGELOG.md": "# Changelog\n\n## Unreleased\n",
+};
+
 /**
  * Writes the sample project (`files`, the Node one by default) into `dir/calc`, makes it a git repository on `main` with one commit, and pushes it to a
  * bare remote in `dir/calc.git` (`origin`, whose HEAD is `main`).

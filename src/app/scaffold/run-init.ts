@@ -45,6 +45,7 @@ import { toTemplateContext } from "../../render/template-context.ts";
 import { applySteps } from "./apply-steps.ts";
 import type { LocatedHook } from "./locate-hook.ts";
 import { writeRuntimeCopy } from "../../adapters/runtime-copy.ts";
+import { createToolchainFolders } from "../../adapters/toolchain-folders.ts";
 import { writeFailOpen } from "../../adapters/runtime-files.ts";
 import { syncLocalBoundaryAfterInit } from "../workspace/apply-local-boundary.ts";
 
@@ -117,6 +118,7 @@ export async function runInit(
       ),
     );
     installRuntime(dir, plan, options, deps);
+    createToolchainFolders(dir);
     return {
       plan,
       applied: "record",
@@ -128,6 +130,7 @@ export async function runInit(
   // The copy first: the loader written next refuses every write until the bundles it names are there.
   installRuntime(dir, plan, options, deps);
   applySteps(dir, plan.steps);
+  createToolchainFolders(dir);
   // The settings are init's now: the tool hook may stop refusing changes for settings that failed open.
   writeFailOpen(dir, null);
   return {

@@ -11,6 +11,7 @@ import {
 } from "../../core/scaffold/git-exclude-block.ts";
 import { hashBundle } from "../../adapters/hash-bundle.ts";
 import { writeRuntimeCopy } from "../../adapters/runtime-copy.ts";
+import { createToolchainFolders } from "../../adapters/toolchain-folders.ts";
 import { PlaybookError } from "../../core/errors.ts";
 import { readLoaderChecks } from "../../core/scaffold/hook-loader.ts";
 import {
@@ -105,6 +106,7 @@ export function runInstall(
       },
     );
   writeExcludeBlock(dir);
+  createToolchainFolders(dir);
   return {
     version: pkg.version,
     copy: RUNTIME_COPY,

@@ -6,5 +6,7 @@ export const boundaryRecordSchema = v.object({
   addedKeys: v.array(v.string()),
   denyWrite: v.array(v.string()),
   deny: v.array(v.string()),
+  /** `sandbox.filesystem.allowWrite` entries for the project's toolchain (`toolchainAllowWrite`). */
+  allowWrite: v.optional(v.array(v.string())),
 });
 export type BoundaryRecord = v.InferOutput<typeof boundaryRecordSchema>;

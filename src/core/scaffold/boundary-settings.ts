@@ -38,6 +38,7 @@ export function addBoundary(
   editor: SettingsEditor,
   mode: SecurityMode,
   prior: BoundaryRecord | undefined,
+  allowWrite: readonly string[] = [],
 ): { record: BoundaryRecord; notes: string[] } {
   const notes: string[] = [];
   const addedKeys = new Set(prior?.addedKeys ?? []);
@@ -71,7 +72,21 @@ export function addBoundary(
     fileToolDenyRules(),
     prior?.deny ?? [],
   );
-  return { record: { addedKeys: [...addedKeys], denyWrite, deny }, notes };
+  const writable = syncList(
+    editor,
+    ["sandbox", "filesystem", "allowWrite"],
+    allowWrite,
+    prior?.allowWrite ?? [],
+  );
+  return {
+    record: {
+      addedKeys: [...addedKeys],
+      denyWrite,
+      deny,
+      ...(writable.length > 0 ? { allowWrite: writable } : {}),
+    },
+    notes,
+  };
 }
 
 /** Takes out what `record` says init added; containers left empty by that go too. */
@@ -86,6 +101,12 @@ export function removeBoundary(
     record.denyWrite,
   );
   syncList(editor, ["permissions", "deny"], [], record.deny);
+  syncList(
+    editor,
+    ["sandbox", "filesystem", "allowWrite"],
+    [],
+    record.allowWrite ?? [],
+  );
   for (const key of record.addedKeys)
     if (editor.read(["sandbox", key]) !== undefined)
       editor.set(["sandbox", key], undefined);

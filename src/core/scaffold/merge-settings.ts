@@ -48,7 +48,11 @@ export function planSettingsMerge(
   text: string | null,
   hookPath: string,
   knownPaths: readonly string[],
-  boundary?: { mode: SecurityMode; prior: BoundaryRecord | undefined },
+  boundary?: {
+    mode: SecurityMode;
+    prior: BoundaryRecord | undefined;
+    allowWrite?: readonly string[];
+  },
 ): SettingsEdit {
   const start = text ?? "{}\n";
   const read = readSettings(start);
@@ -104,7 +108,12 @@ export function planSettingsMerge(
     notes.push(`kept your statusLine; playbook's is \`${ourLine.command}\``);
   let record: BoundaryRecord | null = null;
   if (boundary) {
-    const added = addBoundary(editor, boundary.mode, boundary.prior);
+    const added = addBoundary(
+      editor,
+      boundary.mode,
+      boundary.prior,
+      boundary.allowWrite,
+    );
     record = added.record;
     notes.push(...added.notes);
   }
@@ -120,13 +129,22 @@ export function planSettingsMerge(
 /** `.claude/settings.json` with the boundary alone (the plugin brings the hooks); `text` null: no file yet. */
 export function planBoundaryMerge(
   text: string | null,
-  boundary: { mode: SecurityMode; prior: BoundaryRecord | undefined },
+  boundary: {
+    mode: SecurityMode;
+    prior: BoundaryRecord | undefined;
+    allowWrite?: readonly string[];
+  },
 ): SettingsEdit {
   const start = text ?? "{}\n";
   const read = readSettings(start);
   if (!read.ok) return read;
   const editor = createEditor(start);
-  const added = addBoundary(editor, boundary.mode, boundary.prior);
+  const added = addBoundary(
+    editor,
+    boundary.mode,
+    boundary.prior,
+    boundary.allowWrite,
+  );
   return {
     ok: true,
     text: editor.text,

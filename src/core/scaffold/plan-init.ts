@@ -16,6 +16,7 @@ import { upsertClaudeBlock } from "./claude-md-block.ts";
 import { planExcludeLines, upsertExcludeBlock } from "./git-exclude-block.ts";
 import { addGitignoreLines } from "./gitignore-lines.ts";
 import { RUNTIME_COPY, installCommand } from "./setup-kind.ts";
+import { toolchainAllowWrite } from "./toolchain-writes.ts";
 import { hookLoaderSource, type LoaderInput } from "./hook-loader.ts";
 import {
   MANIFEST_FILE,
@@ -254,7 +255,11 @@ export function planInit(choices: InitChoices, facts: InitFacts): InitPlan {
   const knownPaths = [...(prior?.hookPaths ?? []), answers.hookPath];
   const handlerPath = options.plugin ? answers.hookPath : loaderPath;
   const settingsText = read(SETTINGS);
-  const boundary = { mode, prior: prior?.boundary };
+  const boundary = {
+    mode,
+    prior: prior?.boundary,
+    allowWrite: toolchainAllowWrite(answers.testCommand, answers.lintCommand),
+  };
   const withoutHooks =
     options.plugin && settingsText !== null
       ? planSettingsRemoval(settingsText, knownPaths)

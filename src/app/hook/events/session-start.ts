@@ -1,4 +1,5 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { createToolchainFolders } from "../../../adapters/toolchain-folders.ts";
 import { findFailOpenEvents } from "../../../core/scaffold/hook-settings.ts";
 import { join } from "node:path";
 import { isFileOnBranch } from "../../../adapters/git-facts.ts";
@@ -78,8 +79,10 @@ export function runSessionStart(
   const notices: string[] = [];
   if (sessionId) rememberStart(ctx.projectDir, sessionId, source, at);
   const lockCleared = clearLockOfGoneSession(ctx, now, deps.config);
-  if (source === "startup" || source === "clear")
+  if (source === "startup" || source === "clear") {
     pruneSessionFiles(ctx.projectDir, PRUNE_AFTER_DAYS, now);
+    createToolchainFolders(ctx.projectDir);
+  }
   // Repair first, so the backup holds exactly what the user had.
   const repaired = repairMissingActive(ctx, deps.setStateField, at);
   if (repaired) problems.push(repaired);

@@ -6,8 +6,11 @@ import { describe, expect, it } from "vitest";
 import { packPlaybook } from "../../demo/install-playbook.ts";
 import { createMoves } from "../../demo/moves.ts";
 import { goldenPathSessions } from "../../demo/run-task.ts";
-import { PYTHON_SAMPLE_FILES } from "../../demo/sample-project.ts";
-import { PY_MULTIPLY } from "../../demo/tasks-python.ts";
+import {
+  GO_SAMPLE_FILES,
+  PYTHON_SAMPLE_FILES,
+} from "../../demo/sample-project.ts";
+import { GO_MULTIPLY, PY_MULTIPLY } from "../../demo/tasks-toolchains.ts";
 import { terminalEnv } from "../../demo/golden-path.ts";
 import {
   TODAY,
@@ -21,8 +24,8 @@ import { spawnText } from "../helpers/spawn-text.ts";
 const CLI = "node .claude/playbook/runtime/dist/cli.mjs";
 const RECORDS = ".claude/playbook/records/plan__playbook-multiply.md";
 
-describe("a Python repository (pytest, no package.json), set up with `npx playbook-kit@<version> init`", () => {
-  it("takes a prompt to merged work on main, names playbook as the setup runs it, and guards a teammate's clone only after `install`", async () => {
+describe("repositories without package.json, set up with `npx playbook-kit@<version> init`", () => {
+  it("a Python repository (pytest): takes a prompt to merged work on main, names playbook as the setup runs it, and guards a teammate's clone only after `install`", async () => {
     const world = await createWorld({
       files: PYTHON_SAMPLE_FILES,
       setup: "runtime",
@@ -191,5 +194,45 @@ describe("a Python repository (pytest, no package.json), set up with `npx playbo
       refusal(stepTitled(world, "after install it writes code on main")),
     ).toContain("default branch `main`");
     expect(existsSync(join(mate, "calc/divide.py"))).toBe(false);
+  }, 600_000);
+
+  it("a Go module: `go test` proves the work offline in verify's sandbox, and the archive merges it", async () => {
+    const world = await createWorld({
+      files: GO_SAMPLE_FILES,
+      setup: "runtime",
+    });
+    expect(world.steps[0]?.verdict, world.steps[0]?.lines.join("\n")).toBe(
+      "ok",
+    );
+    // The agent's shell may write Go's build cache (its own `go test` needs it); init made the folder, which the
+    // sandbox opens only when it exists.
+    const settings = JSON.parse(world.read(".claude/settings.json")) as {
+      sandbox: { filesystem: { allowWrite?: string[] } };
+    };
+    expect(settings.sandbox.filesystem.allowWrite).toEqual([
+      "~/.cache/go-build",
+      "~/Library/Caches/go-build",
+    ]);
+    // init proposed the module's own toolchain.
+    expect(world.read(".claude/agents/pm.md")).toContain("go test ./...");
+    const [request] = goldenPathSessions(world, GO_MULTIPLY, TODAY, {
+      demoBlocks: false,
+      cli: CLI,
+    });
+    await world.session(request);
+    expectOnPath(world);
+    const evidence = JSON.parse(
+      readFileSync(
+        world.path(`${RECORDS}/evidence.p1.1.technical.json`),
+        "utf8",
+      ),
+    ) as { verdict: string; detail: { command: string; exitCode: number } };
+    expect(evidence).toMatchObject({
+      verdict: "PASS",
+      detail: { command: "go test -run TestMultiply ./...", exitCode: 0 },
+    });
+    expect(world.project.remoteGit("show", "main:multiply.go")).toContain(
+      "return a * b",
+    );
   }, 600_000);
 });
