@@ -1,5 +1,6 @@
 // Benchmarks: whole-process medians, each paired with `node -e 0` in the same run (A B A B ...), and in-process
 // cold/warm parse times measured in fresh processes. Writes bench/results.md. Never used as a test assertion.
+import { setupCalls, setupWorkspaces } from "./setups.ts";
 import { spawnSync } from "node:child_process";
 import { cpus } from "node:os";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -598,6 +599,45 @@ try {
   });
   const noCaGuard: NodeJS.ProcessEnv = { ...guardEnv };
   delete noCaGuard["NODE_EXTRA_CA_CERTS"];
+  // Issue 28: the same calls through the committed loader, in a Node project's install and in a Python project's
+  // runtime copy, CA certificates set and unset.
+  const setupRows = setupWorkspaces(small).flatMap((ws) =>
+    setupCalls(ws).flatMap((call) => {
+      const env = { ...process.env, CLAUDE_PROJECT_DIR: ws.dir };
+      const noCa: NodeJS.ProcessEnv = { ...env };
+      delete noCa["NODE_EXTRA_CA_CERTS"];
+      const run = (e: NodeJS.ProcessEnv) => ({
+        args: [ws.loader, call.event],
+        input: call.input,
+        env: e,
+      });
+      const reply = spawnSync(process.execPath, run(env).args, {
+        input: call.input,
+        env,
+        encoding: "utf8",
+      }).stdout;
+      if (reply.includes('"deny"'))
+        throw new Error(`${ws.label}: ${call.name} was refused: ${reply}`);
+      return [
+        {
+          ...paired(`${ws.label}: ${call.name}`, run(env), pairs),
+          unset: false,
+        },
+        ...(process.env["NODE_EXTRA_CA_CERTS"]
+          ? [
+              {
+                ...paired(
+                  `${ws.label}: ${call.name}, NODE_EXTRA_CA_CERTS unset`,
+                  run(noCa),
+                  pairs,
+                ),
+                unset: true,
+              },
+            ]
+          : []),
+      ];
+    }),
+  );
   const sessions = sessionRuns.flatMap((run) => {
     const timed: Run = {
       args: run.args,
@@ -728,6 +768,27 @@ try {
       (r) =>
         `| ${r.name} | ${r.command.toFixed(1)} | ${r.baseline.toFixed(1)} | ${r.ratio.toFixed(2)} | ${guardTarget(r.name, r.ratio)} | ${r.predecessor} |`,
     ),
+    "",
+    "## Any repository: the runtime setup against a project install (issue 28)",
+    "",
+    "The guard rows' project mid-task, set up two ways and called through the loader init commits",
+    "(`.claude/hooks/playbook.cjs`, which checks the bundles' hashes): a Node project with playbook-kit in its",
+    "node_modules (`npm i -D playbook-kit`), and a Python project (pyproject.toml, no package.json) with the copy",
+    "`npx playbook-kit@<version> init` makes in `.claude/playbook/runtime/`. The target: the Python project's ratio",
+    "within 5% of the Node project's for the same call.",
+    "",
+    "| call | hook (ms) | `node -e 0` (ms) | ratio | target |",
+    "| --- | ---: | ---: | ---: | --- |",
+    ...setupRows.map((r) => {
+      const twin = setupRows.find(
+        (o) =>
+          o !== r &&
+          o.unset === r.unset &&
+          o.name.split(": ")[1] === r.name.split(": ")[1],
+      );
+      const python = r.name.startsWith("Python");
+      return `| ${r.name} | ${r.command.toFixed(1)} | ${r.baseline.toFixed(1)} | ${r.ratio.toFixed(2)} | ${python && twin ? `<= ${(twin.ratio * 1.05).toFixed(2)} (Node x 1.05): ${r.ratio <= twin.ratio * 1.05 ? "met" : "missed"}` : "-"} |`;
+    }),
     "",
     "## The plan's door on the hook path (issue 26)",
     "",
