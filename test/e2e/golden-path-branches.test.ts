@@ -202,7 +202,7 @@ describe("the Golden Path's failure branches, through the real Claude Code CLI",
       "playbook started the archive of plan/playbook-multiply.md, and it stopped: pushing feat/multiply to origin failed",
     );
     expect(context).toContain(
-      "Next: fix the remote or your access, then run `playbook archive --resume`. Steps: ✓ commit",
+      "Next: fix the remote or your access, then run `npx --no playbook archive --resume`. Steps: ✓ commit",
     );
     expect(seen).toEqual({
       journal: true,
