@@ -4,7 +4,11 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { installPlaybook, packPlaybook } from "../demo/install-playbook.ts";
+import {
+  installPlaybook,
+  npxEnv,
+  npxPlaybookArgs,
+} from "../demo/install-playbook.ts";
 import { benchGit } from "./bench-repo.ts";
 import { guardedWorkspace, hookPayload } from "./workspaces.ts";
 
@@ -36,27 +40,11 @@ export function setupWorkspaces(playbook: string): SetupWorkspace[] {
     '[project]\nname = "bench"\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n',
   );
   const cache = mkdtempSync(join(tmpdir(), "playbook-bench-npx-"));
-  execFileSync(
-    "npx",
-    [
-      "--yes",
-      "--offline",
-      `--package=${packPlaybook()}`,
-      "--",
-      "playbook",
-      "init",
-      "--yes",
-    ],
-    {
-      cwd: python,
-      stdio: "ignore",
-      env: {
-        ...process.env,
-        npm_config_cache: cache,
-        npm_config_update_notifier: "false",
-      },
-    },
-  );
+  execFileSync("npx", npxPlaybookArgs(["init", "--yes"]), {
+    cwd: python,
+    stdio: "ignore",
+    env: npxEnv(process.env, cache),
+  });
   for (const dir of [node, python]) {
     const git = benchGit(dir);
     git("add", "-A");

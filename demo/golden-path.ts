@@ -19,7 +19,11 @@ import {
   type ModelReply,
 } from "../test/helpers/model-view.ts";
 import { spawnText } from "../test/helpers/spawn-text.ts";
-import { installPlaybook, packPlaybook } from "./install-playbook.ts";
+import {
+  installPlaybook,
+  npxEnv,
+  npxPlaybookArgs,
+} from "./install-playbook.ts";
 import { createSampleProject, type SampleProject } from "./sample-project.ts";
 
 /** Who acts in a step: the main agent, a subagent, the person at the terminal, or Claude Code itself. */
@@ -248,28 +252,15 @@ export async function createGoldenPath(
     ? ["init", "--yes", "--plugin"]
     : ["init", "--yes"];
   if (runtime) {
-    // npx installs the tarball into its own cache (offline: it has no dependencies), as it would a registry version.
-    const result = await spawnText(
-      "npx",
-      [
-        "--yes",
-        "--offline",
-        `--package=${packPlaybook()}`,
-        "--",
-        "playbook",
-        ...initArgs,
-      ],
-      {
-        cwd: project.dir,
-        env: {
-          ...terminalEnv(options.env ?? {}),
-          npm_config_cache: join(options.root, "npm-cache"),
-          npm_config_update_notifier: "false",
-        },
-        input: "",
-        timeoutMs: 180_000,
-      },
-    );
+    const result = await spawnText("npx", npxPlaybookArgs(initArgs), {
+      cwd: project.dir,
+      env: npxEnv(
+        terminalEnv(options.env ?? {}),
+        join(options.root, "npm-cache"),
+      ),
+      input: "",
+      timeoutMs: 180_000,
+    });
     report({
       actor: "user",
       title: `set up playbook in calc: npx playbook-kit ${initArgs.join(" ")}`,

@@ -55,3 +55,30 @@ export function installPlaybook(projectDir: string): string {
   symlinkSync("../playbook-kit/dist/cli.mjs", join(bin, "playbook"));
   return join(installed, "dist", "cli.mjs");
 }
+
+/**
+ * `npx playbook-kit@<version> <args>` as a user runs it in any repository, with the packed tarball for the version:
+ * npx installs it into its own cache (`cache`; offline, since it has no dependencies) and runs its `playbook`.
+ */
+export function npxPlaybookArgs(args: readonly string[]): string[] {
+  return [
+    "--yes",
+    "--offline",
+    `--package=${packPlaybook()}`,
+    "--",
+    "playbook",
+    ...args,
+  ];
+}
+
+/** The environment of that npx: its own cache, no update check. */
+export function npxEnv(
+  env: NodeJS.ProcessEnv,
+  cache: string,
+): NodeJS.ProcessEnv {
+  return {
+    ...env,
+    npm_config_cache: cache,
+    npm_config_update_notifier: "false",
+  };
+}

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { packPlaybook } from "../../demo/install-playbook.ts";
+import { npxEnv, npxPlaybookArgs } from "../../demo/install-playbook.ts";
 import { createMoves } from "../../demo/moves.ts";
 import { goldenPathSessions } from "../../demo/run-task.ts";
 import {
@@ -23,6 +23,16 @@ import { spawnText } from "../helpers/spawn-text.ts";
 
 const CLI = "node .claude/playbook/runtime/dist/cli.mjs";
 const RECORDS = ".claude/playbook/records/plan__playbook-multiply.md";
+
+/** The evidence verify recorded for p1.1's technical validation. */
+function technicalEvidence(records: string): {
+  verdict: string;
+  detail: { command: string; exitCode: number };
+} {
+  return JSON.parse(
+    readFileSync(join(records, "evidence.p1.1.technical.json"), "utf8"),
+  ) as ReturnType<typeof technicalEvidence>;
+}
 
 describe("repositories without package.json, set up with `npx playbook-kit@<version> init`", () => {
   it("a Python repository (pytest): takes a prompt to merged work on main, names playbook as the setup runs it, and guards a teammate's clone only after `install`", async () => {
@@ -87,12 +97,7 @@ describe("repositories without package.json, set up with `npx playbook-kit@<vers
     expect(replies).not.toMatch(/`npx --no playbook [a-z]/);
 
     // pytest proved p1.1 inside verify's sandbox; the archive merged the work into origin's main.
-    const evidence = JSON.parse(
-      readFileSync(
-        world.path(`${RECORDS}/evidence.p1.1.technical.json`),
-        "utf8",
-      ),
-    ) as { verdict: string; detail: { command: string; exitCode: number } };
+    const evidence = technicalEvidence(world.path(RECORDS));
     expect(evidence).toMatchObject({
       verdict: "PASS",
       detail: {
@@ -147,27 +152,15 @@ describe("repositories without package.json, set up with `npx playbook-kit@<vers
     expect(before?.text).toContain("`npx playbook-kit@0.1.0 install`");
     expect(existsSync(join(mate, "calc/divide.py"))).toBe(false);
 
-    const install = await spawnText(
-      "npx",
-      [
-        "--yes",
-        "--offline",
-        `--package=${packPlaybook()}`,
-        "--",
-        "playbook",
-        "install",
-      ],
-      {
-        cwd: mate,
-        env: {
-          ...terminalEnv({ NO_COLOR: "1" }),
-          npm_config_cache: join(world.project.dir, "..", "npm-cache"),
-          npm_config_update_notifier: "false",
-        },
-        input: "",
-        timeoutMs: 180_000,
-      },
-    );
+    const install = await spawnText("npx", npxPlaybookArgs(["install"]), {
+      cwd: mate,
+      env: npxEnv(
+        terminalEnv({ NO_COLOR: "1" }),
+        join(world.project.dir, "..", "npm-cache"),
+      ),
+      input: "",
+      timeoutMs: 180_000,
+    });
     expect(install.stderr).toBe("");
     expect(install.status).toBe(0);
     expect(install.stdout).toContain(
@@ -221,12 +214,7 @@ describe("repositories without package.json, set up with `npx playbook-kit@<vers
     });
     await world.session(request);
     expectOnPath(world);
-    const evidence = JSON.parse(
-      readFileSync(
-        world.path(`${RECORDS}/evidence.p1.1.technical.json`),
-        "utf8",
-      ),
-    ) as { verdict: string; detail: { command: string; exitCode: number } };
+    const evidence = technicalEvidence(world.path(RECORDS));
     expect(evidence).toMatchObject({
       verdict: "PASS",
       detail: { command: "go test -run TestMultiply ./...", exitCode: 0 },
