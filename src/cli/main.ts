@@ -77,6 +77,9 @@ const subCommands: Record<string, () => Promise<CommandDef>> = {
     import("./commands/uninstall.ts").then((m) => m.uninstallCommand),
   ),
   undo: command(() => import("./commands/undo.ts").then((m) => m.undoCommand)),
+  report: command(() =>
+    import("./commands/report.ts").then((m) => m.reportCommand),
+  ),
   statusline: command(() =>
     import("./commands/statusline.ts").then((m) => m.statuslineCommand),
   ),

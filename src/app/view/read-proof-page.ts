@@ -1,0 +1,47 @@
+import { basename } from "node:path";
+import { readRecords } from "../../adapters/record-store.ts";
+import { summarizePlaybook } from "../../core/cache/summary.ts";
+import type { ProofPage } from "../../core/records/proof-html.ts";
+import { toProofModel } from "../../core/records/proof-model.ts";
+import { createRecordSet } from "../../core/records/record-set.ts";
+import { runLint } from "../lint/lint.ts";
+import { runStatus } from "../lint/status.ts";
+import { currentTreeFingerprint } from "../workspace/current-tree.ts";
+
+/**
+ * What the proof page shows of the project at `root` now: the active playbook's proof model (the one the pull
+ * request's body and CI's job summary render), judged against the working tree as it is, the lock and an
+ * unfinished archive. Reads only; writes nothing.
+ */
+export function readProofPage(root: string, now: Date): ProofPage {
+  const lint = runLint(root);
+  const playbook = lint.active?.playbook ?? null;
+  const file = lint.active?.file ?? null;
+  const status = runStatus(root);
+  const proof =
+    playbook && file
+      ? toProofModel({
+          path: file,
+          playbook: summarizePlaybook(
+            playbook,
+            lint.diagnostics.filter((d) => d.file === file),
+          ),
+          records: createRecordSet(readRecords(root, file)),
+          tree: currentTreeFingerprint(root),
+        })
+      : null;
+  return {
+    project: basename(root),
+    proof,
+    lock: status.lock
+      ? { playbook: status.lock.playbook ?? null, at: status.lock.at }
+      : null,
+    unfinishedArchive: status.unfinishedArchive
+      ? {
+          playbook: status.unfinishedArchive.playbook,
+          branch: status.unfinishedArchive.branch,
+        }
+      : null,
+    at: now.toISOString(),
+  };
+}

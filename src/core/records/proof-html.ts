@@ -1,0 +1,175 @@
+import type {
+  ProofApproval,
+  ProofCritic,
+  ProofModel,
+  ProofRow,
+  ProofValidation,
+} from "./proof-model.ts";
+
+/** What the page shows beside the proof: the project, the lock and an unfinished archive. */
+export interface ProofPage {
+  project: string;
+  /** The active playbook's proof; null when no playbook is active. */
+  proof: ProofModel | null;
+  lock: { playbook: string | null; at: string | null } | null;
+  unfinishedArchive: { playbook: string; branch: string } | null;
+  /** When the page was made (ISO time). */
+  at: string;
+}
+
+/** Text for HTML: every character that could start markup escaped. Agent-written text always goes through it. */
+export function htmlText(text: string): string {
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
+}
+
+const short = (hash: string | null) =>
+  hash === null ? "" : hash.replace(/^sha256:/, "").slice(0, 12);
+
+const STATUS_WORDS: Record<ProofValidation["status"], string> = {
+  proven: "proven",
+  none: "no evidence",
+  stale: "stale: the subtask changed since",
+  failed: "failed",
+  code: "stale: the code changed since",
+  untied: "not tied to a tree",
+  unreadable: "git cannot read the tree",
+};
+
+/**
+ * The proof of the active playbook as one self-contained HTML page (`playbook report --html`, the body of
+ * `playbook view`): per subtask the claim (its box) beside the proof (each validation's command, result, output
+ * digest, who, when, on which tree) and whether that proof is current or stale, and why; the reviewer's approval with
+ * the plan hash; the critic's verdict per phase; the lock and an unfinished archive. No script, no outside resource.
+ */
+export function renderProofPage(page: ProofPage): string {
+  const body = [
+    `<header><h1>playbook: ${htmlText(page.project)}</h1><p class="at">as of <time>${htmlText(page.at)}</time></p></header>`,
+    page.lock
+      ? `<p class="banner lock" data-lock>Post-loop lock: set${page.lock.at ? ` at ${htmlText(page.lock.at)}` : ""}${page.lock.playbook ? ` after ${htmlText(page.lock.playbook)}` : ""}. Code changes wait for the next task.</p>`
+      : "",
+    page.unfinishedArchive
+      ? `<p class="banner archive" data-archive>Unfinished archive of ${htmlText(page.unfinishedArchive.playbook)} on ${htmlText(page.unfinishedArchive.branch)}.</p>`
+      : "",
+    page.proof === null
+      ? `<p class="empty">No active playbook.</p>`
+      : proofSection(page.proof),
+  ].join("\n");
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>playbook: ${htmlText(page.project)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main id="view">
+${body}
+</main>
+</body>
+</html>
+`;
+}
+
+function proofSection(model: ProofModel): string {
+  return [
+    `<section class="playbook" data-playbook="${htmlText(model.playbook)}">`,
+    `<h2>${htmlText(model.playbook)}</h2>`,
+    model.goal.summary
+      ? `<p class="goal">${htmlText(model.goal.summary)}</p>`
+      : "",
+    approval(model.review),
+    ...model.phases.map(
+      (phase) => `<section class="phase" data-phase="${htmlText(phase.id)}">
+<h3>${htmlText(phase.id)}: ${htmlText(phase.name)} <span class="status">${htmlText(phase.status)}</span></h3>
+${critic(phase.critic)}
+<table>
+<thead><tr><th>claim</th><th>subtask</th><th>validation</th><th>command</th><th>proof</th><th>exit</th><th>output</th><th>tree</th><th>by</th><th>when</th></tr></thead>
+<tbody>
+${phase.subtasks.map(rows).join("\n")}
+</tbody>
+</table>
+</section>`,
+    ),
+    model.finalTasks.length > 0
+      ? `<section class="final"><h3>Final tasks</h3><ul>${model.finalTasks.map((t) => `<li data-final="${htmlText(t.id)}">${t.checked ? "☑" : "☐"} ${htmlText(t.id)}: ${htmlText(t.text)}</li>`).join("")}</ul></section>`
+      : "",
+    `</section>`,
+  ].join("\n");
+}
+
+function approval(review: ProofApproval): string {
+  const what =
+    review.state === "approved"
+      ? `approved by ${htmlText(review.by ?? "")} at ${htmlText(review.at ?? "")}`
+      : review.state === "rejected"
+        ? `rejected by ${htmlText(review.by ?? "")} at ${htmlText(review.at ?? "")}`
+        : review.state === "stale"
+          ? `stale: ${htmlText(review.by ?? "")} judged an earlier plan (${short(review.planHash)}) at ${htmlText(review.at ?? "")}`
+          : "not reviewed";
+  return `<p class="approval ${review.state}" data-approval="${review.state}">Plan ${what}; the plan now: <code>${short(review.currentPlanHash)}</code>${review.planHash && review.planHash !== review.currentPlanHash ? `, approved: <code>${short(review.planHash)}</code>` : ""}</p>`;
+}
+
+function critic(c: ProofCritic): string {
+  const what =
+    c.state === "none"
+      ? "no verdict"
+      : c.state === "stale"
+        ? `stale verdict by ${htmlText(c.by ?? "")} at ${htmlText(c.at ?? "")}`
+        : `${c.state} by ${htmlText(c.by ?? "")} at ${htmlText(c.at ?? "")}`;
+  return `<p class="critic ${c.state.toLowerCase()}" data-critic="${c.state}">Critic: ${what}${c.evidence ? `: ${htmlText(c.evidence)}` : ""}</p>`;
+}
+
+function rows(row: ProofRow): string {
+  const lines = row.validations.length > 0 ? row.validations : [null];
+  return lines
+    .map((v, i) => {
+      const claim =
+        i === 0
+          ? `<td class="claim" rowspan="${lines.length}">${row.checked ? "☑" : "☐"}</td><td class="subtask" rowspan="${lines.length}"><b>${htmlText(row.id)}</b> ${htmlText(row.criterion)}</td>`
+          : "";
+      if (v === null)
+        return `<tr data-subtask="${htmlText(row.id)}">${claim}<td colspan="8">no validations</td></tr>`;
+      const e = v.evidence;
+      const state = v.kind === "manual" ? manualState(row) : v.status;
+      return `<tr data-subtask="${htmlText(row.id)}" data-validation="${v.name}" data-status="${state}" class="${state}">${claim}<td>${v.name} <small>${v.kind}</small></td><td><code>${htmlText(v.command)}</code></td><td class="result">${htmlText(v.kind === "manual" ? manualWords(row) : STATUS_WORDS[v.status])}</td><td>${e?.exitCode ?? ""}</td><td><code>${short(e?.outputDigest ?? null)}</code></td><td><code>${short(e?.tree ?? null)}</code></td><td>${htmlText(e?.by ?? row.confirmation?.by ?? "")}</td><td>${htmlText(e?.at ?? row.confirmation?.at ?? "")}</td></tr>`;
+    })
+    .join("\n");
+}
+
+function manualState(row: ProofRow): string {
+  if (row.confirmation === null) return "none";
+  return row.confirmation.current ? "proven" : "stale";
+}
+
+function manualWords(row: ProofRow): string {
+  if (row.confirmation === null) return "no confirmation";
+  return row.confirmation.current
+    ? "confirmed"
+    : "stale: confirmed an earlier version";
+}
+
+const STYLE = `
+body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1b1f24;background:#fff}
+main{max-width:1200px;margin:0 auto;padding:16px 24px}
+h1{font-size:20px;margin:0}h2{font-size:17px;margin:20px 0 4px}h3{font-size:15px;margin:16px 0 4px}
+.at{color:#57606a;margin:2px 0 12px}
+.banner{padding:8px 12px;border-radius:6px;margin:8px 0}
+.lock{background:#fff8c5;border:1px solid #d4a72c}.archive{background:#ffebe9;border:1px solid #cf222e}
+table{border-collapse:collapse;width:100%;margin:6px 0 12px}
+th,td{border:1px solid #d0d7de;padding:4px 6px;vertical-align:top;text-align:left}
+th{background:#f6f8fa;font-weight:600}
+tr.proven .result{color:#1a7f37;font-weight:600}
+tr.stale .result,tr.code .result{color:#9a6700;font-weight:600}
+tr.failed .result{color:#cf222e;font-weight:600}
+tr.none .result,tr.untied .result,tr.unreadable .result{color:#57606a}
+.approval.approved,.critic.pass{color:#1a7f37}.approval.stale,.critic.stale{color:#9a6700}
+.approval.rejected,.critic.fail{color:#cf222e}
+.status{font-weight:400;color:#57606a}
+code{font:12px ui-monospace,monospace;background:#f6f8fa;padding:0 3px;border-radius:3px}
+`;
