@@ -80,6 +80,7 @@ const subCommands: Record<string, () => Promise<CommandDef>> = {
   report: command(() =>
     import("./commands/report.ts").then((m) => m.reportCommand),
   ),
+  view: command(() => import("./commands/view.ts").then((m) => m.viewCommand)),
   statusline: command(() =>
     import("./commands/statusline.ts").then((m) => m.statuslineCommand),
   ),

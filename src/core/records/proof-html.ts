@@ -44,21 +44,14 @@ const STATUS_WORDS: Record<ProofValidation["status"], string> = {
  * The proof of the active playbook as one self-contained HTML page (`playbook report --html`, the body of
  * `playbook view`): per subtask the claim (its box) beside the proof (each validation's command, result, output
  * digest, who, when, on which tree) and whether that proof is current or stale, and why; the reviewer's approval with
- * the plan hash; the critic's verdict per phase; the lock and an unfinished archive. No script, no outside resource.
+ * the plan hash; the critic's verdict per phase; the lock and an unfinished archive. No outside resource; a script
+ * only in the live page (`live`), allowed by its nonce.
  */
-export function renderProofPage(page: ProofPage): string {
-  const body = [
-    `<header><h1>playbook: ${htmlText(page.project)}</h1><p class="at">as of <time>${htmlText(page.at)}</time></p></header>`,
-    page.lock
-      ? `<p class="banner lock" data-lock>Post-loop lock: set${page.lock.at ? ` at ${htmlText(page.lock.at)}` : ""}${page.lock.playbook ? ` after ${htmlText(page.lock.playbook)}` : ""}. Code changes wait for the next task.</p>`
-      : "",
-    page.unfinishedArchive
-      ? `<p class="banner archive" data-archive>Unfinished archive of ${htmlText(page.unfinishedArchive.playbook)} on ${htmlText(page.unfinishedArchive.branch)}.</p>`
-      : "",
-    page.proof === null
-      ? `<p class="empty">No active playbook.</p>`
-      : proofSection(page.proof),
-  ].join("\n");
+export function renderProofPage(
+  page: ProofPage,
+  live?: { nonce: string },
+): string {
+  const body = renderProofBody(page);
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -71,9 +64,43 @@ export function renderProofPage(page: ProofPage): string {
 <main id="view">
 ${body}
 </main>
+${live ? `<script nonce="${htmlText(live.nonce)}">${LIVE_SCRIPT}</script>` : ""}
 </body>
 </html>
 `;
+}
+
+/**
+ * The live page's one script (\`playbook view\`): on each change the server announces, it fetches the page's main
+ * part again and puts it in place, without a reload. It sends nothing but the token the URL already holds.
+ */
+const LIVE_SCRIPT = `
+const token = new URLSearchParams(location.search).get("token") || "";
+const q = "?token=" + encodeURIComponent(token);
+let updates = 0;
+const events = new EventSource("/events" + q);
+events.addEventListener("change", async () => {
+  const reply = await fetch("/fragment" + q, { cache: "no-store" });
+  if (!reply.ok) return;
+  document.getElementById("view").innerHTML = await reply.text();
+  document.body.dataset.updates = String(++updates);
+});
+`;
+
+/** The part of the page inside \`<main>\`: what a live update replaces. */
+export function renderProofBody(page: ProofPage): string {
+  return [
+    `<header><h1>playbook: ${htmlText(page.project)}</h1><p class="at">as of <time>${htmlText(page.at)}</time></p></header>`,
+    page.lock
+      ? `<p class="banner lock" data-lock>Post-loop lock: set${page.lock.at ? ` at ${htmlText(page.lock.at)}` : ""}${page.lock.playbook ? ` after ${htmlText(page.lock.playbook)}` : ""}. Code changes wait for the next task.</p>`
+      : "",
+    page.unfinishedArchive
+      ? `<p class="banner archive" data-archive>Unfinished archive of ${htmlText(page.unfinishedArchive.playbook)} on ${htmlText(page.unfinishedArchive.branch)}.</p>`
+      : "",
+    page.proof === null
+      ? `<p class="empty">No active playbook.</p>`
+      : proofSection(page.proof),
+  ].join("\n");
 }
 
 function proofSection(model: ProofModel): string {

@@ -1,0 +1,162 @@
+import { randomBytes } from "node:crypto";
+import { watch, type FSWatcher } from "node:fs";
+import {
+  createServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
+import { join } from "node:path";
+
+export interface ViewServerOptions {
+  /** The project whose records, plan and state the page shows. */
+  root: string;
+  /** The whole page, with the token and the script's nonce; called for each page load. */
+  page: (token: string, nonce: string) => string;
+  /** The part of the page that changes (the inside of `<main>`), called after each change. */
+  fragment: () => string;
+  /** How long to wait after a file changes before telling the page, so a burst of writes is one update. */
+  settleMs?: number;
+}
+
+export interface ViewServer {
+  url: string;
+  token: string;
+  close: () => Promise<void>;
+}
+
+/**
+ * A local server for the proof page: 127.0.0.1 on a free port, a token made for this run in every URL, and the
+ * `Host` and `Origin` of each request checked (another site, or a DNS name rebound to 127.0.0.1, gets 403). Changes
+ * reach the page as server-sent events from file watchers on the records, the plan, `state.md` and the lock: there is
+ * no polling loop, and nothing here writes.
+ */
+export async function startViewServer(
+  options: ViewServerOptions,
+): Promise<ViewServer> {
+  const token = randomBytes(24).toString("base64url");
+  const clients = new Set<ServerResponse>();
+  let origin = "";
+  const server: Server = createServer((req, res) =>
+    answer(req, res, { token, origin: () => origin, clients, options }),
+  );
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  origin = `http://127.0.0.1:${port}`;
+  const watchers = watchProject(options.root, options.settleMs ?? 150, () => {
+    for (const res of clients) res.write("event: change\ndata: {}\n\n");
+  });
+  return {
+    url: `${origin}/?token=${token}`,
+    token,
+    close: async () => {
+      for (const w of watchers) w.close();
+      for (const res of clients) res.end();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function answer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: {
+    token: string;
+    origin: () => string;
+    clients: Set<ServerResponse>;
+    options: ViewServerOptions;
+  },
+): void {
+  const url = new URL(req.url ?? "/", ctx.origin());
+  const refuse = (status: number, why: string) => {
+    res.writeHead(status, { "content-type": "text/plain; charset=utf-8" });
+    res.end(`${why}\n`);
+  };
+  if (req.method !== "GET")
+    return refuse(405, "Only GET: the view is read-only.");
+  if (req.headers.host !== ctx.origin().slice("http://".length))
+    return refuse(403, "Refused: the request names another host.");
+  const from = req.headers.origin;
+  if (from !== undefined && from !== ctx.origin())
+    return refuse(403, "Refused: the request comes from another origin.");
+  if (url.searchParams.get("token") !== ctx.token)
+    return refuse(
+      403,
+      "Refused: the URL lacks this run's token. Open the URL `playbook view` printed.",
+    );
+  const headers = {
+    "cache-control": "no-store",
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+  };
+  if (url.pathname === "/") {
+    const nonce = randomBytes(16).toString("base64");
+    res.writeHead(200, {
+      ...headers,
+      "content-type": "text/html; charset=utf-8",
+      "content-security-policy": `default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+    });
+    return void res.end(ctx.options.page(ctx.token, nonce));
+  }
+  if (url.pathname === "/fragment") {
+    res.writeHead(200, {
+      ...headers,
+      "content-type": "text/html; charset=utf-8",
+    });
+    return void res.end(ctx.options.fragment());
+  }
+  if (url.pathname === "/events") {
+    res.writeHead(200, {
+      ...headers,
+      "content-type": "text/event-stream",
+      connection: "keep-alive",
+    });
+    res.write(": connected\n\n");
+    ctx.clients.add(res);
+    req.on("close", () => ctx.clients.delete(res));
+    return;
+  }
+  refuse(404, "Not found.");
+}
+
+/** Watches what the page shows; `changed` runs once a burst of changes has settled. */
+function watchProject(
+  root: string,
+  settleMs: number,
+  changed: () => void,
+): FSWatcher[] {
+  let timer: NodeJS.Timeout | null = null;
+  const poke = () => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(changed, settleMs);
+  };
+  const watchers: FSWatcher[] = [];
+  for (const [path, recursive] of [
+    [join(root, ".claude", "playbook"), true],
+    [join(root, "plan"), true],
+    [root, false],
+  ] as const) {
+    try {
+      const w = watch(path, { recursive }, (_event, name) => {
+        // The project's root: only state.md counts (the rest of the tree is the agent's work, not its proof).
+        if (!recursive && name !== "state.md") return;
+        // The hook's own caches and logs change on every call: they are not what the page shows.
+        if (
+          typeof name === "string" &&
+          /^(?:cache|logs|sessions)(?:\/|$)/.test(name)
+        )
+          return;
+        poke();
+      });
+      w.on("error", () => w.close());
+      watchers.push(w);
+    } catch {
+      // A folder that does not exist yet (no plan/): nothing there to show.
+    }
+  }
+  return watchers;
+}
