@@ -48,6 +48,13 @@ describe("playbook report --html", () => {
     expect(first).toContain("<code>aaaabbbbcccc</code>");
     expect(row(first, "p1.1", "consistency").status).toBe("none");
     expect(first).toContain('data-approval="approved"');
+    // p1.2 is checked in the sample with no evidence: the claim outruns its proof, and the page says so.
+    expect(first).toMatch(
+      /<td class="claim unbacked"[^>]*data-unbacked[^>]*>☑ <small>claimed, not proven<\/small><\/td><td class="subtask"[^>]*><b>p1\.2<\/b>/,
+    );
+    expect(first).not.toMatch(
+      /data-unbacked[^>]*>[^<]*<small>[^<]*<\/small><\/td><td class="subtask"[^>]*><b>p1\.1</,
+    );
 
     // The code the evidence proved changes: the same record is stale now, and says why.
     repo.write("src/login-form.tsx", "export const LoginForm = () => null;\n");

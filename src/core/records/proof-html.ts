@@ -30,6 +30,10 @@ export function htmlText(text: string): string {
 const short = (hash: string | null) =>
   hash === null ? "" : hash.replace(/^sha256:/, "").slice(0, 12);
 
+/** A hash as a code span, or nothing (an empty span would show as a blank box). */
+const codeOf = (hash: string | null) =>
+  hash ? `<code>${htmlText(short(hash))}</code>` : "";
+
 const STATUS_WORDS: Record<ProofValidation["status"], string> = {
   proven: "proven",
   none: "no evidence",
@@ -156,15 +160,23 @@ function rows(row: ProofRow): string {
   const lines = row.validations.length > 0 ? row.validations : [null];
   return lines
     .map((v, i) => {
+      // A box checked while some validation is not proven now: the claim outruns its proof.
+      const unbacked =
+        row.checked &&
+        row.validations.some((v) =>
+          v.kind === "manual"
+            ? manualState(row) !== "proven"
+            : v.status !== "proven",
+        );
       const claim =
         i === 0
-          ? `<td class="claim" rowspan="${lines.length}">${row.checked ? "☑" : "☐"}</td><td class="subtask" rowspan="${lines.length}"><b>${htmlText(row.id)}</b> ${htmlText(row.criterion)}</td>`
+          ? `<td class="claim${unbacked ? " unbacked" : ""}" rowspan="${lines.length}"${unbacked ? ' data-unbacked title="checked without current proof"' : ""}>${row.checked ? "☑" : "☐"}${unbacked ? " <small>claimed, not proven</small>" : ""}</td><td class="subtask" rowspan="${lines.length}"><b>${htmlText(row.id)}</b> ${htmlText(row.criterion)}</td>`
           : "";
       if (v === null)
         return `<tr data-subtask="${htmlText(row.id)}">${claim}<td colspan="8">no validations</td></tr>`;
       const e = v.evidence;
       const state = v.kind === "manual" ? manualState(row) : v.status;
-      return `<tr data-subtask="${htmlText(row.id)}" data-validation="${v.name}" data-status="${state}" class="${state}">${claim}<td>${v.name} <small>${v.kind}</small></td><td><code>${htmlText(v.command)}</code></td><td class="result">${htmlText(v.kind === "manual" ? manualWords(row) : STATUS_WORDS[v.status])}</td><td>${e?.exitCode ?? ""}</td><td><code>${short(e?.outputDigest ?? null)}</code></td><td><code>${short(e?.tree ?? null)}</code></td><td>${htmlText(e?.by ?? row.confirmation?.by ?? "")}</td><td>${htmlText(e?.at ?? row.confirmation?.at ?? "")}</td></tr>`;
+      return `<tr data-subtask="${htmlText(row.id)}" data-validation="${v.name}" data-status="${state}" class="${state}">${claim}<td>${v.name} <small>${v.kind}</small></td><td><code>${htmlText(v.command)}</code></td><td class="result">${htmlText(v.kind === "manual" ? manualWords(row) : STATUS_WORDS[v.status])}</td><td>${e?.exitCode ?? ""}</td><td>${codeOf(e?.outputDigest ?? null)}</td><td>${codeOf(e?.tree ?? null)}</td><td>${htmlText(e?.by ?? (v.kind === "manual" ? (row.confirmation?.by ?? "") : ""))}</td><td>${htmlText(e?.at ?? (v.kind === "manual" ? (row.confirmation?.at ?? "") : ""))}</td></tr>`;
     })
     .join("\n");
 }
@@ -198,5 +210,6 @@ tr.none .result,tr.untied .result,tr.unreadable .result{color:#57606a}
 .approval.approved,.critic.pass{color:#1a7f37}.approval.stale,.critic.stale{color:#9a6700}
 .approval.rejected,.critic.fail{color:#cf222e}
 .status{font-weight:400;color:#57606a}
+.unbacked{background:#ffebe9;color:#cf222e}
 code{font:12px ui-monospace,monospace;background:#f6f8fa;padding:0 3px;border-radius:3px}
 `;
