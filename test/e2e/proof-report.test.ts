@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { createGuardedRepo, PLAYBOOK } from "../helpers/guarded-repo.ts";
+import {
+  createGuardedRepo,
+  PLAYBOOK,
+  runByPlaybook,
+} from "../helpers/guarded-repo.ts";
 import { runCli } from "../helpers/run-cli.ts";
 
 /** The rows of the page for one subtask's validation: its status word and the text of its result cell. */
@@ -88,5 +92,38 @@ describe("playbook report --html", () => {
     const result = runCli(["report", "--cwd", repo.dir], { cwd: repo.dir });
     expect(result.status).toBe(2);
     expect(result.stderr).toContain("playbook report --html proof.html");
+  });
+
+  it("sets the plan as the reviewer approved it against the plan now: what changed is what made proof stale", () => {
+    const repo = createGuardedRepo({ reviewRecord: false, reviewed: false });
+    // The reviewer subagent approves: the hook runs the review as its own job, which keeps the plan's outline.
+    const approve = runByPlaybook(
+      repo.bash("playbook review approve", {
+        agent_type: "reviewer",
+        agent_id: "a1f3c9",
+      }),
+    );
+    expect(approve.status).toBe(0);
+    const page = () => {
+      expect(
+        runCli(["report", "--html", "p.html", "--cwd", repo.dir], {
+          cwd: repo.dir,
+        }).status,
+      ).toBe(0);
+      return repo.read("p.html");
+    };
+    expect(page()).toContain('data-changes="0"');
+    repo.write(
+      PLAYBOOK,
+      repo
+        .read(PLAYBOOK)
+        .replace('npx vitest run test/login-form.test.ts"', 'true"'),
+    );
+    const after = page();
+    expect(after).toContain('data-changes="1"');
+    expect(after).toMatch(
+      /<tr data-change="p1\.1"><td>p1\.1<\/td><td>validation technical<\/td><td class="before">automated - npx vitest run test\/login-form\.test\.ts<\/td><td class="after">automated - true<\/td><\/tr>/,
+    );
+    expect(after).toContain('data-approval="stale"');
   });
 });

@@ -1,3 +1,7 @@
+import {
+  toPlanOutline,
+  type PlanOutline,
+} from "../../core/records/plan-outline.ts";
 import { writeRecord } from "../../adapters/record-store.ts";
 import { setReviewed } from "../../core/edit/playbook-writers.ts";
 import { failure } from "../../core/edit/text-edit.ts";
@@ -80,6 +84,9 @@ export function runReview(
       notes: options.notes ?? null,
       sessionId: recorder.grant?.sessionId ?? null,
       command: recorder.grant?.command ?? null,
+      // What was approved, so a person can see what changed since (docs/view.md); left out when it would make the
+      // record too large to read back (records are read up to 256 KB).
+      plan: outlineWithin(toPlanOutline(resolved.summary), 128 * 1024),
     },
   };
   writeRecord(root, record);
@@ -91,4 +98,12 @@ export function runReview(
         ),
   );
   return { status: "recorded", playbook: resolved.path, record, changed };
+}
+
+/** The outline, or null when its JSON is over `bytes`. */
+function outlineWithin(
+  outline: PlanOutline,
+  bytes: number,
+): PlanOutline | null {
+  return Buffer.byteLength(JSON.stringify(outline)) <= bytes ? outline : null;
 }

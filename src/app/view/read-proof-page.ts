@@ -3,6 +3,11 @@ import { readRecords } from "../../adapters/record-store.ts";
 import { summarizePlaybook } from "../../core/cache/summary.ts";
 import type { ProofPage } from "../../core/records/proof-html.ts";
 import { toProofModel } from "../../core/records/proof-model.ts";
+import {
+  diffPlanOutlines,
+  readPlanOutline,
+  toPlanOutline,
+} from "../../core/records/plan-outline.ts";
 import { createRecordSet } from "../../core/records/record-set.ts";
 import { runLint } from "../lint/lint.ts";
 import { runStatus } from "../lint/status.ts";
@@ -18,18 +23,28 @@ export function readProofPage(root: string, now: Date): ProofPage {
   const playbook = lint.active?.playbook ?? null;
   const file = lint.active?.file ?? null;
   const status = runStatus(root);
-  const proof =
+  const summary =
     playbook && file
+      ? summarizePlaybook(
+          playbook,
+          lint.diagnostics.filter((d) => d.file === file),
+        )
+      : null;
+  const records = createRecordSet(file ? readRecords(root, file) : []);
+  const proof =
+    summary && file
       ? toProofModel({
           path: file,
-          playbook: summarizePlaybook(
-            playbook,
-            lint.diagnostics.filter((d) => d.file === file),
-          ),
-          records: createRecordSet(readRecords(root, file)),
+          playbook: summary,
+          records,
           tree: currentTreeFingerprint(root),
         })
       : null;
+  const review =
+    file === null
+      ? null
+      : records.latest({ kind: "review", playbook: file, target: "playbook" });
+  const approved = review ? readPlanOutline(review.detail) : null;
   return {
     project: basename(root),
     proof,
@@ -43,5 +58,9 @@ export function readProofPage(root: string, now: Date): ProofPage {
         }
       : null,
     at: now.toISOString(),
+    planChanges:
+      summary && approved
+        ? diffPlanOutlines(approved, toPlanOutline(summary))
+        : null,
   };
 }

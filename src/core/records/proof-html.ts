@@ -1,3 +1,4 @@
+import type { PlanChange } from "./plan-outline.ts";
 import type {
   ProofApproval,
   ProofCritic,
@@ -15,6 +16,11 @@ export interface ProofPage {
   unfinishedArchive: { playbook: string; branch: string } | null;
   /** When the page was made (ISO time). */
   at: string;
+  /**
+   * What changed in the plan since the reviewer's latest verdict (criteria, validations, subtasks); null when that
+   * verdict kept no outline of the plan.
+   */
+  planChanges: PlanChange[] | null;
 }
 
 /** Text for HTML: every character that could start markup escaped. Agent-written text always goes through it. */
@@ -103,11 +109,11 @@ export function renderProofBody(page: ProofPage): string {
       : "",
     page.proof === null
       ? `<p class="empty">No active playbook.</p>`
-      : proofSection(page.proof),
+      : proofSection(page.proof, page.planChanges),
   ].join("\n");
 }
 
-function proofSection(model: ProofModel): string {
+function proofSection(model: ProofModel, changes: PlanChange[] | null): string {
   return [
     `<section class="playbook" data-playbook="${htmlText(model.playbook)}">`,
     `<h2>${htmlText(model.playbook)}</h2>`,
@@ -115,6 +121,7 @@ function proofSection(model: ProofModel): string {
       ? `<p class="goal">${htmlText(model.goal.summary)}</p>`
       : "",
     approval(model.review),
+    planChanges(model.review, changes),
     ...model.phases.map(
       (phase) => `<section class="phase" data-phase="${htmlText(phase.id)}">
 <h3>${htmlText(phase.id)}: ${htmlText(phase.name)} <span class="status">${htmlText(phase.status)}</span></h3>
@@ -132,6 +139,24 @@ ${phase.subtasks.map(rows).join("\n")}
       : "",
     `</section>`,
   ].join("\n");
+}
+
+/** The plan as approved against the plan now: what changed is what makes proof stale. */
+function planChanges(
+  review: ProofApproval,
+  changes: PlanChange[] | null,
+): string {
+  if (review.verdict === null) return "";
+  if (changes === null)
+    return `<p class="changes" data-changes="unknown">The verdict kept no outline of the plan it judged: what changed since cannot be shown.</p>`;
+  if (changes.length === 0)
+    return `<p class="changes" data-changes="0">No criterion or validation changed since the verdict.</p>`;
+  const cell = (text: string | null) =>
+    text === null ? "<i>none</i>" : htmlText(text);
+  return `<section class="changes" data-changes="${changes.length}"><h3>Changed since the verdict</h3>
+<table><thead><tr><th>where</th><th>what</th><th>as approved</th><th>now</th></tr></thead><tbody>
+${changes.map((c) => `<tr data-change="${htmlText(c.target)}"><td>${htmlText(c.target)}</td><td>${c.what === "validation" ? `validation ${htmlText(c.validation ?? "")}` : c.what}</td><td class="before">${cell(c.before)}</td><td class="after">${cell(c.after)}</td></tr>`).join("\n")}
+</tbody></table></section>`;
 }
 
 function approval(review: ProofApproval): string {
