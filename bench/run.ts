@@ -1,6 +1,7 @@
 // Benchmarks: whole-process medians, each paired with `node -e 0` in the same run (A B A B ...), and in-process
 // cold/warm parse times measured in fresh processes. Writes bench/results.md. Never used as a test assertion.
 import { setupCalls, setupWorkspaces } from "./setups.ts";
+import { benchView } from "./view.ts";
 import { spawnSync } from "node:child_process";
 import { cpus } from "node:os";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -734,6 +735,7 @@ try {
 
   const snapshotLines = benchSnapshots(pairs);
   const planDoorLines = benchPlanDoor(wsGuard, "plan/playbook-bench.md");
+  const viewLines = await benchView(large);
 
   const verifyLines = benchVerify(Math.min(pairs, 10));
   const loaderLines = benchLoader(pairs);
@@ -790,6 +792,7 @@ try {
       return `| ${r.name} | ${r.command.toFixed(1)} | ${r.baseline.toFixed(1)} | ${r.ratio.toFixed(2)} | ${python && twin ? `<= ${(twin.ratio * 1.05).toFixed(2)} (Node x 1.05): ${r.ratio <= twin.ratio * 1.05 ? "met" : "missed"}` : "-"} |`;
     }),
     "",
+    ...viewLines,
     "## The plan's door on the hook path (issue 26)",
     "",
     "What the checks of issue 26 add to a call, measured in the bench process on the guard rows' repository (the",
