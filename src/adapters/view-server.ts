@@ -144,10 +144,13 @@ function watchProject(
       const w = watch(path, { recursive }, (_event, name) => {
         // The project's root: only state.md counts (the rest of the tree is the agent's work, not its proof).
         if (!recursive && name !== "state.md") return;
-        // The hook's own caches and logs change on every call: they are not what the page shows.
+        // The hook's own caches, timings and sessions change on every call: not what the page shows (its refusals,
+        // logs/block-reasons.log, are).
         if (
           typeof name === "string" &&
-          /^(?:cache|logs|sessions)(?:\/|$)/.test(name)
+          /^(?:cache|sessions)(?:\/|$)|^logs\/(?!block-reasons\.log$)/.test(
+            name,
+          )
         )
           return;
         poke();

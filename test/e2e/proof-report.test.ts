@@ -126,4 +126,26 @@ describe("playbook report --html", () => {
     );
     expect(after).toContain('data-approval="stale"');
   });
+
+  it("lists what the hook refused lately, and why, newest first", () => {
+    const repo = createGuardedRepo();
+    repo.write(".claude/playbook.json", "{}\n");
+    const refused = repo.pre("Write", {
+      file_path: repo.path(".claude/playbook.json"),
+      content: '{ "security": "developer" }\n',
+    });
+    expect(refused.decision).toBe("deny");
+    expect(
+      runCli(["report", "--html", "p.html", "--cwd", repo.dir], {
+        cwd: repo.dir,
+      }).status,
+    ).toBe(0);
+    const html = repo.read("p.html");
+    expect(html).toContain('data-blocks="1"');
+    const row =
+      /<tr data-block="[^"]+"><td>[^<]+<\/td><td>Write<\/td><td>[^<]+<\/td><td>([^<]+)<\/td><\/tr>/.exec(
+        html,
+      );
+    expect(row?.[1]).toContain(".claude/playbook.json");
+  });
 });

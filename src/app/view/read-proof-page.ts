@@ -1,4 +1,6 @@
-import { basename } from "node:path";
+import { basename, join } from "node:path";
+import { readBounded } from "../../adapters/read-bounded.ts";
+import { LOG_DIR } from "../../adapters/runtime-files.ts";
 import { readRecords } from "../../adapters/record-store.ts";
 import { summarizePlaybook } from "../../core/cache/summary.ts";
 import type { ProofPage } from "../../core/records/proof-html.ts";
@@ -62,5 +64,28 @@ export function readProofPage(root: string, now: Date): ProofPage {
       summary && approved
         ? diffPlanOutlines(approved, toPlanOutline(summary))
         : null,
+    blocks: readRecentBlocks(root, 10),
   };
+}
+
+/** The last `count` refusals of the hook's block-reasons log (tab-separated, one per line), newest first. */
+function readRecentBlocks(root: string, count: number): ProofPage["blocks"] {
+  let text: string;
+  try {
+    text = readBounded(
+      join(root, LOG_DIR, "block-reasons.log"),
+      1024 * 1024,
+    ).text;
+  } catch {
+    return [];
+  }
+  return text
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .slice(-count)
+    .reverse()
+    .map((line) => {
+      const [at = "", , tool = "", guard = "", ...reason] = line.split("\t");
+      return { at, tool, guard, reason: reason.join("\t") };
+    });
 }

@@ -21,6 +21,8 @@ export interface ProofPage {
    * verdict kept no outline of the plan.
    */
   planChanges: PlanChange[] | null;
+  /** The latest calls the hook refused, newest first (its block-reasons log). */
+  blocks: { at: string; tool: string; guard: string; reason: string }[];
 }
 
 /** Text for HTML: every character that could start markup escaped. Agent-written text always goes through it. */
@@ -110,6 +112,7 @@ export function renderProofBody(page: ProofPage): string {
     page.proof === null
       ? `<p class="empty">No active playbook.</p>`
       : proofSection(page.proof, page.planChanges),
+    blockSection(page.blocks),
   ].join("\n");
 }
 
@@ -156,6 +159,19 @@ function planChanges(
   return `<section class="changes" data-changes="${changes.length}"><h3>Changed since the verdict</h3>
 <table><thead><tr><th>where</th><th>what</th><th>as approved</th><th>now</th></tr></thead><tbody>
 ${changes.map((c) => `<tr data-change="${htmlText(c.target)}"><td>${htmlText(c.target)}</td><td>${c.what === "validation" ? `validation ${htmlText(c.validation ?? "")}` : c.what}</td><td class="before">${cell(c.before)}</td><td class="after">${cell(c.after)}</td></tr>`).join("\n")}
+</tbody></table></section>`;
+}
+
+/** What the agent was refused lately, and why: the hook's words, as the agent read them. */
+function blockSection(blocks: ProofPage["blocks"]): string {
+  if (blocks.length === 0) return "";
+  const rows = blocks.map(
+    (b) =>
+      `<tr data-block="${htmlText(b.guard)}"><td>${htmlText(b.at)}</td><td>${htmlText(b.tool)}</td><td>${htmlText(b.guard)}</td><td>${htmlText(b.reason)}</td></tr>`,
+  );
+  return `<section class="blocks" data-blocks="${blocks.length}"><h3>Recently refused</h3>
+<table><thead><tr><th>when</th><th>tool</th><th>guard</th><th>why</th></tr></thead><tbody>
+${rows.join("\n")}
 </tbody></table></section>`;
 }
 
