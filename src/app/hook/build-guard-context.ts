@@ -58,6 +58,8 @@ export interface ContextInput {
   readTree?: (projectDir: string) => string | null;
   /** How this project runs playbook, from where the hook runs (`setupOfDist`). */
   cliSetup?: CliSetup;
+  /** The running hook's own CLI (`dist/cli.mjs` beside it): the shell analysis does not read it as a script. */
+  ownCli?: string;
 }
 
 /** Reads everything the guards may look at for one call (plan, then apply: guards get plain data). */
@@ -89,6 +91,7 @@ export function buildGuardContext(input: ContextInput): GuardContext {
           tmpDir,
           shellTempDirs:
             toolName === "Bash" ? shellTempFolders(security !== "strict") : [],
+          ...(input.ownCli === undefined ? {} : { ownCli: input.ownCli }),
           toolName,
           toolInput,
           summarize,

@@ -16,6 +16,8 @@ export interface BashCallInput {
   tmpDir: string | null;
   /** The values `$TMPDIR` may have in the agent's shell ("" for unset); none when unknown. */
   shellTempDirs: readonly string[];
+  /** The CLI of the playbook running this hook (`dist/cli.mjs` beside the hook's bundle). */
+  ownCli?: string;
 }
 
 export interface BashCall {
@@ -41,7 +43,7 @@ export function readBashCall(
   // Variables are filled in for the line itself only: a script it runs may run where other bindings hold.
   const bash = withScriptFiles(
     {
-      projectDir: input.projectDir,
+      ...(input.ownCli === undefined ? {} : { ownCli: input.ownCli }),
       cwd: input.cwd,
       homeDir: input.homeDir,
       analyzeBash: analyze,

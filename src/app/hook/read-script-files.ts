@@ -13,12 +13,11 @@ import type { BashAnalysis, ScriptFile } from "../../core/bash/types.ts";
 import { toAbsolute } from "../../core/paths/repo-path.ts";
 import { cdFolders } from "../../core/bash/bash-targets.ts";
 import { expandTilde } from "../../core/bash/expand-tilde.ts";
-import { NPM_PACKAGE, RUNTIME_COPY } from "../../core/scaffold/setup-kind.ts";
 import { resolveRealPath } from "../../adapters/resolve-real-path.ts";
 
 export interface ScriptFileInput {
-  /** The project, whose own copy of playbook's CLI is not read as a script (`isOwnCli`). */
-  projectDir?: string;
+  /** The CLI of the playbook running this hook: not read as a script (`isOwnCli`). */
+  ownCli?: string;
   cwd: string;
   homeDir: string | null;
   analyzeBash: (command: string) => BashAnalysis;
@@ -64,8 +63,7 @@ export function withScriptFiles(
       const key = names ? `${path}#${names.join(",")}` : path;
       if (seen.has(key)) continue;
       seen.add(key);
-      if (input.projectDir !== undefined && isOwnCli(input.projectDir, path))
-        continue;
+      if (input.ownCli !== undefined && isOwnCli(input.ownCli, path)) continue;
       const text = readHead(path);
       if (text !== null) fold(input, merged, queue, script, path, text);
     }
@@ -74,18 +72,13 @@ export function withScriptFiles(
 }
 
 /**
- * Whether `path` is playbook's own CLI as this project installed it (the runtime copy, or the project's
- * node_modules/playbook-kit, through `node_modules/.bin/playbook` too): a trust path the agent cannot write, whose
- * bundle names guarded files throughout. The bash guard judges such a call by its arguments (`playbookArgs`), and
- * the calls that write proof run outside the shell.
+ * Whether `path` is the CLI of the very playbook running this hook (the runtime copy, or node_modules/playbook-kit,
+ * whose bundles the loader checked by hash): its bundle names guarded files throughout, and the bash guard judges a
+ * call of it by its arguments (`playbookArgs`). Any other file named cli.mjs, even one at the place an install would
+ * be, is read like every script.
  */
-function isOwnCli(projectDir: string, path: string): boolean {
-  const real = resolveRealPath(projectDir, path);
-  const root = resolveRealPath(projectDir, ".");
-  return (
-    real === `${root}/${RUNTIME_COPY}/dist/cli.mjs` ||
-    real === `${root}/${NPM_PACKAGE}/dist/cli.mjs`
-  );
+function isOwnCli(ownCli: string, path: string): boolean {
+  return resolveRealPath(path, ".") === resolveRealPath(ownCli, ".");
 }
 
 /** Folds one script into the analysis: a program's text as inline code, a shell script's commands and writes. */

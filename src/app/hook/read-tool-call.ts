@@ -40,6 +40,8 @@ export interface ToolCallInput {
   tmpDir: string | null;
   /** The values `$TMPDIR` may have in the agent's shell ("" for unset); none when unknown. */
   shellTempDirs: readonly string[];
+  /** The CLI of the playbook running this hook, which is not read as a script the agent wrote. */
+  ownCli?: string;
   toolName: string;
   toolInput: Record<string, unknown>;
   summarize: Summarize;

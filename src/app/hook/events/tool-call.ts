@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { startTrustedJob } from "../../../adapters/trusted-job.ts";
 import {
   forgetCachedSummaries,
@@ -109,6 +110,7 @@ function checkToolUse(
       payload,
       projectDir,
       ...(deps.cliSetup === undefined ? {} : { cliSetup: deps.cliSetup }),
+      ownCli: join(deps.distDir, "cli.mjs"),
       summarize: deps.summarize,
       readToolCall,
       readBashCall: deps.readBashCall,
