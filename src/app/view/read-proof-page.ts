@@ -1,6 +1,10 @@
 import { basename, join } from "node:path";
 import { readBounded } from "../../adapters/read-bounded.ts";
-import { LOG_DIR } from "../../adapters/runtime-files.ts";
+import {
+  LOG_DIR,
+  readPostLoopLock,
+  readUnfinishedArchive,
+} from "../../adapters/runtime-files.ts";
 import { readRecords } from "../../adapters/record-store.ts";
 import { summarizePlaybook } from "../../core/cache/summary.ts";
 import type { ProofPage } from "../../core/records/proof-html.ts";
@@ -12,7 +16,6 @@ import {
 } from "../../core/records/plan-outline.ts";
 import { createRecordSet } from "../../core/records/record-set.ts";
 import { runLint } from "../lint/lint.ts";
-import { runStatus } from "../lint/status.ts";
 import { currentTreeFingerprint } from "../workspace/current-tree.ts";
 
 /**
@@ -24,7 +27,9 @@ export function readProofPage(root: string, now: Date): ProofPage {
   const lint = runLint(root);
   const playbook = lint.active?.playbook ?? null;
   const file = lint.active?.file ?? null;
-  const status = runStatus(root);
+  // The lock and the journal straight from their files: `runStatus` would lint the project a second time.
+  const lock = readPostLoopLock(root);
+  const unfinished = readUnfinishedArchive(root);
   const summary =
     playbook && file
       ? summarizePlaybook(
@@ -50,14 +55,9 @@ export function readProofPage(root: string, now: Date): ProofPage {
   return {
     project: basename(root),
     proof,
-    lock: status.lock
-      ? { playbook: status.lock.playbook ?? null, at: status.lock.at }
-      : null,
-    unfinishedArchive: status.unfinishedArchive
-      ? {
-          playbook: status.unfinishedArchive.playbook,
-          branch: status.unfinishedArchive.branch,
-        }
+    lock: lock ? { playbook: lock.playbook ?? null, at: lock.at } : null,
+    unfinishedArchive: unfinished
+      ? { playbook: unfinished.playbook, branch: unfinished.branch }
       : null,
     at: now.toISOString(),
     planChanges:
