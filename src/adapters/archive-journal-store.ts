@@ -1,5 +1,10 @@
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync } from "node:fs";
 import { dirname, join } from "node:path";
+import {
+  toArchiveHistory,
+  withArchive,
+  type ArchiveHistory,
+} from "../core/archive/archive-history.ts";
 import {
   toArchiveJournal,
   type ArchiveJournal,
@@ -8,6 +13,7 @@ import { writeTextAtomic } from "./atomic-write.ts";
 import { RUNTIME_DIR } from "./runtime-files.ts";
 
 export const JOURNAL_FILE = join(RUNTIME_DIR, "archive-journal.json");
+export const HISTORY_FILE = join(RUNTIME_DIR, "archive-history.json");
 
 export type StoredJournal =
   | { status: "missing" }
@@ -46,4 +52,41 @@ export function writeArchiveJournal(
   const file = join(root, JOURNAL_FILE);
   mkdirSync(dirname(file), { recursive: true });
   writeTextAtomic(file, `${JSON.stringify(journal, null, 2)}\n`);
+  const stored = readArchiveHistory(root);
+  const now = new Date().toISOString();
+  const history = withArchive(
+    stored.status === "ok" ? stored.history : null,
+    journal,
+    now,
+  );
+  if (!history) return;
+  const historyFile = join(root, HISTORY_FILE);
+  // One that cannot be read is kept beside the new one, not written over.
+  if (stored.status === "corrupt")
+    renameSync(
+      historyFile,
+      `${historyFile}.unreadable-${now.replace(/[:.]/g, "-")}`,
+    );
+  writeTextAtomic(historyFile, `${JSON.stringify(history, null, 2)}\n`);
+}
+
+/** The archives this working tree made (core/archive/archive-history.ts). */
+export function readArchiveHistory(
+  root: string,
+):
+  | { status: "missing" }
+  | { status: "corrupt" }
+  | { status: "ok"; history: ArchiveHistory } {
+  let text: string;
+  try {
+    text = readFileSync(join(root, HISTORY_FILE), "utf8");
+  } catch {
+    return { status: "missing" };
+  }
+  try {
+    const history = toArchiveHistory(JSON.parse(text));
+    return history ? { status: "ok", history } : { status: "corrupt" };
+  } catch {
+    return { status: "corrupt" };
+  }
 }

@@ -15,6 +15,13 @@ export interface ViewServerOptions {
   page: (token: string, nonce: string) => string;
   /** The part of the page that changes (the inside of `<main>`), called after each change. */
   fragment: () => string;
+  /**
+   * The other working trees of the repository, whose playbooks the page shows too: listed at the start and again
+   * each time the repository's list of worktrees (`worktreesDir`) changes.
+   */
+  otherRoots?: () => string[];
+  /** The repository's common git folder, whose `worktrees` folder is watched for worktrees added or removed. */
+  gitCommonDir?: string | null;
   /** How long to wait after a file changes before telling the page, so a burst of writes is one update. */
   settleMs?: number;
 }
@@ -47,14 +54,14 @@ export async function startViewServer(
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : 0;
   origin = `http://127.0.0.1:${port}`;
-  const watchers = watchProject(options.root, options.settleMs ?? 150, () => {
+  const watchers = watchRepository(options, () => {
     for (const res of clients) res.write("event: change\ndata: {}\n\n");
   });
   return {
     url: `${origin}/?token=${token}`,
     token,
     close: async () => {
-      for (const w of watchers) w.close();
+      watchers.close();
       for (const res of clients) res.end();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
@@ -123,43 +130,89 @@ function answer(
   refuse(404, "Not found.");
 }
 
-/** Watches what the page shows; `changed` runs once a burst of changes has settled. */
-function watchProject(
-  root: string,
-  settleMs: number,
+/**
+ * Watches what the page shows, in this working tree and the repository's others; `changed` runs once a burst of
+ * changes has settled.
+ */
+function watchRepository(
+  options: ViewServerOptions,
   changed: () => void,
-): FSWatcher[] {
+): { close: () => void } {
   let timer: NodeJS.Timeout | null = null;
   const poke = () => {
     if (timer) clearTimeout(timer);
-    timer = setTimeout(changed, settleMs);
+    timer = setTimeout(changed, options.settleMs ?? 150);
   };
+  const watched = new Map<string, FSWatcher[]>();
+  const watchRoots = () => {
+    for (const root of [options.root, ...(options.otherRoots?.() ?? [])])
+      if (!watched.has(root)) watched.set(root, watchProject(root, poke));
+  };
+  watchRoots();
+  const list: FSWatcher[] = [];
+  const common = options.gitCommonDir;
+  let listed = false;
+  const watchList = () => {
+    if (listed || !common) return;
+    watchFolder(join(common, "worktrees"), false, list, () => {
+      watchRoots();
+      poke();
+    });
+    listed = list.length > 0;
+  };
+  watchList();
+  // The first linked worktree makes the `worktrees` folder.
+  if (common && !listed)
+    watchFolder(common, false, list, (name) => {
+      if (name !== "worktrees") return;
+      watchList();
+      watchRoots();
+      poke();
+    });
+  return {
+    close: () => {
+      if (timer) clearTimeout(timer);
+      for (const w of [...list, ...[...watched.values()].flat()]) w.close();
+    },
+  };
+}
+
+function watchFolder(
+  path: string,
+  recursive: boolean,
+  into: FSWatcher[],
+  onChange: (name: string | null) => void,
+): void {
+  try {
+    const w = watch(path, { recursive }, (_event, name) =>
+      onChange(typeof name === "string" ? name : null),
+    );
+    w.on("error", () => w.close());
+    into.push(w);
+  } catch {
+    // A folder that does not exist yet (no plan/, no other worktree): nothing there to show.
+  }
+}
+
+/** The records, the plan and state.md of one working tree. */
+function watchProject(root: string, poke: () => void): FSWatcher[] {
   const watchers: FSWatcher[] = [];
   for (const [path, recursive] of [
     [join(root, ".claude", "playbook"), true],
     [join(root, "plan"), true],
     [root, false],
-  ] as const) {
-    try {
-      const w = watch(path, { recursive }, (_event, name) => {
-        // The project's root: only state.md counts (the rest of the tree is the agent's work, not its proof).
-        if (!recursive && name !== "state.md") return;
-        // The hook's own caches, timings and sessions change on every call: not what the page shows (its refusals,
-        // logs/block-reasons.log, are).
-        if (
-          typeof name === "string" &&
-          /^(?:cache|sessions)(?:\/|$)|^logs\/(?!block-reasons\.log$)/.test(
-            name,
-          )
-        )
-          return;
-        poke();
-      });
-      w.on("error", () => w.close());
-      watchers.push(w);
-    } catch {
-      // A folder that does not exist yet (no plan/): nothing there to show.
-    }
-  }
+  ] as const)
+    watchFolder(path, recursive, watchers, (name) => {
+      // The project's root: only state.md counts (the rest of the tree is the agent's work, not its proof).
+      if (!recursive && name !== "state.md") return;
+      // The hook's own caches, timings and sessions change on every call: not what the page shows (its refusals,
+      // logs/block-reasons.log, are).
+      if (
+        name !== null &&
+        /^(?:cache|sessions)(?:\/|$)|^logs\/(?!block-reasons\.log$)/.test(name)
+      )
+        return;
+      poke();
+    });
   return watchers;
 }

@@ -1,75 +1,23 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Browser } from "playwright-core";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   createGuardedRepo,
   runByPlaybook,
   type GuardedRepo,
 } from "../helpers/guarded-repo.ts";
-import { childEnv } from "../helpers/run-cli.ts";
+import { useProofViews } from "../helpers/proof-view.ts";
 
-const ROOT = join(import.meta.dirname, "..", "..");
-const CHROMIUM = "/usr/bin/chromium";
-
-/** Debian's Chromium, headless, with nothing that reaches the network (this machine's network is closed). */
-async function launch(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
-}
-
-let cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanup.reverse()) await c();
-  cleanup = [];
-});
-
-/** `playbook view --no-open` on the repository, and the URL it printed. */
-async function startView(repo: GuardedRepo): Promise<string> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [join(ROOT, "dist", "cli.mjs"), "view", "--no-open", "--cwd", repo.dir],
-    { env: childEnv({ NO_COLOR: "1" }), stdio: ["ignore", "pipe", "pipe"] },
-  );
-  cleanup.push(async () => {
-    child.kill("SIGTERM");
-    await new Promise((resolve) => child.once("exit", resolve));
-  });
-  let out = "";
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no URL: ${out}`)), 60_000);
-    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
-      out += chunk;
-      const url = /http:\/\/127\.0\.0\.1:\d+\/\?token=\S+/.exec(out)?.[0];
-      if (url) {
-        clearTimeout(timer);
-        resolve(url);
-      }
-    });
-    child.on("exit", (code) =>
-      reject(new Error(`view exited ${code}: ${out}`)),
-    );
-  });
-}
+const views = useProofViews();
+const startView = (repo: GuardedRepo) => views.view(repo.dir);
+const launch = () => views.browser();
 
 describe("playbook view in a real browser (Debian's Chromium)", () => {
   it("shows each claim beside its proof, and updates without a reload when the hook records new evidence", async () => {
     const repo = createGuardedRepo();
     const url = await startView(repo);
     const browser = await launch();
-    cleanup.push(() => browser.close());
     const page = await browser.newPage();
     await page.goto(url);
 
@@ -134,7 +82,6 @@ describe("playbook view in a real browser (Debian's Chromium)", () => {
     expect((await fetch(url, { method: "POST" })).status).toBe(405);
     // From a page of another origin in the browser: its script cannot read the view.
     const browser = await launch();
-    cleanup.push(() => browser.close());
     const page = await browser.newPage();
     await page.goto("about:blank");
     const read = await page.evaluate(async (target) => {

@@ -7,7 +7,12 @@ import {
   renderProofBody,
   renderProofPage,
 } from "../../core/records/proof-html.ts";
-import { readProofPage } from "./read-proof-page.ts";
+import { readRepositoryLayout } from "../../adapters/git-runner.ts";
+import {
+  otherWorktrees,
+  readProofPage,
+  spelledFor,
+} from "./read-proof-page.ts";
 
 /**
  * `playbook view`: serves the live proof page of the project at `root` (adapters/view-server.ts) and, where a
@@ -18,11 +23,15 @@ export async function runView(
   root: string,
   options: { open: boolean },
 ): Promise<ViewServer> {
+  const spell = spelledFor(root);
+  const layout = readRepositoryLayout(root);
   const server = await startViewServer({
     root,
+    otherRoots: () => otherWorktrees(root),
+    gitCommonDir: layout?.commonDir ?? null,
     page: (_token, nonce) =>
-      renderProofPage(readProofPage(root, new Date()), { nonce }),
-    fragment: () => renderProofBody(readProofPage(root, new Date())),
+      spell(renderProofPage(readProofPage(root, new Date()), { nonce })),
+    fragment: () => spell(renderProofBody(readProofPage(root, new Date()))),
   });
   if (options.open) openBrowser(server.url);
   return server;

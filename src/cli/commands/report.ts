@@ -1,7 +1,10 @@
 import { resolve } from "node:path";
 import { defineCommand } from "citty";
 import { writeTextAtomic } from "../../adapters/atomic-write.ts";
-import { readProofPage } from "../../app/view/read-proof-page.ts";
+import {
+  readProofPage,
+  spelledFor,
+} from "../../app/view/read-proof-page.ts";
 import { PlaybookError } from "../../core/errors.ts";
 import { renderProofPage } from "../../core/records/proof-html.ts";
 import { createColors } from "../print/colors.ts";
@@ -29,7 +32,7 @@ export const reportCommand = defineCommand({
     const root = projectRoot(args);
     const target = resolve(process.cwd(), args.html);
     const page = readProofPage(root, new Date());
-    writeTextAtomic(target, renderProofPage(page));
+    writeTextAtomic(target, spelledFor(root)(renderProofPage(page)));
     const out = (text: string) => process.stdout.write(`${text}\n`);
     if (args.json)
       return out(

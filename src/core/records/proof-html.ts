@@ -1,3 +1,15 @@
+import { htmlText } from "../text/html-text.ts";
+import type {
+  ArchivedPlaybook,
+  ArchiveJournalView,
+  WorktreeView,
+} from "../view/page-parts.ts";
+import {
+  archivedSection,
+  archiveJournalSection,
+  worktreesSection,
+} from "../view/page-sections.ts";
+import { isRowProven } from "../view/proof-progress.ts";
 import type { PlanChange } from "./plan-outline.ts";
 import type {
   ProofApproval,
@@ -7,13 +19,17 @@ import type {
   ProofValidation,
 } from "./proof-model.ts";
 
-/** What the page shows beside the proof: the project, the lock and an unfinished archive. */
+/**
+ * What the page shows beside the proof: the project, the lock, an unfinished archive with its journal, the archived
+ * playbooks and the repository's other working trees.
+ */
 export interface ProofPage {
   project: string;
   /** The active playbook's proof; null when no playbook is active. */
   proof: ProofModel | null;
   lock: { playbook: string | null; at: string | null } | null;
-  unfinishedArchive: { playbook: string; branch: string } | null;
+  /** An archive that has not finished, with its journal; or why its journal cannot be read. */
+  archive: { journal: ArchiveJournalView } | { problem: string } | null;
   /** When the page was made (ISO time). */
   at: string;
   /**
@@ -23,16 +39,12 @@ export interface ProofPage {
   planChanges: PlanChange[] | null;
   /** The latest calls the hook refused, newest first (its block-reasons log). */
   blocks: { at: string; tool: string; guard: string; reason: string }[];
-}
-
-/** Text for HTML: every character that could start markup escaped. Agent-written text always goes through it. */
-export function htmlText(text: string): string {
-  return text
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
+  /** The newest archived playbooks, with their pull requests. */
+  archived: ArchivedPlaybook[];
+  /** How many older archived playbooks the page leaves out. */
+  archivedMore: number;
+  /** Every working tree of the repository, this one first; empty when it has only this one. */
+  worktrees: WorktreeView[];
 }
 
 const short = (hash: string | null) =>
@@ -106,13 +118,13 @@ export function renderProofBody(page: ProofPage): string {
     page.lock
       ? `<p class="banner lock" data-lock>Post-loop lock: set${page.lock.at ? ` at ${htmlText(page.lock.at)}` : ""}${page.lock.playbook ? ` after ${htmlText(page.lock.playbook)}` : ""}. Code changes wait for the next task.</p>`
       : "",
-    page.unfinishedArchive
-      ? `<p class="banner archive" data-archive>Unfinished archive of ${htmlText(page.unfinishedArchive.playbook)} on ${htmlText(page.unfinishedArchive.branch)}.</p>`
-      : "",
+    archiveJournalSection(page.archive),
     page.proof === null
       ? `<p class="empty">No active playbook.</p>`
       : proofSection(page.proof, page.planChanges),
     blockSection(page.blocks),
+    worktreesSection(page.worktrees),
+    archivedSection(page.archived, page.archivedMore),
   ].join("\n");
 }
 
@@ -202,13 +214,7 @@ function rows(row: ProofRow): string {
   return lines
     .map((v, i) => {
       // A box checked while some validation is not proven now: the claim outruns its proof.
-      const unbacked =
-        row.checked &&
-        row.validations.some((v) =>
-          v.kind === "manual"
-            ? manualState(row) !== "proven"
-            : v.status !== "proven",
-        );
+      const unbacked = row.checked && !isRowProven(row);
       const claim =
         i === 0
           ? `<td class="claim${unbacked ? " unbacked" : ""}" rowspan="${lines.length}"${unbacked ? ' data-unbacked title="checked without current proof"' : ""}>${row.checked ? "☑" : "☐"}${unbacked ? " <small>claimed, not proven</small>" : ""}</td><td class="subtask" rowspan="${lines.length}"><b>${htmlText(row.id)}</b> ${htmlText(row.criterion)}</td>`
@@ -252,5 +258,7 @@ tr.none .result,tr.untied .result,tr.unreadable .result{color:#57606a}
 .approval.rejected,.critic.fail{color:#cf222e}
 .status{font-weight:400;color:#57606a}
 .unbacked{background:#ffebe9;color:#cf222e}
+.journal .done{color:#1a7f37}.journal .failed{color:#cf222e;font-weight:600}.journal .not-yet{color:#57606a}
+.worktrees .here td:first-child{font-weight:600}
 code{font:12px ui-monospace,monospace;background:#f6f8fa;padding:0 3px;border-radius:3px}
 `;
