@@ -2,8 +2,9 @@
 // from a record written to the page showing it, in Debian's Chromium.
 import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
+import { chromium, type Browser } from "playwright-core";
 import { writeRecord } from "../src/adapters/record-store.ts";
+import { benchGit } from "./bench-repo.ts";
 import { guardedWorkspace } from "./workspaces.ts";
 
 const CLI = join(import.meta.dirname, "..", "dist", "cli.mjs");
@@ -44,56 +45,16 @@ export async function benchView(playbook: string, runs = 5): Promise<string[]> {
         "--no-first-run",
       ],
     });
-    const firsts: number[] = [];
-    const updates: number[] = [];
     const rows = (playbook.match(/^- \[[ x]\] \*\*p/gm) ?? []).length;
-    for (let i = 0; i < runs; i++) {
-      const page = await browser.newPage();
-      const start = performance.now();
-      await page.goto(url);
-      await page.locator("tr[data-subtask]").last().waitFor();
-      firsts.push(performance.now() - start);
-      const before = Number(
-        await page.evaluate(
-          () =>
-            (
-              globalThis as unknown as {
-                document: { body: { dataset: Record<string, string> } };
-              }
-            ).document.body.dataset["updates"] ?? "0",
-        ),
-      );
-      const written = performance.now();
-      writeRecord(dir, {
-        kind: "critic",
-        playbook: "plan/playbook-bench.md",
-        target: "p1",
-        contentHash: `bench-${i}`,
-        verdict: "PASS",
-        by: "critic",
-        at: new Date().toISOString(),
-        detail: { evidence: `run ${i}` },
-      });
-      await page.waitForFunction(
-        (n) =>
-          Number(
-            (
-              globalThis as unknown as {
-                document: { body: { dataset: Record<string, string> } };
-              }
-            ).document.body.dataset["updates"] ?? "0",
-          ) > n,
-        before,
-        { timeout: 30_000 },
-      );
-      updates.push(performance.now() - written);
-      await page.close();
-    }
+    const alone = await measure(browser, url, dir, runs, 0);
+    // Four more working trees of the repository, each on its own branch with the same playbook: the page reads each.
+    const git = benchGit(dir);
+    for (let k = 1; k <= 4; k++)
+      git("worktree", "add", "-q", "-b", `feat/wt-${k}`, `${dir}-wt-${k}`);
+    const five = await measure(browser, url, dir, runs, 5);
     await browser.close();
-    const first = median(firsts);
-    const update = median(updates);
     process.stdout.write(
-      `view: first render ${first.toFixed(0)} ms, one update ${update.toFixed(0)} ms (${rows} subtasks)\n`,
+      `view: first render ${alone.first.toFixed(0)} ms, one update ${alone.update.toFixed(0)} ms (${rows} subtasks); with 5 worktrees ${five.first.toFixed(0)} / ${five.update.toFixed(0)} ms\n`,
     );
     return [
       "## The proof page (issue 29)",
@@ -104,11 +65,72 @@ export async function benchView(playbook: string, runs = 5): Promise<string[]> {
       "",
       "| what | ms |",
       "| --- | ---: |",
-      `| first render, ${rows} subtasks | ${first.toFixed(0)} |`,
-      `| one live update (150 ms of it the watcher's settle) | ${update.toFixed(0)} |`,
+      `| first render, ${rows} subtasks | ${alone.first.toFixed(0)} |`,
+      `| one live update (150 ms of it the watcher's settle) | ${alone.update.toFixed(0)} |`,
+      `| first render, 5 worktrees of the repository, each with the ${rows}-subtask playbook | ${five.first.toFixed(0)} |`,
+      `| one live update, 5 worktrees | ${five.update.toFixed(0)} |`,
       "",
     ];
   } finally {
     child.kill("SIGTERM");
   }
+}
+
+/** Median time to the first render and to one live update, over `runs` fresh pages. */
+async function measure(
+  browser: Browser,
+  url: string,
+  dir: string,
+  runs: number,
+  /** How many working trees the page must list (none when the repository has only its own). */
+  worktrees: number,
+): Promise<{ first: number; update: number }> {
+  const firsts: number[] = [];
+  const updates: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const page = await browser.newPage();
+    const start = performance.now();
+    await page.goto(url);
+    await page.locator("tr[data-subtask]").last().waitFor();
+    const trees = await page.locator("tr[data-worktree]").count();
+    if (trees !== worktrees)
+      throw new Error(`the page lists ${trees} worktrees, not ${worktrees}`);
+    firsts.push(performance.now() - start);
+    const before = Number(
+      await page.evaluate(
+        () =>
+          (
+            globalThis as unknown as {
+              document: { body: { dataset: Record<string, string> } };
+            }
+          ).document.body.dataset["updates"] ?? "0",
+      ),
+    );
+    const written = performance.now();
+    writeRecord(dir, {
+      kind: "critic",
+      playbook: "plan/playbook-bench.md",
+      target: "p1",
+      contentHash: `bench-${i}`,
+      verdict: "PASS",
+      by: "critic",
+      at: new Date().toISOString(),
+      detail: { evidence: `run ${i}` },
+    });
+    await page.waitForFunction(
+      (n) =>
+        Number(
+          (
+            globalThis as unknown as {
+              document: { body: { dataset: Record<string, string> } };
+            }
+          ).document.body.dataset["updates"] ?? "0",
+        ) > n,
+      before,
+      { timeout: 30_000 },
+    );
+    updates.push(performance.now() - written);
+    await page.close();
+  }
+  return { first: median(firsts), update: median(updates) };
 }

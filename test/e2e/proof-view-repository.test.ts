@@ -116,5 +116,7 @@ describe("playbook view of a repository with parallel worktrees", () => {
     );
     expect(await stopped.locator("td.pr a").textContent()).toBe("#2");
     expect(await stopped.locator("td.status").textContent()).toBe("stopped");
+    // divide's archived playbook, merged into this branch with main, is listed once: as divide's archive.
+    expect(await divided.count()).toBe(1);
   }, 240_000);
 });

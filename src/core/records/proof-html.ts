@@ -258,7 +258,7 @@ tr.none .result,tr.untied .result,tr.unreadable .result{color:#57606a}
 .approval.rejected,.critic.fail{color:#cf222e}
 .status{font-weight:400;color:#57606a}
 .unbacked{background:#ffebe9;color:#cf222e}
-.journal .done{color:#1a7f37}.journal .failed{color:#cf222e;font-weight:600}.journal .not-yet{color:#57606a}
+.journal table{background:#fff}.journal .done{color:#1a7f37}.journal .failed{color:#cf222e;font-weight:600}.journal .not-yet{color:#57606a}
 .worktrees .here td:first-child{font-weight:600}
 code{font:12px ui-monospace,monospace;background:#f6f8fa;padding:0 3px;border-radius:3px}
 `;

@@ -93,9 +93,8 @@ export function archivedPlaybooks(
       });
     }
   recorded.sort((a, b) => (b.at ?? "").localeCompare(a.at ?? ""));
-  const named = new Set(
-    recorded.filter((r) => r.worktree === null).map((r) => r.archivePath),
-  );
+  // A file another worktree's archive put there (merged into this one since) is that archive's: listed once.
+  const named = new Set(recorded.map((r) => r.archivePath));
   const others = files
     .filter((f) => !named.has(f))
     .sort()
