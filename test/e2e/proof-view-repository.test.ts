@@ -5,6 +5,7 @@ import {
 } from "../helpers/github-servers.ts";
 import {
   createParallelWorktrees,
+  PARALLEL_GITHUB_CONFIG,
   type Worktree,
 } from "../helpers/parallel-worktrees.ts";
 import { useProofViews } from "../helpers/proof-view.ts";
@@ -16,16 +17,6 @@ import { runCliAsync } from "../helpers/run-cli.ts";
 const startServer = useGitHubServers();
 const views = useProofViews();
 
-const GITHUB_CONFIG = {
-  ".claude/playbook.json": `${JSON.stringify({
-    archive: {
-      repository: "acme/app",
-      checkWaitSeconds: 0,
-      requireRerun: false,
-    },
-  })}\n`,
-};
-
 function archive(tree: Worktree, env: Record<string, string>) {
   return runCliAsync(["archive", "--provider", "github", "--cwd", tree.dir], {
     env: { ...env, CLAUDE_CODE_SESSION_ID: `session-${tree.name}` },
@@ -36,7 +27,7 @@ describe("playbook view of a repository with parallel worktrees", () => {
   it("shows each worktree's progress, each archive's pull request and a stopped archive's journal, without a reload", async () => {
     // Both tasks write the same file: the second archive to merge stops on the conflict.
     const repo = createParallelWorktrees(["login", "divide"], {
-      files: GITHUB_CONFIG,
+      files: PARALLEL_GITHUB_CONFIG,
       work: (name) => ({
         "src/shared.ts": `export const owner = "${name}";\n`,
       }),

@@ -14,6 +14,18 @@ const IDENTITY = {
   GIT_COMMITTER_EMAIL: "t@e.x",
 };
 
+/** `.claude/playbook.json` of a repository whose `origin` the local GitHub serves as acme/app. */
+export const PARALLEL_GITHUB_CONFIG = {
+  ".claude/playbook.json": `${JSON.stringify({
+    archive: {
+      repository: "acme/app",
+      checkWaitSeconds: 0,
+      // Evidence written by hand: the final proof has tests of its own.
+      requireRerun: false,
+    },
+  })}\n`,
+};
+
 /** state.md as the default branch holds it between tasks: no active playbook. */
 export const IDLE_STATE = SAMPLE_STATE.replace(
   "active: plan/playbook-login-form.md",

@@ -6,27 +6,16 @@ import {
   readArchiveHistory,
   writeArchiveJournal,
 } from "../../src/adapters/archive-journal-store.ts";
-import type { ArchiveJournal } from "../../src/core/archive/journal.ts";
+import { sampleJournal } from "../helpers/archive-journal.ts";
 import { createTempProject } from "../helpers/temp-project.ts";
 
 const AT = "2026-11-28T10:00:00.000Z";
-const JOURNAL: ArchiveJournal = {
-  version: 1,
-  id: "j1",
-  playbook: "plan/playbook-login.md",
-  archivePath: "plan/archive/playbook-login.md",
-  branch: "feat/login",
-  defaultBranch: "main",
+const JOURNAL = sampleJournal({
   provider: "local",
-  title: "Users can log in",
-  body: "",
-  session: null,
-  startedAt: AT,
   status: "success",
   pr: null,
   steps: { "archive-playbook": { status: "done", at: AT, detail: "moved" } },
-  next: null,
-};
+});
 
 describe("the archive history beside the journal", () => {
   it("is written with the journal once the playbook moved, and kept when the next archive's journal replaces it", () => {

@@ -7,6 +7,7 @@ import { createArchiveDeps } from "../../src/app/deps.ts";
 import { runArchive } from "../../src/app/archive/run-archive.ts";
 import {
   createParallelWorktrees,
+  PARALLEL_GITHUB_CONFIG,
   type ParallelRepo,
   type Worktree,
 } from "../helpers/parallel-worktrees.ts";
@@ -16,16 +17,6 @@ import { runCliAsync, type SpawnResult } from "../helpers/run-cli.ts";
 // archives run at the same moment into the same default branch (docs/parallel-sessions.md).
 
 const TOKEN = GITHUB_TEST_TOKEN;
-const GITHUB_CONFIG = {
-  ".claude/playbook.json": `${JSON.stringify({
-    archive: {
-      repository: "acme/app",
-      checkWaitSeconds: 0,
-      // Evidence written by hand: the final proof has tests of its own.
-      requireRerun: false,
-    },
-  })}\n`,
-};
 
 const startServer = useGitHubServers();
 
@@ -123,7 +114,7 @@ describe.each<Provider>(["local", "github"])(
     ) => {
       const repo = createParallelWorktrees(["alpha", "beta"], {
         ...options,
-        files: provider === "github" ? GITHUB_CONFIG : {},
+        files: provider === "github" ? PARALLEL_GITHUB_CONFIG : {},
       });
       const env = provider === "github" ? await localGitHub(repo) : {};
       return { repo, env };

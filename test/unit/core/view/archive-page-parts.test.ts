@@ -5,7 +5,7 @@ import {
   withArchive,
   type ArchiveHistory,
 } from "../../../../src/core/archive/archive-history.ts";
-import type { ArchiveJournal } from "../../../../src/core/archive/journal.ts";
+import { sampleJournal } from "../../../helpers/archive-journal.ts";
 import {
   archivedPlaybooks,
   toArchiveJournalView,
@@ -19,29 +19,7 @@ import { parseWorktreeList } from "../../../../src/core/view/worktree-list.ts";
 
 const AT = "2026-11-28T10:00:00.000Z";
 
-function journal(over: Partial<ArchiveJournal> = {}): ArchiveJournal {
-  return {
-    version: 1,
-    id: "j1",
-    playbook: "plan/playbook-login.md",
-    archivePath: "plan/archive/playbook-login.md",
-    branch: "feat/login",
-    defaultBranch: "main",
-    provider: "github",
-    title: "Users can log in",
-    body: "",
-    session: null,
-    startedAt: "2026-11-28T09:00:00.000Z",
-    status: "running",
-    pr: { number: 7, url: "https://github.com/acme/app/pull/7" },
-    steps: {
-      commit: { status: "done", at: AT, detail: "1 file" },
-      "archive-playbook": { status: "done", at: AT, detail: "moved" },
-    },
-    next: null,
-    ...over,
-  };
-}
+const journal = sampleJournal;
 
 describe("the archive history", () => {
   it("keeps an archive once its playbook was moved, not before", () => {
