@@ -9,6 +9,11 @@ import { claudeCodeVersion, ensureClaudeCode } from "../scripts/claude-code.ts";
  * that says what to do; the suite is never skipped silently.
  */
 export default function setup(): void {
+  // Every process the suite starts (test workers, the hook, the CLI, Claude Code, jobs) inherits this environment.
+  // With NODE_EXTRA_CA_CERTS naming the system bundle, each Node process parses it at start (about 40 ms, tripling
+  // `node -e 0`), and the suite starts thousands; nothing it runs speaks TLS (127.0.0.1 over http only). One test
+  // keeps it set on purpose (test/e2e/hook-bundle.test.ts), and the bench measures both.
+  delete process.env["NODE_EXTRA_CA_CERTS"];
   try {
     build();
     ensureClaudeCode(claudeCodeVersion());

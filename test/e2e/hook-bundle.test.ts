@@ -7,6 +7,7 @@ import {
 } from "node:fs";
 import { spawn, spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { childEnv } from "../helpers/run-cli.ts";
 import { SAMPLE_PLAYBOOK, SAMPLE_STATE } from "../helpers/sample-docs.ts";
@@ -206,6 +207,39 @@ describe("dist/hook.cjs", () => {
       summary: {
         goal: { summary: "Users can log in with email and password" },
       },
+    });
+  });
+
+  it("answers the same with NODE_EXTRA_CA_CERTS naming a certificate file, as many machines set it, and says nothing on stderr", () => {
+    // The suite runs its processes without the variable (test/global-setup.ts): this test keeps it on purpose.
+    const certs = join(
+      import.meta.dirname,
+      "..",
+      "fixtures",
+      "certs",
+      "ca.pem",
+    );
+    const p = project();
+    const env = { NODE_EXTRA_CA_CERTS: certs };
+    const read = runHook("PreToolUse", preToolUse(p.dir), { env });
+    expect(read.status).toBe(0);
+    expect(read.stdout).toBe("");
+    expect(read.stderr).toBe("");
+    const write = runHook(
+      "PreToolUse",
+      {
+        ...preToolUse(p.dir),
+        tool_name: "Write",
+        tool_input: {
+          file_path: `${p.dir}/.claude/playbook/records/x.json`,
+          content: "{}",
+        },
+      },
+      { env },
+    );
+    expect(write.stderr).toBe("");
+    expect(JSON.parse(write.stdout)).toMatchObject({
+      hookSpecificOutput: { permissionDecision: "deny" },
     });
   });
 
