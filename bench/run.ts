@@ -15,6 +15,7 @@ import { benchInit } from "./init.ts";
 import { benchLoader, benchVerify } from "./verify.ts";
 import { benchSnapshots } from "./snapshot.ts";
 import { benchPlanDoor } from "./plan-door.ts";
+import { DECISION_FIGURES } from "./decision-figures.ts";
 import { changesListing, startTree } from "../src/adapters/tree-listing.ts";
 import {
   gitInvocation,
@@ -975,6 +976,7 @@ try {
     "",
     ...loaderLines,
     "",
+    ...DECISION_FIGURES,
     "## Notes",
     "",
     "- The hook never parses markdown on a cache hit: it reads `.claude/playbook/cache/` (JSON, which only playbook",

@@ -82,6 +82,18 @@ function relativeLinks(text: string): string[] {
     .filter((target) => !/^[a-z][a-z0-9+.-]*:/i.test(target));
 }
 
+/** The anchors of each file read so far: decisions.md alone links its own headings hundreds of times. */
+const anchorsByFile = new Map<string, Set<string>>();
+
+function anchorsOf(file: string): Set<string> {
+  let found = anchorsByFile.get(file);
+  if (found === undefined) {
+    found = anchors(read(file));
+    anchorsByFile.set(file, found);
+  }
+  return found;
+}
+
 /** Why `target`, linked from `page`, does not resolve, or null when it does. */
 function brokenLink(page: string, target: string): string | null {
   const [path = "", anchor] = target.split("#", 2);
@@ -91,7 +103,7 @@ function brokenLink(page: string, target: string): string | null {
   if (anchor === undefined || anchor === "") return null;
   if (statSync(file).isDirectory() || !file.endsWith(".md"))
     return `${shown}: an anchor into a file that is not markdown`;
-  return anchors(read(file)).has(decodeURIComponent(anchor))
+  return anchorsOf(file).has(decodeURIComponent(anchor))
     ? null
     : `${shown}: no heading with that anchor`;
 }
