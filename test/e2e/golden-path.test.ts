@@ -1,13 +1,12 @@
 import { existsSync, readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { useLocalGitHub } from "../../demo/local-github.ts";
+import type { GoldenPath } from "../../demo/golden-path.ts";
 import { readTaskOutcome } from "../../demo/outcome.ts";
-import { goldenPathSessions, runTask } from "../../demo/run-task.ts";
-import { DIVIDE, MULTIPLY } from "../../demo/tasks.ts";
+import { playDemo, type DemoRun } from "../../demo/play-demo.ts";
+import { runTask } from "../../demo/run-task.ts";
+import { DIVIDE } from "../../demo/tasks.ts";
 import { contextsOf } from "../helpers/model-view.ts";
-import type { GitHubServer } from "../helpers/github-server.ts";
 import {
-  createWorld,
   probeBefore,
   expectOnPath,
   refusal,
@@ -19,72 +18,161 @@ import {
 const PLAYBOOK = "plan/playbook-multiply.md";
 const RECORDS = ".claude/playbook/records/plan__playbook-multiply.md";
 
-let servers: GitHubServer[] = [];
+let runs: DemoRun[] = [];
 afterEach(async () => {
-  for (const server of servers) await server.close();
-  servers = [];
+  for (const run of runs) await run.close(false);
+  runs = [];
 });
 
-// What Claude Code users run: edits accepted, playbook's commands and the tests allowed, anything else refused (-p
-// cannot ask). The other sessions of the suite skip permissions; the Golden Path must hold in both.
-const ACCEPT_EDITS = {
-  permissionMode: "acceptEdits" as const,
-  allowedTools: ["Bash(npx --no playbook:*)", "Bash(npm test)", "Skill"],
-};
+/**
+ * `npm run demo`'s play, in this process: the transcript it prints and the world it leaves. Edits accepted,
+ * playbook's commands and the tests allowed, anything else refused (-p cannot ask), as Claude Code users run it; the
+ * other sessions of the suite skip permissions, and the Golden Path must hold in both.
+ */
+async function demo(
+  github: boolean,
+  prepare?: Parameters<typeof playDemo>[0]["prepare"],
+): Promise<{ run: DemoRun; world: GoldenPath; out: string; err: string }> {
+  let out = "";
+  let err = "";
+  const run = await playDemo({
+    github,
+    date: TODAY,
+    out: (text) => (out += text),
+    err: (text) => (err += text),
+    ...(prepare ? { prepare } : {}),
+  });
+  runs.push(run);
+  if (run.world === null) throw new Error(`the demo did not start: ${err}`);
+  return { run, world: run.world, out, err };
+}
+
+/** What `npm run demo` prints for every play: each stage, the refusals, the summary. */
+function expectTranscript(out: string): void {
+  for (const stage of [
+    "0. Setup",
+    "1. The request",
+    "4. Review",
+    "5. Work with proof",
+    "6. Critic",
+    "7. Archive",
+    "8. Post-loop",
+    "Summary",
+  ])
+    expect(out).toContain(stage);
+  expect(out).toMatch(
+    /deny +agent +the agent starts coding at once: Write src\/multiply\.js/,
+  );
+  expect(out).toMatch(/deny +agent +it ticks p1\.1 without proof/);
+  expect(out).toMatch(/allow +reviewer +the reviewer approves the plan/);
+  expect(out).toMatch(/block +agent +the agent ends its turn halfway: Stop/);
+  expect(out).toMatch(/Claude Code .*claude/);
+  expect(out).toMatch(/steps +\d+, each answered as the Golden Path expects/);
+  expect(out).toMatch(/hooks +\d+ hook runs, \d+ ms in total/);
+  expect(out).toContain(
+    "active null, last_archived plan/archive/playbook-multiply.md",
+  );
+  expect(out).toContain(
+    "The task went from prompt to merged work; every shortcut was refused.",
+  );
+  expect(out).not.toContain("(unexpected)");
+  // The words of the transcript are explained before they are used.
+  for (const word of [
+    "Golden Path",
+    "pm, reviewer and critic",
+    "p1.1",
+    "ft1",
+    "post-loop lock",
+  ])
+    expect(out.indexOf(word), word).toBeLessThan(out.indexOf("0. Setup"));
+}
 
 describe("the Golden Path through the real Claude Code CLI", () => {
-  it("takes a prompt to merged work on main in acceptEdits mode, refusing every shortcut on the way", async () => {
-    const world = await createWorld();
-    expect(world.project.git("branch", "--show-current").trim()).toBe("main");
-    expect(stateField(world, "active")).toBe("null");
-    const [request, next] = goldenPathSessions(world, MULTIPLY, TODAY);
+  it("npm run demo's play takes a prompt to merged work on main in acceptEdits mode, refusing every shortcut on the way", async () => {
     // What each refusal left on disk, read when Claude Code asks the model for the move after it.
     const seen: Record<string, unknown> = {};
-    probeBefore(
-      request.moves,
-      "it starts the Golden Path: Skill(playbook-init)",
-      () => {
-        seen["code on main"] = existsSync(world.path("src/multiply.js"));
+    let before: { branch: string; active: string } | null = null;
+    const { run, world, out, err } = await demo(
+      false,
+      (request, next, world) => {
+        // The lock as the first session left it, read when the user's next message starts.
+        probeBefore(
+          next.moves,
+          "Skill(post-loop) picks up after the archive",
+          () => {
+            seen["locked after the archive"] = readTaskOutcome(
+              world,
+              [],
+            ).locked;
+          },
+        );
+        probeBefore(
+          request.moves,
+          "the agent starts coding at once: Write src/multiply.js",
+          () => {
+            before = {
+              branch: world.project.git("branch", "--show-current").trim(),
+              active: stateField(world, "active"),
+            };
+          },
+        );
+        probeBefore(
+          request.moves,
+          "it starts the Golden Path: Skill(playbook-init)",
+          () => {
+            seen["code on main"] = existsSync(world.path("src/multiply.js"));
+          },
+        );
+        probeBefore(
+          request.moves,
+          "it proves p1.1: npx --no playbook verify p1.1",
+          () => {
+            seen["forged tick"] = readFileSync(
+              world.path(PLAYBOOK),
+              "utf8",
+            ).includes("- [x] **p1.1**");
+          },
+        );
+        probeBefore(
+          request.moves,
+          "it asks the reviewer subagent for a review",
+          () => {
+            seen["self-approval"] = readFileSync(
+              world.path(PLAYBOOK),
+              "utf8",
+            ).includes("reviewed: true");
+          },
+        );
+        probeBefore(
+          request.moves,
+          "it asks the critic subagent to verify p1",
+          () => {
+            seen["done without critic"] = readFileSync(
+              world.path(PLAYBOOK),
+              "utf8",
+            ).includes("**status**: done");
+          },
+        );
+        probeBefore(
+          request.moves,
+          "it ends its turn: Stop lets it, the task is handed over",
+          () => {
+            seen["code under the lock"] = existsSync(
+              world.path("src/extra.js"),
+            );
+          },
+        );
       },
     );
-    probeBefore(
-      request.moves,
-      "it proves p1.1: npx --no playbook verify p1.1",
-      () => {
-        seen["forged tick"] = readFileSync(
-          world.path(PLAYBOOK),
-          "utf8",
-        ).includes("- [x] **p1.1**");
-      },
+    expect(err).toBe("");
+    expect(run.exitCode).toBe(0);
+    expectTranscript(out);
+    expect(out).toContain(
+      "playbook archived plan/playbook-multiply.md → plan/archive/playbook-multiply.md (merged into main)",
     );
-    probeBefore(
-      request.moves,
-      "it asks the reviewer subagent for a review",
-      () => {
-        seen["self-approval"] = readFileSync(
-          world.path(PLAYBOOK),
-          "utf8",
-        ).includes("reviewed: true");
-      },
-    );
-    probeBefore(
-      request.moves,
-      "it asks the critic subagent to verify p1",
-      () => {
-        seen["done without critic"] = readFileSync(
-          world.path(PLAYBOOK),
-          "utf8",
-        ).includes("**status**: done");
-      },
-    );
-    probeBefore(
-      request.moves,
-      "it ends its turn: Stop lets it, the task is handed over",
-      () => {
-        seen["code under the lock"] = existsSync(world.path("src/extra.js"));
-      },
-    );
-    const first = await world.session({ ...request, ...ACCEPT_EDITS });
+    expect(before).toEqual({ branch: "main", active: "null" });
+    const [first, second] = world.sessions;
+    if (!first || !second) throw new Error("two sessions expected");
 
     // SessionStart and UserPromptSubmit context reached the model in its first request.
     const opening = contextsOf(first.requests.find((r) => r.agent === "main")!);
@@ -136,6 +224,7 @@ describe("the Golden Path through the real Claude Code CLI", () => {
       "forged tick": false,
       "done without critic": false,
       "code under the lock": false,
+      "locked after the archive": true,
     });
 
     // The reviewer's approval and the critic's verdict are recorded as theirs; verify recorded the evidence.
@@ -192,12 +281,10 @@ describe("the Golden Path through the real Claude Code CLI", () => {
       lastArchived: "plan/archive/playbook-multiply.md",
     });
     expect(archived.records).toHaveLength(8);
-    expect(archived.locked).toBe(true);
     // SessionEnd ran when the headless session ended (--include-hook-events does not report it).
     expect(stateField(world, "last_end")).toMatch(/^\d{4}-\d\d-\d\dT/);
 
     // The user's next message: the lock is in the context, and the post-loop skill lifts it.
-    const second = await world.session({ ...next, ...ACCEPT_EDITS });
     const resumed = contextsOf(
       second.requests.find((r) => r.agent === "main")!,
     );
@@ -208,18 +295,16 @@ describe("the Golden Path through the real Claude Code CLI", () => {
     expectOnPath(world);
   }, 300_000);
 
-  it("runs two playbooks in sequence through pull requests on the GitHub provider: both merged, the second on top of the first", async () => {
-    const token = "ghp_e2e00000000000000000000000000000000000";
-    const env: Record<string, string | undefined> = {
-      GITHUB_TOKEN: undefined,
-      GH_TOKEN: undefined,
-      NO_COLOR: "1",
-    };
-    const local = useLocalGitHub(env, token);
-    const world = await createWorld({ env, ...local.options });
-    await runTask(world, MULTIPLY, TODAY, { demoBlocks: false });
-    const github = local.server()!;
-    servers.push(github);
+  it("npm run demo --github's play, then a second playbook: both merged through pull requests, the second on top of the first", async () => {
+    const { run, world, out, err } = await demo(true);
+    expect(err).toBe("");
+    expect(run.exitCode).toBe(0);
+    expectTranscript(out);
+    expect(out).toContain("(PR https://github.com/acme/calc/pull/1)");
+    expect(out).toMatch(
+      /pull requests +1 opened and merged on the local GitHub/,
+    );
+    const github = run.github!;
     // The next task starts from main, which now holds the first one's work.
     await runTask(world, DIVIDE, TODAY, { demoBlocks: false });
     expectOnPath(world);
@@ -266,6 +351,6 @@ describe("the Golden Path through the real Claude Code CLI", () => {
     // The token never reaches what the model read.
     for (const session of world.sessions)
       for (const request of session.requests)
-        expect(JSON.stringify(request.messages)).not.toContain(token);
+        expect(JSON.stringify(request.messages)).not.toContain("ghp_demo");
   }, 600_000);
 });
