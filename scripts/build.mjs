@@ -1,6 +1,6 @@
 // Builds dist/cli.mjs (the CLI), dist/hook.cjs (a loader using V8's code cache), dist/hook-main.cjs (the hot hook
-// path of tool calls), dist/hook-session.cjs (session events and the status line), dist/archive.cjs (the archive workflow, loaded by
-// the hook only when an edit finishes a playbook), dist/parser.cjs (the markdown parser, which the hook loads only on a cache miss) and dist/bash.cjs (the
+// path of tool calls), dist/hook-session.cjs (session events and the status line), dist/archive.cjs (starts the archive as a trusted job and
+// waits for it, loaded by the hook only when an edit finishes a playbook), dist/parser.cjs (the markdown parser, which the hook loads only on a cache miss) and dist/bash.cjs (the
 // shell parser, loaded only for Bash calls), dist/ignore.cjs (the gitignore matcher, loaded only when a changed path may
 // be protected), dist/levenshtein.cjs (string distance, for "did you mean" in an error message), dist/yaml.cjs (the yaml
 // package, which the markdown parser loads only for a yaml block its chunk cache does not hold), dist/snapshot.cjs (the copy of

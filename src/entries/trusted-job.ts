@@ -15,7 +15,8 @@ import {
 import { join } from "node:path";
 
 /**
- * `dist/job.cjs`: the two halves of a playbook command the hook runs for the agent (see app/trusted-commands.ts).
+ * `dist/job.cjs`: the two halves of a playbook command the hook runs for the agent (started from
+ * app/hook/events/tool-call.ts, with the arguments core/guards/trusted-args.ts allows).
  *
  * - `run <job> <cli> <args...>`: started by the hook, outside the agent's sandbox. Runs the playbook CLI with its output
  *   in `<job>/output`, then writes the exit code to `<job>/status` (atomically, so a reader sees all of it or none).

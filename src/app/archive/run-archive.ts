@@ -56,8 +56,6 @@ export interface ArchiveOptions {
   /** `--provider`: overrides `archive.provider`. */
   provider: "github" | "local" | null;
   session: string | null;
-  /** At most this many seconds of waiting for checks (the hook passes a short one); default `checkWaitSeconds`. */
-  maxCheckWaitSeconds?: number;
   onProgress?: (step: StepReport) => void;
   /** Told each validation of the final gate (the push step) as it finishes. */
   onGateRow?: (row: GateRow) => void;
@@ -189,10 +187,7 @@ export async function runArchive(
     now: deps.now,
     sleep: deps.sleep,
     session: options.session ?? journal.session,
-    checkWaitSeconds: Math.min(
-      deps.config.archive.checkWaitSeconds,
-      options.maxCheckWaitSeconds ?? Number.POSITIVE_INFINITY,
-    ),
+    checkWaitSeconds: deps.config.archive.checkWaitSeconds,
     pollIntervalMs: deps.pollIntervalMs,
     rerun: deps.rerun,
     onGateRow: options.onGateRow,

@@ -25,7 +25,7 @@ export interface InitAnswers {
   cli: string;
   /** The one command that gives a fresh clone its playbook (`installCommand`): `npm install`, or npx's. */
   install: string;
-  /** The hook bundle as settings.json calls it (`${CLAUDE_PROJECT_DIR}/node_modules/...` or an absolute path). */
+  /** The hook bundle the committed loader runs (in node_modules, the runtime copy, or an absolute path for a checkout). */
   hookPath: string;
 }
 

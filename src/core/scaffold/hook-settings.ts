@@ -12,7 +12,7 @@ export const HOOK_EVENTS: readonly {
   { event: "SessionStart", timeout: 10 },
   { event: "UserPromptSubmit", timeout: 10 },
   { event: "PreToolUse", timeout: 10, onFailure: "block" },
-  // An edit that finishes the playbook runs the archive (push, pull request, up to 60 s of checks, merge).
+  // An edit that finishes the playbook starts the archive as a job and waits for it up to archive.hookWaitSeconds.
   { event: "PostToolUse", timeout: 180 },
   { event: "PostToolUseFailure", timeout: 10 },
   { event: "Stop", timeout: 10 },
