@@ -1,6 +1,5 @@
 import { writeRecord } from "../../adapters/record-store.ts";
 import { readRecordBasis } from "./record-basis.ts";
-import { PlaybookError } from "../../core/errors.ts";
 import { phaseHash } from "../../core/records/content-hash.ts";
 import type { PlaybookRecord } from "../../core/records/record.ts";
 import { identifyRecorder, type RecordDeps } from "./record-deps.ts";

@@ -92,12 +92,15 @@ export function runReview(
     },
   };
   writeRecord(root, record);
-  const { changed } = applyDocumentEdit(resolved.file, resolved.path, (current) =>
-    current === resolved.text
-      ? setReviewed(current, approve)
-      : failure(
-          "the playbook changed while it was being reviewed, so `reviewed` was not set; run the review again.",
-        ),
+  const { changed } = applyDocumentEdit(
+    resolved.file,
+    resolved.path,
+    (current) =>
+      current === resolved.text
+        ? setReviewed(current, approve)
+        : failure(
+            "the playbook changed while it was being reviewed, so `reviewed` was not set; run the review again.",
+          ),
   );
   return { status: "recorded", playbook: resolved.path, record, changed };
 }

@@ -24,7 +24,9 @@ export function replaceRange(
 }
 
 export function failure(reason: string, at?: EditPlace): EditResult {
-  return at ? { ok: false, reason, at: { line: at.line, column: at.column } } : { ok: false, reason };
+  return at
+    ? { ok: false, reason, at: { line: at.line, column: at.column } }
+    : { ok: false, reason };
 }
 
 export type YamlScalar = string | boolean | null;
