@@ -72,7 +72,7 @@ export async function runConfirm(
       "E_CONFIG",
       `\`${subtask.id}\` in ${resolved.path} has no manual or hybrid validation to confirm.`,
       {
-        hint: `Its automated validations are proven by \`playbook verify ${subtask.id}\`.`,
+        hint: `Run \`playbook verify ${subtask.id}\` instead: it proves automated validations.`,
         location: locationAt(resolved.path, subtask.span.start),
       },
     );
