@@ -371,8 +371,9 @@ describe("playbook verify", () => {
     );
     const result = cli(p, ["verify", "p1.1"]);
     expect(result.status).toBe(1);
+    // The first line starts as `playbook lint` prints the problem: file, line and column.
     expect(result.stderr).toMatch(
-      /error plan\/playbook-login-form\.md:\d+:\d+: /,
+      /^plan\/playbook-login-form\.md:\d+:\d+  error  \S/,
     );
     expect(result.stderr).toContain("Fix the YAML");
   });
