@@ -27,7 +27,12 @@ const GRANTS = ".claude/playbook/grants";
 const ENV = { CLAUDECODE: undefined };
 
 interface JsonError {
-  error: { code: string; message: string; hint: string };
+  error: {
+    code: string;
+    message: string;
+    hint: string;
+    location?: { file: string; line?: number; column?: number };
+  };
 }
 
 function project(playbook = SAMPLE_PLAYBOOK): TempProject {
@@ -174,10 +179,22 @@ describe("playbook review", () => {
 
     expect(result.status).toBe(1);
     const json = JSON.parse(result.stdout) as JsonError & {
-      diagnostics: { code: string }[];
+      diagnostics: {
+        code: string;
+        file: string;
+        line: number;
+        column: number;
+      }[];
     };
     expect(json.error.code).toBe("E_CONFIG");
     expect(json.diagnostics.map((d) => d.code)).toEqual(["context-missing"]);
+    // The error points where the first diagnostic does.
+    const [first] = json.diagnostics;
+    expect(json.error.location).toEqual({
+      file: first?.file,
+      line: first?.line,
+      column: first?.column,
+    });
     expect(recordFiles(p)).toEqual([]);
   });
 
