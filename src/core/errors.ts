@@ -3,7 +3,8 @@
  * `E_CONFIG` a document or setting that must be fixed first; `E_DENIED` a command this caller may not run (a record
  * only the reviewer, the critic or a person at a terminal may make); `E_GIT` a git command that failed; `E_GITHUB` a
  * GitHub request that failed; `E_TEMPLATE` a template that did not render; `E_ARCHIVE` an archive step that stopped;
- * `E_INTERRUPTED` the user stopped the command (Ctrl-C, SIGTERM): exit 130 or 143, as a shell reports a signal.
+ * `E_TOO_LARGE` a document larger than playbook reads; `E_INTERRUPTED` the user stopped the command (Ctrl-C, SIGTERM):
+ * exit 130 or 143, as a shell reports a signal.
  * Anything thrown that is not a `PlaybookError` is a bug, and the CLI says so.
  */
 export type ErrorCode =
@@ -21,7 +22,8 @@ export type ErrorCode =
 
 /**
  * Where in a file the problem is, so a terminal prints `file:line:column` and `--json` carries it apart from the
- * message. `file` is relative to the project root when it is inside it; `line` and `column` are 1-based.
+ * message. `file` is relative to the project root when it is inside it (a template's is its path inside
+ * playbook-kit's package); `line` and `column` are 1-based.
  */
 export interface ErrorLocation {
   file: string;

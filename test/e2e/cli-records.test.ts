@@ -390,7 +390,7 @@ describe("playbook verify", () => {
     expect(result.status).toBe(1);
     // The first line starts as `playbook lint` prints the problem: file, line and column.
     expect(result.stderr).toMatch(
-      /^plan\/playbook-login-form\.md:\d+:\d+  error  \S/,
+      /^plan\/playbook-login-form\.md:\d+:\d+ {2}error {2}\S/,
     );
     expect(result.stderr).toContain("Fix the YAML");
   });

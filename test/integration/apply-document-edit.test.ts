@@ -67,7 +67,7 @@ describe("applyDocumentEdit", () => {
     const line =
       broken.split("\n").findIndex((l) => l.includes("[in_progress")) + 1;
     expect(caught(attempt)).toMatchObject({
-      hint: expect.stringMatching(/^Fix state\.md /),
+      hint: expect.stringMatching(/^Fix state\.md /) as string,
       location: { file: "state.md", line },
     });
     expect(p.read("state.md")).toBe(broken);
