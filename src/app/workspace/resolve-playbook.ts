@@ -62,6 +62,7 @@ export function resolvePlaybook(
     if (cause instanceof PlaybookError) throw cause;
     throw new PlaybookError("E_NOT_FOUND", `${path} cannot be read.`, {
       hint: "Check that it is a regular file you can read.",
+      location: { file: path },
       cause,
     });
   }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import {
   GitCommandError,
   PushRejected,
@@ -11,7 +11,11 @@ import {
   formatFailureJson,
   toCliFailure,
 } from "../../../src/cli/print/failure.ts";
-import { InterruptedError, PlaybookError } from "../../../src/core/errors.ts";
+import {
+  InterruptedError,
+  PlaybookError,
+  type PlaybookErrorOptions,
+} from "../../../src/core/errors.ts";
 import {
   createRenderer,
   TemplateError,
@@ -106,6 +110,17 @@ describe("one error model: every failure playbook raises prints as an error with
       );
     },
   );
+
+  it("a PlaybookError cannot be made without a hint: the type requires one (tsc checks this file in `npm run lint`)", () => {
+    expectTypeOf<PlaybookErrorOptions["hint"]>().toEqualTypeOf<string>();
+    // Never called: each line fails to compile without its directive.
+    // @ts-expect-error -- no options, so no hint
+    const bare = () => new PlaybookError("E_CONFIG", "it is broken.");
+    const withoutHint = { location: { file: "state.md", line: 1 } };
+    // @ts-expect-error -- options without a hint
+    const located = () => new PlaybookError("E_CONFIG", "x", withoutHint);
+    expect([bare, located].every((f) => typeof f === "function")).toBe(true);
+  });
 
   it("an error from elsewhere is still reported as a bug, with its stack", () => {
     const failure = toCliFailure(new TypeError("undefined is not a function"));
