@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { PlaybookError } from "../core/errors.ts";
 
 let cached: { root: string; version: string } | undefined;
 
@@ -24,8 +25,12 @@ export function findPackageRoot(): { root: string; version: string } {
     }
     const parent = dirname(dir);
     if (parent === dir)
-      throw new Error(
-        "playbook-kit's package.json was not found above the running CLI; reinstall playbook-kit.",
+      throw new PlaybookError(
+        "E_CONFIG",
+        "playbook-kit's package.json was not found above the running CLI, so its templates cannot be found.",
+        {
+          hint: "Reinstall playbook-kit (`npm i -D playbook-kit`), then run the command again.",
+        },
       );
     dir = parent;
   }

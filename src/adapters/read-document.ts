@@ -31,6 +31,7 @@ export function readDocumentText(
   if (misnamed !== null)
     throw new PlaybookError("E_CONFIG", misnamed, {
       hint: `Put the file itself there, in a terminal: \`cp "$(realpath ${shown})" ${shown}.new && mv ${shown}.new ${shown}\`.`,
+      location: { file: shown },
     });
   const limit = maxDocumentBytes(kind);
   const read = readBounded(path, limit);
@@ -40,6 +41,7 @@ export function readDocumentText(
       oversizeMessage(shown, read.size, limit).replace(/ Next: .*$/, ""),
       {
         hint: "Shrink it (restore it from git, or rewrite it), or split a playbook this large.",
+        location: { file: shown },
       },
     );
   return read.text;

@@ -2,12 +2,20 @@ import Handlebars from "handlebars";
 import { PlaybookError } from "../core/errors.ts";
 import type { SkeletonContext, TemplateContext } from "./template-context.ts";
 
-/** A template that did not render, with where and why. */
+/**
+ * A template that did not render, with where and why. `template` is its path inside playbook-kit's package; the line
+ * and column are Handlebars' when it names them.
+ */
 export class TemplateError extends PlaybookError {
   readonly template: string;
-  constructor(template: string, message: string) {
+  constructor(
+    template: string,
+    message: string,
+    at: { line?: number; column?: number } = {},
+  ) {
     super("E_TEMPLATE", `${template}: ${message}`, {
       hint: "playbook's own templates are broken: reinstall playbook-kit (`npm i -D playbook-kit`), and report it if it happens again. Nothing was changed.",
+      location: { file: template, ...at },
     });
     this.name = "TemplateError";
     this.template = template;
@@ -38,7 +46,26 @@ export function createRenderer(): (
       throw new TemplateError(
         name,
         error instanceof Error ? error.message : String(error),
+        handlebarsPlace(error),
       );
     }
   };
+}
+
+/**
+ * Where Handlebars says the problem is: its exceptions carry `lineNumber` and a 0-based `column`; its parse errors
+ * name only the line, in the message.
+ */
+function handlebarsPlace(error: unknown): { line?: number; column?: number } {
+  const { lineNumber, column, message } = (error ?? {}) as {
+    lineNumber?: unknown;
+    column?: unknown;
+    message?: unknown;
+  };
+  if (typeof lineNumber === "number")
+    return typeof column === "number"
+      ? { line: lineNumber, column: column + 1 }
+      : { line: lineNumber };
+  const line = /^Parse error on line (\d+):/.exec(String(message))?.[1];
+  return line === undefined ? {} : { line: Number(line) };
 }

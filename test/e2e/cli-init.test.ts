@@ -457,9 +457,9 @@ describe("playbook init", () => {
     });
     const before = tree(p);
     const result = cli(p, "init", "--yes");
-    expect(result.status).not.toBe(0);
-    expect(result.stderr).toContain(
-      '.claude/settings.json:3:5: "hooks.Stop" is not a list.',
+    expect(result.status).toBe(1);
+    expect(result.stderr.split("\n")[0]).toBe(
+      '.claude/settings.json:3:5  error  playbook cannot merge its settings into .claude/settings.json: "hooks.Stop" is not a list.',
     );
     expect(result.stderr).toContain("Nothing was changed.");
     expect(tree(p)).toEqual(before);

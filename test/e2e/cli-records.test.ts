@@ -27,7 +27,12 @@ const GRANTS = ".claude/playbook/grants";
 const ENV = { CLAUDECODE: undefined };
 
 interface JsonError {
-  error: { code: string; message: string; hint: string };
+  error: {
+    code: string;
+    message: string;
+    hint: string;
+    location?: { file: string; line?: number; column?: number };
+  };
 }
 
 function project(playbook = SAMPLE_PLAYBOOK): TempProject {
@@ -174,10 +179,22 @@ describe("playbook review", () => {
 
     expect(result.status).toBe(1);
     const json = JSON.parse(result.stdout) as JsonError & {
-      diagnostics: { code: string }[];
+      diagnostics: {
+        code: string;
+        file: string;
+        line: number;
+        column: number;
+      }[];
     };
     expect(json.error.code).toBe("E_CONFIG");
     expect(json.diagnostics.map((d) => d.code)).toEqual(["context-missing"]);
+    // The error points where the first diagnostic does.
+    const [first] = json.diagnostics;
+    expect(json.error.location).toEqual({
+      file: first?.file,
+      line: first?.line,
+      column: first?.column,
+    });
     expect(recordFiles(p)).toEqual([]);
   });
 
@@ -371,8 +388,9 @@ describe("playbook verify", () => {
     );
     const result = cli(p, ["verify", "p1.1"]);
     expect(result.status).toBe(1);
+    // The first line starts as `playbook lint` prints the problem: file, line and column.
     expect(result.stderr).toMatch(
-      /error plan\/playbook-login-form\.md:\d+:\d+: /,
+      /^plan\/playbook-login-form\.md:\d+:\d+ {2}error {2}\S/,
     );
     expect(result.stderr).toContain("Fix the YAML");
   });

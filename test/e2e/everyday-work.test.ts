@@ -216,7 +216,10 @@ describe("everyday work goes through, through the real client with init's settin
     const pty = output("verify at a pty inside the sandbox");
     // The project installs playbook with npm: the command is named the way it runs here.
     expect(pty).toContain(
-      "`.claude/playbook/records` is written only by playbook's hook or a person's terminal: run `npx --no playbook verify p1.1` through Claude Code's Bash tool",
+      "`.claude/playbook/records` is written only by playbook's hook or a person's terminal, and it is read-only here",
+    );
+    expect(pty).toContain(
+      "Run `npx --no playbook verify p1.1` through Claude Code's Bash tool",
     );
     expect(pty).not.toContain("internal error");
 

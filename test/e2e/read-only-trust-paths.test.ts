@@ -65,9 +65,10 @@ describe.runIf(hasBwrap)("where a trust path is read-only", () => {
     const p = project();
     const result = cliWithReadOnly(p, [".claude/playbook"], ["verify", "p1.1"]);
     expect(result.status).toBe(1);
-    expect(result.stderr.split("\n")[0]).toBe(
-      "error `.claude/playbook/records` is written only by playbook's hook or a person's terminal: run `playbook verify p1.1` through Claude Code's Bash tool, which the hook runs for you, or in your own terminal.",
-    );
+    expect(result.stderr.split("\n").slice(0, 2)).toEqual([
+      "error `.claude/playbook/records` is written only by playbook's hook or a person's terminal, and it is read-only here (inside Claude Code's sandbox, or on a read-only disk).",
+      "Run `playbook verify p1.1` through Claude Code's Bash tool, which the hook runs for you, or in your own terminal.",
+    ]);
     expect(result.stderr).not.toContain("internal error");
     expect(existsSync(p.path("ran.txt"))).toBe(false);
   });
@@ -77,7 +78,7 @@ describe.runIf(hasBwrap)("where a trust path is read-only", () => {
     const lock = cliWithReadOnly(p, [".claude/playbook"], ["post-loop"]);
     expect(lock.status).toBe(1);
     expect(lock.stderr).toMatch(
-      /^error `\.claude\/playbook` is written only by playbook's hook or a person's terminal: run `playbook post-loop`/,
+      /^error `\.claude\/playbook` is written only by playbook's hook or a person's terminal, and it is read-only here .*\nRun `playbook post-loop`/,
     );
     for (const command of ["status", "lint"]) {
       const read = cliWithReadOnly(p, [".claude/playbook"], [command]);
@@ -97,7 +98,7 @@ describe.runIf(hasBwrap)("where a trust path is read-only", () => {
     );
     expect(result.status).toBe(1);
     expect(result.stderr).toContain(
-      "error `.claude/settings.json` is changed only by a person in their own terminal: ask the user to run `npx --no playbook init` (or `npm install`) there.",
+      "error `.claude/settings.json` is changed only by a person in their own terminal, and it is read-only here (inside Claude Code's sandbox, or on a read-only disk).\nAsk the user to run `npx --no playbook init` (or `npm install`) in their own terminal.",
     );
     expect(result.stderr).not.toContain("internal error");
     expect(p.read(".claude/settings.json")).toBe("{}\n");

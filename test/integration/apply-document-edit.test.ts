@@ -23,7 +23,7 @@ describe("applyDocumentEdit", () => {
     const p = createTempProject({ [PLAYBOOK]: SAMPLE_PLAYBOOK });
     chmodSync(p.path(PLAYBOOK), 0o640);
 
-    const result = applyDocumentEdit(p.path(PLAYBOOK), (text) =>
+    const result = applyDocumentEdit(p.path(PLAYBOOK), PLAYBOOK, (text) =>
       setTaskChecked(text, "p1.1", true),
     );
 
@@ -39,7 +39,7 @@ describe("applyDocumentEdit", () => {
     const p = createTempProject({ "state.md": SAMPLE_STATE });
     const before = statSync(p.path("state.md"));
 
-    const result = applyDocumentEdit(p.path("state.md"), (text) =>
+    const result = applyDocumentEdit(p.path("state.md"), "state.md", (text) =>
       setStateField(text, "goal", "phase", "p1"),
     );
 
@@ -55,14 +55,21 @@ describe("applyDocumentEdit", () => {
     const p = createTempProject({ "state.md": broken });
 
     const attempt = () =>
-      applyDocumentEdit(p.path("state.md"), (text) =>
+      applyDocumentEdit(p.path("state.md"), "state.md", (text) =>
         setStateField(text, "goal", "phase", "p2"),
       );
 
     expect(attempt).toThrow(PlaybookError);
     expect(attempt).toThrow(
-      /state\.md: The `## goal` yaml block of state.md is broken/,
+      /^state\.md: The `## goal` yaml block of state.md is broken/,
     );
+    // The error points at the broken line, as `playbook lint` does.
+    const line =
+      broken.split("\n").findIndex((l) => l.includes("[in_progress")) + 1;
+    expect(caught(attempt)).toMatchObject({
+      hint: expect.stringMatching(/^Fix state\.md /) as string,
+      location: { file: "state.md", line },
+    });
     expect(p.read("state.md")).toBe(broken);
   });
 
@@ -74,7 +81,7 @@ describe("applyDocumentEdit", () => {
     );
 
     const attempt = () =>
-      applyDocumentEdit(p.path(PLAYBOOK), (text) => {
+      applyDocumentEdit(p.path(PLAYBOOK), PLAYBOOK, (text) => {
         writeFileSync(p.path(PLAYBOOK), theirs);
         return setTaskChecked(text, "p1.1", true);
       });
@@ -90,12 +97,21 @@ describe("applyDocumentEdit", () => {
     const p = createTempProject({});
 
     expect(() =>
-      applyDocumentEdit(p.path("state.md"), (text) =>
+      applyDocumentEdit(p.path("state.md"), "state.md", (text) =>
         setStateField(text, "goal", "phase", "p1"),
       ),
     ).toThrow(/state\.md does not exist/);
   });
 });
+
+function caught(attempt: () => unknown): unknown {
+  try {
+    attempt();
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected a throw");
+}
 
 describe("applyDocumentEdit through a symlink", () => {
   it("refuses a document that is a link: it is judged under its own name only, and neither name changes", () => {
@@ -104,7 +120,7 @@ describe("applyDocumentEdit through a symlink", () => {
     symlinkSync(p.path("real/playbook.md"), p.path(PLAYBOOK));
 
     expect(() =>
-      applyDocumentEdit(p.path(PLAYBOOK), (text) =>
+      applyDocumentEdit(p.path(PLAYBOOK), PLAYBOOK, (text) =>
         setTaskChecked(text, "p1.1", true),
       ),
     ).toThrow("is a symbolic link");

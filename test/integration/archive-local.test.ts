@@ -37,11 +37,12 @@ describe("playbook archive, local provider", () => {
     const head = repo.git("rev-parse", "HEAD").trim();
     const result = archive(repo);
     expect(result.status).toBe(1);
-    expect(result.stderr).toContain(
-      "plan/playbook-login-form.md has lint errors, first: line",
-    );
-    expect(result.stderr).toContain(
-      "Unexpected section `## final-tasks`, expected `## final_tasks`",
+    // The first line points at the misspelt heading, as `playbook lint` would.
+    const line = FINISHED_PLAYBOOK.split("\n").indexOf("## final_tasks") + 1;
+    expect(result.stderr.split("\n")[0]).toMatch(
+      new RegExp(
+        `^plan/playbook-login-form\\.md:${line}:1  error  plan/playbook-login-form\\.md has lint errors, first: Unexpected section \`## final-tasks\`, expected \`## final_tasks\``,
+      ),
     );
     expect(repo.git("rev-parse", "HEAD").trim()).toBe(head);
     expect(existsSync(repo.path(".claude/playbook/archive-journal.json"))).toBe(

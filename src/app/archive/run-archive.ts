@@ -156,7 +156,7 @@ export async function runArchive(
   });
   if (choice.provider === null)
     throw new PlaybookError("E_CONFIG", choice.problem, {
-      hint: "Nothing was changed.",
+      hint: "Or merge without GitHub: `playbook archive --provider local`. Nothing was changed.",
     });
   if (choice.provider === "local" && choice.note) notes.push(choice.note);
   const github =
@@ -387,6 +387,7 @@ function resumeJournal(
       `The archive cannot be resumed: ${stored.problem}.`,
       {
         hint: "Look at .claude/playbook/archive-journal.json; `git log` and the pull requests show how far it got.",
+        location: { file: ".claude/playbook/archive-journal.json" },
       },
     );
   if (stored.journal.provider !== provider)

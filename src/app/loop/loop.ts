@@ -50,7 +50,7 @@ export function runLoopStart(
       "E_USAGE",
       `Unexpected --promise ${JSON.stringify(options.promise)}, expected words without < or >.`,
       {
-        hint: "The agent ends the loop by writing <promise>TEXT</promise>; e.g. --promise DONE.",
+        hint: "Pass a word such as --promise DONE; the agent ends the loop by writing <promise>DONE</promise>.",
       },
     );
   const running = readLoop(root).loop;

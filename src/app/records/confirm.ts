@@ -1,5 +1,5 @@
 import { readRecords, writeRecord } from "../../adapters/record-store.ts";
-import { PlaybookError } from "../../core/errors.ts";
+import { locationAt, PlaybookError } from "../../core/errors.ts";
 import {
   VALIDATION_NAMES,
   type ValidationName,
@@ -60,11 +60,9 @@ export async function runConfirm(
   const resolved = resolvePlaybook(root, options.playbook);
   const subtask = findSubtaskOrThrow(resolved, options.subtask);
   const hash = subtaskHash(resolved.summary, subtask.id);
+  // The summary maps the AST `findSubtaskOrThrow` found the subtask in.
   if (hash === null)
-    throw new PlaybookError(
-      "E_NOT_FOUND",
-      `No subtask \`${subtask.id}\` in ${resolved.path}.`,
-    );
+    throw new Error(`the summary of ${resolved.path} lacks ${subtask.id}`);
   const names = VALIDATION_NAMES.filter((name) => {
     const kind = subtask.validations[name]?.kind;
     return kind === "manual" || kind === "hybrid";
@@ -74,7 +72,8 @@ export async function runConfirm(
       "E_CONFIG",
       `\`${subtask.id}\` in ${resolved.path} has no manual or hybrid validation to confirm.`,
       {
-        hint: `Its automated validations are proven by \`playbook verify ${subtask.id}\`.`,
+        hint: `Run \`playbook verify ${subtask.id}\` instead: it proves automated validations.`,
+        location: locationAt(resolved.path, subtask.span.start),
       },
     );
   const prompt = [

@@ -1,6 +1,5 @@
 import { writeRecord } from "../../adapters/record-store.ts";
 import { readRecordBasis } from "./record-basis.ts";
-import { PlaybookError } from "../../core/errors.ts";
 import { phaseHash } from "../../core/records/content-hash.ts";
 import type { PlaybookRecord } from "../../core/records/record.ts";
 import { identifyRecorder, type RecordDeps } from "./record-deps.ts";
@@ -31,11 +30,9 @@ export function runCrit(
   const resolved = resolvePlaybook(root, options.playbook);
   findPhaseOrThrow(resolved, options.phase);
   const hash = phaseHash(resolved.summary, options.phase);
+  // The summary maps the AST `findPhaseOrThrow` found the phase in.
   if (hash === null)
-    throw new PlaybookError(
-      "E_NOT_FOUND",
-      `No phase \`${options.phase}\` in ${resolved.path}.`,
-    );
+    throw new Error(`the summary of ${resolved.path} lacks ${options.phase}`);
   const record: PlaybookRecord = {
     kind: "critic",
     playbook: resolved.path,

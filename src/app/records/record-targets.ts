@@ -1,4 +1,4 @@
-import { PlaybookError } from "../../core/errors.ts";
+import { locationAt, PlaybookError } from "../../core/errors.ts";
 import type { Phase, Subtask } from "../../core/model/playbook.ts";
 import type { ResolvedPlaybook } from "../workspace/resolve-playbook.ts";
 
@@ -26,6 +26,7 @@ export function findSubtaskOrThrow(
       `\`${id}\` appears ${matches.length} times in ${resolved.path}.`,
       {
         hint: `Give each subtask its own id (see \`playbook lint ${resolved.path}\`), then run the command again.`,
+        location: locationAt(resolved.path, matches[1]?.span.start),
       },
     );
   return subtask;
@@ -55,6 +56,7 @@ export function findPhaseOrThrow(
       `\`${id}\` appears ${matches.length} times in ${resolved.path}.`,
       {
         hint: `Give each phase its own id (see \`playbook lint ${resolved.path}\`), then run the command again.`,
+        location: locationAt(resolved.path, matches[1]?.heading.start),
       },
     );
   return phase;

@@ -33,7 +33,7 @@ export function writeValidationResults(
     ValidationResult | null,
   ][];
   if (entries.length === 0) return { changed: false };
-  return applyDocumentEdit(resolved.file, (current) => {
+  return applyDocumentEdit(resolved.file, resolved.path, (current) => {
     const parsed = parsePlaybook(current, resolved.path);
     if (subtaskHash(summarizePlaybook(parsed.value, []), id) !== hash)
       return failure(

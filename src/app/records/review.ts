@@ -5,7 +5,7 @@ import {
 import { writeRecord } from "../../adapters/record-store.ts";
 import { setReviewed } from "../../core/edit/playbook-writers.ts";
 import { failure } from "../../core/edit/text-edit.ts";
-import { PlaybookError } from "../../core/errors.ts";
+import { locationAt, PlaybookError } from "../../core/errors.ts";
 import type { Diagnostic } from "../../core/model/diagnostic.ts";
 import { reviewHash } from "../../core/records/content-hash.ts";
 import type { PlaybookRecord } from "../../core/records/record.ts";
@@ -64,13 +64,15 @@ export function runReview(
         `${resolved.path} has no \`## context\`, so it cannot be approved.`,
         {
           hint: "Write the request's 5W1H and the user's confirmed answers under `## context`, then approve again.",
+          location: locationAt(resolved.path),
         },
       );
   }
   const edited = setReviewed(resolved.text, approve);
   if (!edited.ok)
     throw new PlaybookError("E_WRITE", `${resolved.path}: ${edited.reason}`, {
-      hint: "Nothing was recorded.",
+      hint: `Fix ${resolved.path} as it says, then run the review again. Nothing was recorded.`,
+      location: locationAt(resolved.path, edited.at),
     });
   const record: PlaybookRecord = {
     kind: "review",
@@ -90,12 +92,15 @@ export function runReview(
     },
   };
   writeRecord(root, record);
-  const { changed } = applyDocumentEdit(resolved.file, (current) =>
-    current === resolved.text
-      ? setReviewed(current, approve)
-      : failure(
-          "the playbook changed while it was being reviewed, so `reviewed` was not set; run the review again.",
-        ),
+  const { changed } = applyDocumentEdit(
+    resolved.file,
+    resolved.path,
+    (current) =>
+      current === resolved.text
+        ? setReviewed(current, approve)
+        : failure(
+            "the playbook changed while it was being reviewed, so `reviewed` was not set; run the review again.",
+          ),
   );
   return { status: "recorded", playbook: resolved.path, record, changed };
 }

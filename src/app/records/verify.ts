@@ -2,7 +2,11 @@ import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { readRecords, writeRecord } from "../../adapters/record-store.ts";
-import { InterruptedError, PlaybookError } from "../../core/errors.ts";
+import {
+  InterruptedError,
+  locationAt,
+  PlaybookError,
+} from "../../core/errors.ts";
 import {
   VALIDATION_NAMES,
   type ValidationKind,
@@ -182,11 +186,9 @@ export async function runVerify(
   const resolved = resolvePlaybook(root, options.playbook);
   const subtask = findSubtaskOrThrow(resolved, options.subtask);
   const hash = subtaskHash(resolved.summary, subtask.id);
+  // The summary maps the AST `findSubtaskOrThrow` found the subtask in.
   if (hash === null)
-    throw new PlaybookError(
-      "E_NOT_FOUND",
-      `No subtask \`${subtask.id}\` in ${resolved.path}.`,
-    );
+    throw new Error(`the summary of ${resolved.path} lacks ${subtask.id}`);
   const unapproved = unapprovedPlan(
     resolved.path,
     resolved.summary,
@@ -222,6 +224,7 @@ export async function runVerify(
         `The ${name} validation of \`${subtask.id}\` in ${resolved.path} is ${validation.kind} but names no command.`,
         {
           hint: `Write the command after the kind, e.g. \`${name}: "automated - npx tsc --noEmit"\`. Nothing was run.`,
+          location: locationAt(resolved.path, validation.span.start),
         },
       );
     planned.push({ name, kind: validation.kind, command });

@@ -19,7 +19,7 @@ import {
   readLocalSettings,
 } from "../../adapters/local-boundary-store.ts";
 import { contentHash } from "../../core/scaffold/plan-writes.ts";
-import { PlaybookError } from "../../core/errors.ts";
+import { locationAt, PlaybookError } from "../../core/errors.ts";
 import { parseState } from "../../core/parse/parse-state.ts";
 import { RUNTIME_DIR } from "../../adapters/runtime-files.ts";
 
@@ -56,7 +56,7 @@ export function planUninstall(
       "E_CONFIG",
       `There is nothing to uninstall: ${MANIFEST_FILE} does not exist.`,
       {
-        hint: "uninstall removes only what `playbook init` recorded there; without it, nothing is touched.",
+        hint: `Restore it from git if it was committed (\`git checkout -- ${MANIFEST_FILE}\`): uninstall removes only what \`playbook init\` recorded there.`,
       },
     );
   if (parsed.status === "corrupt")
@@ -65,6 +65,7 @@ export function planUninstall(
       `${MANIFEST_FILE} cannot be read: ${parsed.problem}.`,
       {
         hint: `Restore it from git (\`git checkout -- ${MANIFEST_FILE}\`); without it uninstall cannot tell playbook's files from yours. Nothing was changed.`,
+        location: { file: MANIFEST_FILE },
       },
     );
   const { manifest } = parsed;
@@ -150,9 +151,10 @@ export function planUninstall(
     if (!removed.ok)
       throw new PlaybookError(
         "E_CONFIG",
-        `.claude/settings.json:${removed.line}:${removed.column}: ${removed.problem}.`,
+        `playbook cannot take its settings out of .claude/settings.json: ${removed.problem}.`,
         {
           hint: "Fix it, then run `playbook uninstall` again. Nothing was changed.",
+          location: locationAt(".claude/settings.json", removed),
         },
       );
     return manifest.settings?.original === null &&
@@ -166,13 +168,10 @@ export function planUninstall(
   shared("CLAUDE.md", manifest.claudeMd, (text) => {
     const removed = removeClaudeBlock(text);
     if (!removed.ok)
-      throw new PlaybookError(
-        "E_CONFIG",
-        `CLAUDE.md:${removed.line}: ${removed.problem}.`,
-        {
-          hint: "Keep one `<!-- playbook:begin -->` … `<!-- playbook:end -->` pair, then run `playbook uninstall` again. Nothing was changed.",
-        },
-      );
+      throw new PlaybookError("E_CONFIG", `${removed.problem}.`, {
+        hint: "Keep one `<!-- playbook:begin -->` … `<!-- playbook:end -->` pair, then run `playbook uninstall` again. Nothing was changed.",
+        location: { file: "CLAUDE.md", line: removed.line },
+      });
     return removed.text;
   });
   const exclude = readGitExcludeFile(dir);
@@ -316,9 +315,10 @@ function planLocalSettingsRemoval(dir: string): UninstallStep | null {
   if (!removed.ok)
     throw new PlaybookError(
       "E_CONFIG",
-      `${LOCAL_SETTINGS_FILE}:${removed.line}:${removed.column}: ${removed.problem}.`,
+      `playbook cannot take its settings out of ${LOCAL_SETTINGS_FILE}: ${removed.problem}.`,
       {
         hint: "Fix it, then run `playbook uninstall` again. Nothing was changed.",
+        location: locationAt(LOCAL_SETTINGS_FILE, removed),
       },
     );
   if (!removed.changed) return null;

@@ -58,6 +58,7 @@ export function runInstall(
       `${HOOK_LOADER} is not the loader \`playbook init\` writes.`,
       {
         hint: "Restore it from git (`git checkout -- .claude/hooks/playbook.cjs`). Nothing was written.",
+        location: { file: HOOK_LOADER },
       },
     );
   if (checks.setup === "npm")

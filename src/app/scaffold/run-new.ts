@@ -152,6 +152,7 @@ export function runNew(
         `${playbook} and ${branch} were created, but state.md could not be updated: ${problem}`,
         {
           hint: `Fix state.md (\`playbook lint\`), then set \`${key}: ${value}\` yourself.`,
+          location: { file: "state.md" },
         },
       );
   }

@@ -103,7 +103,7 @@ export async function runUndo(
       "E_NOT_FOUND",
       "There is no snapshot in .claude/playbook/snapshots/ yet.",
       {
-        hint: "playbook keeps one before each shell command that may change files while there is uncommitted work.",
+        hint: "Nothing to restore from playbook: it keeps one before each shell command that may change uncommitted work. `git stash list` shows what git keeps.",
       },
     );
   const found = resolveSnapshotId(ids, wanted);
@@ -121,8 +121,13 @@ export async function runUndo(
   if (manifest === null)
     throw new PlaybookError(
       "E_NOT_FOUND",
-      `The snapshot ${found.id} cannot be read (.claude/playbook/snapshots/manifests/${found.id}.json).`,
-      { hint: "Pick another one from `playbook undo`." },
+      `The snapshot ${found.id} cannot be read.`,
+      {
+        hint: "Pick another one from `playbook undo`.",
+        location: {
+          file: `.claude/playbook/snapshots/manifests/${found.id}.json`,
+        },
+      },
     );
   const current = currentFiles(root);
   const sizes = new Map(

@@ -4,8 +4,9 @@ import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { resolveInside } from "../../adapters/resolve-inside.ts";
 import { summarizePlaybook } from "../../core/cache/summary.ts";
 import type { PlaybookSummary } from "../../core/model/summary.ts";
-import { PlaybookError } from "../../core/errors.ts";
-import type { Diagnostic } from "../../core/model/diagnostic.ts";
+import { locationAt, PlaybookError } from "../../core/errors.ts";
+import type { Point } from "../../core/model/diagnostic.ts";
+import type { StateDoc } from "../../core/model/state.ts";
 import type { Playbook } from "../../core/model/playbook.ts";
 import { parsePlaybook } from "../../core/parse/parse-playbook.ts";
 import { parseState } from "../../core/parse/parse-state.ts";
@@ -61,6 +62,7 @@ export function resolvePlaybook(
     if (cause instanceof PlaybookError) throw cause;
     throw new PlaybookError("E_NOT_FOUND", `${path} cannot be read.`, {
       hint: "Check that it is a regular file you can read.",
+      location: { file: path },
       cause,
     });
   }
@@ -69,13 +71,10 @@ export function resolvePlaybook(
     (d) => d.severity === "error" && d.code.startsWith("yaml-"),
   );
   if (yamlError)
-    throw new PlaybookError(
-      "E_CONFIG",
-      `${where(yamlError)} ${yamlError.message}`,
-      {
-        hint: `Fix the YAML (\`playbook lint ${path}\` lists every problem), then run the command again.`,
-      },
-    );
+    throw new PlaybookError("E_CONFIG", yamlError.message, {
+      hint: `Fix the YAML (\`playbook lint ${path}\` lists every problem), then run the command again.`,
+      location: locationAt(yamlError.file, yamlError),
+    });
   return {
     path,
     file: inside.path,
@@ -101,10 +100,13 @@ function activePlaybook(root: string): string {
     throw new PlaybookError(
       "E_CONFIG",
       error
-        ? `state.md names no active playbook: ${where(error)} ${error.message}`
+        ? `state.md names no active playbook: ${error.message}`
         : "state.md names no active playbook (`active: null`).",
       {
         hint: "Set `active:` in state.md's `## playbook` block to the playbook's path, or pass --playbook plan/playbook-<name>.md.",
+        location: error
+          ? locationAt(error.file, error)
+          : locationAt("state.md", activeField(parsed.value)),
       },
     );
   }
@@ -115,6 +117,7 @@ function activePlaybook(root: string): string {
       `state.md names \`${active}\` as the active playbook, but ${unsafe}.`,
       {
         hint: "Set `active:` in state.md to a relative path under plan/, e.g. plan/playbook-<name>.md.",
+        location: locationAt("state.md", activeField(parsed.value)),
       },
     );
   return normaliseActivePath(active);
@@ -139,6 +142,7 @@ function explicitPlaybook(root: string, option: string): string {
   return rel.split(sep).join("/");
 }
 
-function where(d: Diagnostic): string {
-  return `${d.file}:${d.line}:${d.column}:`;
+/** Where state.md's `active:` value is, when its `## playbook` block has one. */
+function activeField(state: StateDoc): Point | undefined {
+  return state.sections.playbook?.fields["active"]?.start;
 }

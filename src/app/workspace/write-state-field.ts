@@ -62,7 +62,7 @@ export function writeStateEdit(
   edit: (text: string) => EditResult,
 ): string | null {
   try {
-    applyDocumentEdit(join(projectDir, "state.md"), edit);
+    applyDocumentEdit(join(projectDir, "state.md"), "state.md", edit);
     return null;
   } catch (error) {
     return error instanceof Error ? error.message : String(error);

@@ -2,10 +2,14 @@ import { defineCommand } from "citty";
 import { assertRuntimeWritable } from "../../app/records/runtime-writable.ts";
 import { createRecordDeps } from "../../app/deps.ts";
 import { runReview } from "../../app/records/review.ts";
-import { PlaybookError } from "../../core/errors.ts";
+import { locationAt, PlaybookError } from "../../core/errors.ts";
 import { createColors } from "../print/colors.ts";
 import { formatDiagnostics } from "../print/diagnostics.ts";
-import { formatFailure, toCliFailure } from "../print/failure.ts";
+import {
+  failureJson,
+  formatFailure,
+  toCliFailure,
+} from "../print/failure.ts";
 import { toTerminalText } from "../print/terminal-text.ts";
 import { projectRoot, sharedArgs } from "../shared-args.ts";
 
@@ -62,19 +66,20 @@ export const reviewCommand = defineCommand({
     );
     if (outcome.status === "refused") {
       const n = outcome.diagnostics.length;
+      const [first] = outcome.diagnostics;
       const failure = toCliFailure(
         new PlaybookError(
           "E_CONFIG",
           `${outcome.playbook} has ${n} lint error${n === 1 ? "" : "s"}, so it cannot be approved; nothing was recorded.`,
           {
             hint: `Fix ${n === 1 ? "it" : "them"} (\`playbook lint ${outcome.playbook}\` checks again), then approve again.`,
+            ...(first && { location: locationAt(first.file, first) }),
           },
         ),
       );
       if (args.json) {
-        const { code, message, hint } = failure;
         process.stdout.write(
-          `${JSON.stringify({ error: { code, message, hint }, diagnostics: outcome.diagnostics }, null, 2)}\n`,
+          `${JSON.stringify({ error: failureJson(failure), diagnostics: outcome.diagnostics }, null, 2)}\n`,
         );
       } else
         process.stdout.write(

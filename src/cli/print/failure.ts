@@ -1,4 +1,8 @@
-import { InterruptedError, PlaybookError } from "../../core/errors.ts";
+import {
+  InterruptedError,
+  PlaybookError,
+  type ErrorLocation,
+} from "../../core/errors.ts";
 import { stripColors, type Colors } from "./colors.ts";
 import { toTerminalText } from "./terminal-text.ts";
 
@@ -8,6 +12,8 @@ export interface CliFailure {
   code: string;
   message: string;
   hint: string;
+  /** Where in a file the problem is, when it is about one. */
+  location: ErrorLocation | null;
   /** 2 for a usage error, 130 or 143 for Ctrl-C or SIGTERM (128 + the signal, as a shell reports it), else 1. */
   exitCode: 1 | 2 | 130 | 143;
   /** The stack of an internal error, for the bug report. */
@@ -41,6 +47,7 @@ export function toCliFailure(error: unknown): CliFailure {
       code: error.code,
       message: error.message,
       hint: "",
+      location: null,
       exitCode: error.signal === "SIGINT" ? 130 : 143,
       stack: null,
     };
@@ -48,7 +55,8 @@ export function toCliFailure(error: unknown): CliFailure {
     return {
       code: error.code,
       message: error.message,
-      hint: error.hint ?? "Run `playbook --help`.",
+      hint: error.hint,
+      location: error.location ?? null,
       exitCode: error.code === "E_USAGE" ? 2 : 1,
       stack: null,
     };
@@ -62,6 +70,7 @@ export function toCliFailure(error: unknown): CliFailure {
       code: "E_USAGE",
       message,
       hint: "Run `playbook --help` for the commands.",
+      location: null,
       exitCode: 2,
       stack: null,
     };
@@ -70,27 +79,68 @@ export function toCliFailure(error: unknown): CliFailure {
     code: "E_INTERNAL",
     message,
     hint: BUG_HINT,
+    location: null,
     exitCode: 1,
     stack: error instanceof Error && error.stack ? error.stack : null,
   };
 }
 
-/** The stderr text of a failure: `error <message>` and the hint, with control characters made visible. */
+/** `file`, `file:line` or `file:line:column`, as far as the location goes. */
+export function formatLocation(location: ErrorLocation): string {
+  const { file, line, column } = location;
+  if (line === undefined) return file;
+  return column === undefined ? `${file}:${line}` : `${file}:${line}:${column}`;
+}
+
+/**
+ * The stderr text of a failure: `error <message>` and the hint, with control characters made visible. One about a
+ * place in a file starts as a lint diagnostic does, `file:line:col  error  message`, so editors and terminals that
+ * link diagnostics link it too.
+ */
 export function formatFailure(failure: CliFailure, c: Colors): string {
-  const label = failure.code === "E_INTERNAL" ? "internal error" : "error";
+  const label = c.red(
+    failure.code === "E_INTERNAL" ? "internal error" : "error",
+  );
+  const message = toTerminalText(failure.message);
   const lines = [
     // The user stopped it: no error, one line that says what was left behind.
     failure.code === "E_INTERRUPTED"
-      ? c.yellow(toTerminalText(failure.message))
-      : `${c.red(label)} ${toTerminalText(failure.message)}`,
+      ? c.yellow(message)
+      : failure.location
+        ? `${c.bold(toTerminalText(formatLocation(failure.location)))}  ${label}  ${message}`
+        : `${label} ${message}`,
     ...(failure.hint === "" ? [] : [c.dim(toTerminalText(failure.hint))]),
     ...(failure.stack?.split("\n").map((line) => toTerminalText(line)) ?? []),
   ];
   return `${lines.join("\n")}\n`;
 }
 
+/**
+ * The `error` object of the `--json` form: `code`, `message`, `hint`, and `location` (`file`, then `line` and
+ * `column` when known) only when there is one, so a script tests for the key rather than for null.
+ */
+export function failureJson(failure: CliFailure): {
+  code: string;
+  message: string;
+  hint: string;
+  location?: ErrorLocation;
+} {
+  const { code, message, hint, location } = failure;
+  if (!location) return { code, message, hint };
+  const { file, line, column } = location;
+  return {
+    code,
+    message,
+    hint,
+    location: {
+      file,
+      ...(line === undefined ? {} : { line }),
+      ...(column === undefined ? {} : { column }),
+    },
+  };
+}
+
 /** The `--json` form of a failure, so a script reading stdout always gets one JSON object. */
 export function formatFailureJson(failure: CliFailure): string {
-  const { code, message, hint } = failure;
-  return `${JSON.stringify({ error: { code, message, hint } }, null, 2)}\n`;
+  return `${JSON.stringify({ error: failureJson(failure) }, null, 2)}\n`;
 }

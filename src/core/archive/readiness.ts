@@ -1,4 +1,4 @@
-import { PlaybookError } from "../errors.ts";
+import { locationAt, PlaybookError } from "../errors.ts";
 import type { PlaybookSummary } from "../model/summary.ts";
 
 // What the archive checks before it plans a single step: a playbook it can read in full, every claim proved, and a
@@ -14,9 +14,10 @@ export function assertLintClean(path: string, playbook: PlaybookSummary): void {
   if (firstError)
     throw new PlaybookError(
       "E_CONFIG",
-      `${path} has lint errors, first: line ${firstError.line}: ${firstError.message}`,
+      `${path} has lint errors, first: ${firstError.message}`,
       {
         hint: "Run `playbook lint` and fix them: the archive takes only a playbook it can read in full.",
+        location: locationAt(firstError.file, firstError),
       },
     );
 }
@@ -69,6 +70,8 @@ export function assertMergeable(
     throw new PlaybookError(
       "E_CONFIG",
       `${path}'s branch is the default branch \`${branch}\`; there is nothing to merge.`,
-      { hint: "Work on the playbook's own branch." },
+      {
+        hint: "Set `branch:` in its `## meta` to the task's own branch (`playbook new` makes one), and work there.",
+      },
     );
 }

@@ -20,9 +20,10 @@ import {
   formatYamlScalar,
   replaceRange,
   setYamlKey,
+  type EditPlace,
   type EditResult,
 } from "./text-edit.ts";
-import { hasYamlErrorIn } from "./yaml-guard.ts";
+import { yamlErrorIn } from "./yaml-guard.ts";
 
 interface Loaded {
   source: Source;
@@ -44,7 +45,7 @@ function findTask(
   playbook: Playbook,
   id: string,
   finalTasks: boolean,
-): { task: Subtask | FinalTask } | { reason: string } {
+): { task: Subtask | FinalTask } | { reason: string; at?: EditPlace } {
   const matches: (Subtask | FinalTask)[] = playbook.phases
     .flatMap((p) => p.subtasks)
     .filter((s) => s.id === id);
@@ -59,6 +60,7 @@ function findTask(
   if (matches.length > 1) {
     return {
       reason: `\`${id}\` appears ${matches.length} times in this playbook; fix the duplicate ids first (see \`playbook lint\`).`,
+      ...(matches[1] && { at: matches[1].span.start }),
     };
   }
   return { task };
@@ -67,7 +69,7 @@ function findTask(
 function findSubtask(
   playbook: Playbook,
   id: string,
-): { task: Subtask } | { reason: string } {
+): { task: Subtask } | { reason: string; at?: EditPlace } {
   const found = findTask(playbook, id, false);
   return "task" in found ? { task: found.task as Subtask } : found;
 }
@@ -80,11 +82,12 @@ export function setTaskChecked(
 ): EditResult {
   const { playbook } = load(text);
   const found = findTask(playbook, id, true);
-  if (!("task" in found)) return failure(found.reason);
+  if (!("task" in found)) return failure(found.reason, found.at);
   const { task } = found;
   if (task.checkbox.start.offset === task.checkbox.end.offset) {
     return failure(
       `\`${id}\` has no checkbox; write it as \`- [ ] **${id}**: ...\` first.`,
+      task.span.start,
     );
   }
   if (task.checked === checked) return { ok: true, text, changed: false };
@@ -105,12 +108,13 @@ export function setValidation(
 ): EditResult {
   const { playbook } = load(text);
   const found = findSubtask(playbook, subtaskId);
-  if (!("task" in found)) return failure(found.reason);
+  if (!("task" in found)) return failure(found.reason, found.at);
   const subtask = found.task;
   const validation = subtask.validations[name];
   if (!validation) {
     return failure(
       `Subtask \`${subtaskId}\` has no \`${name}\` validation; add \`- ${name}: "..."\` under its validations first.`,
+      subtask.span.start,
     );
   }
   const raw = text.slice(
@@ -149,6 +153,7 @@ export function setPhaseStatus(
   if (phases.length > 1) {
     return failure(
       `\`${phaseId}\` appears ${phases.length} times in this playbook; fix the duplicate ids first (see \`playbook lint\`).`,
+      phases[1]?.heading.start,
     );
   }
   const label = phase.labels["status"];
@@ -176,9 +181,11 @@ export function setReviewed(text: string, reviewed: boolean): EditResult {
     return failure(
       "This playbook has no `## meta` section; add one before setting `reviewed`.",
     );
-  if (hasYamlErrorIn(diagnostics, meta)) {
+  const broken = yamlErrorIn(diagnostics, meta);
+  if (broken) {
     return failure(
       "The `## meta` yaml block is broken; fix it (see `playbook lint`) before setting `reviewed`.",
+      broken,
     );
   }
   return setYamlKey(text, meta, "reviewed", reviewed, source.eol);
@@ -192,7 +199,7 @@ export function setValidated(
 ): EditResult {
   const { source, playbook } = load(text);
   const found = findSubtask(playbook, subtaskId);
-  if (!("task" in found)) return failure(found.reason);
+  if (!("task" in found)) return failure(found.reason, found.at);
   const subtask = found.task;
   const value = formatYamlScalar(stamp);
   const existing = findFieldValue(source, subtask, "validated");

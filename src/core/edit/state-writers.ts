@@ -1,7 +1,7 @@
 import type { StateSectionName } from "../model/state.ts";
 import { parseState } from "../parse/parse-state.ts";
 import { createSource } from "../parse/source.ts";
-import { hasYamlErrorIn } from "./yaml-guard.ts";
+import { yamlErrorIn } from "./yaml-guard.ts";
 import {
   failure,
   replaceRange,
@@ -31,9 +31,11 @@ export function setStateField(
     if (!withSection.ok) return withSection;
     return setStateField(withSection.text, section, key, value);
   }
-  if (hasYamlErrorIn(parsed.diagnostics, found)) {
+  const broken = yamlErrorIn(parsed.diagnostics, found);
+  if (broken) {
     return failure(
       `The \`## ${section}\` yaml block of state.md is broken; fix it (see \`playbook lint\`) before writing \`${key}\`.`,
+      broken,
     );
   }
   return setYamlKey(text, found, key, value, source.eol);

@@ -2,9 +2,16 @@ import { parseDocument } from "yaml";
 import type { Span } from "../model/diagnostic.ts";
 import type { YamlSection } from "../model/state.ts";
 
-/** The outcome of a surgical write: the new text, or why nothing was written. */
+/** Where in the document an edit was refused: the line and column a person goes to. */
+export interface EditPlace {
+  line: number;
+  column: number;
+}
+
+/** The outcome of a surgical write: the new text, or why nothing was written (and where, when it is one place). */
 export type EditResult =
-  { ok: true; text: string; changed: boolean } | { ok: false; reason: string };
+  | { ok: true; text: string; changed: boolean }
+  | { ok: false; reason: string; at?: EditPlace };
 
 export function replaceRange(
   text: string,
@@ -16,8 +23,10 @@ export function replaceRange(
   return { ok: true, text: next, changed: next !== text };
 }
 
-export function failure(reason: string): EditResult {
-  return { ok: false, reason };
+export function failure(reason: string, at?: EditPlace): EditResult {
+  return at
+    ? { ok: false, reason, at: { line: at.line, column: at.column } }
+    : { ok: false, reason };
 }
 
 export type YamlScalar = string | boolean | null;
@@ -79,6 +88,7 @@ export function setYamlKey(
   if (block === null)
     return failure(
       `\`## ${section.name}\` has no yaml block to write \`${key}\` into.`,
+      section.span.start,
     );
   const formatted = formatYamlValue(value);
   const span: Span | undefined = section.fields[key];
@@ -117,6 +127,7 @@ export function setYamlKey(
   if (/^\s*\{/.test(content)) {
     return failure(
       `\`## ${section.name}\` is a one-line \`{...}\` mapping; write it one key per line to add \`${key}\`, then run the command again.`,
+      block.start,
     );
   }
   const needsBreak = content !== "" && !content.endsWith("\n");

@@ -1,12 +1,12 @@
 import type { Diagnostic } from "../model/diagnostic.ts";
 import type { YamlSection } from "../model/state.ts";
 
-/** Whether a YAML error lies inside `section`: such a block is never written into. */
-export function hasYamlErrorIn(
+/** The first YAML error inside `section`, or undefined: such a block is never written into. */
+export function yamlErrorIn(
   diagnostics: readonly Diagnostic[],
   section: YamlSection,
-): boolean {
-  return diagnostics.some(
+): Diagnostic | undefined {
+  return diagnostics.find(
     (d) =>
       (d.code === "yaml-syntax" ||
         d.code === "yaml-not-mapping" ||
@@ -14,4 +14,12 @@ export function hasYamlErrorIn(
       d.line >= section.span.start.line &&
       d.line <= section.span.end.line,
   );
+}
+
+/** Whether a YAML error lies inside `section`. */
+export function hasYamlErrorIn(
+  diagnostics: readonly Diagnostic[],
+  section: YamlSection,
+): boolean {
+  return yamlErrorIn(diagnostics, section) !== undefined;
 }

@@ -2,7 +2,7 @@ import { PlaybookError } from "../errors.ts";
 import { SETTINGS_FILES, TRUST_PATHS } from "../paths/trust-paths.ts";
 
 const HERE_READ_ONLY =
-  "Here it is read-only (inside Claude Code's sandbox, or on a read-only disk).";
+  "it is read-only here (inside Claude Code's sandbox, or on a read-only disk)";
 
 /** Errors a write gets where the path is read-only to this process: a sandbox's mount, a read-only disk, a lock. */
 const REFUSED_WRITE = new Set(["EROFS", "EACCES", "EPERM", "EBUSY"]);
@@ -59,14 +59,14 @@ export function trustWriteFailure(
   if (shown === ".claude/playbook" || shown.startsWith(".claude/playbook/")) {
     const next =
       sub === "confirm"
-        ? `a person runs \`${command}\` in their own terminal`
+        ? `A person runs \`${command}\` in their own terminal.`
         : sub === "review" || sub === "crit"
-          ? `the ${sub === "review" ? "reviewer" : "critic"} subagent runs \`${command}\` through its Bash tool, which the hook runs for it, or a person runs it in their own terminal`
-          : `run \`${command}\` through Claude Code's Bash tool, which the hook runs for you, or in your own terminal`;
+          ? `The ${sub === "review" ? "reviewer" : "critic"} subagent runs \`${command}\` through its Bash tool, which the hook runs for it, or a person runs it in their own terminal.`
+          : `Run \`${command}\` through Claude Code's Bash tool, which the hook runs for you, or in your own terminal.`;
     return new PlaybookError(
       "E_WRITE",
-      `\`${shown}\` is written only by playbook's hook or a person's terminal: ${next}.`,
-      { hint: HERE_READ_ONLY, cause },
+      `\`${shown}\` is written only by playbook's hook or a person's terminal, and ${HERE_READ_ONLY}.`,
+      { hint: next, cause },
     );
   }
   const byInit =
@@ -76,7 +76,12 @@ export function trustWriteFailure(
     shown.startsWith(".claude/settings");
   return new PlaybookError(
     "E_WRITE",
-    `\`${shown}\` is changed only by a person in their own terminal: ${byInit ? "ask the user to run `npx --no playbook init` (or `npm install`) there" : `ask the user to change \`${shown}\` themselves`}.`,
-    { hint: HERE_READ_ONLY, cause },
+    `\`${shown}\` is changed only by a person in their own terminal, and ${HERE_READ_ONLY}.`,
+    {
+      hint: byInit
+        ? "Ask the user to run `npx --no playbook init` (or `npm install`) in their own terminal."
+        : `Ask the user to change \`${shown}\` themselves, in their own terminal.`,
+      cause,
+    },
   );
 }

@@ -2,7 +2,7 @@ import { basename } from "node:path";
 import { applyEdits, modify, parse as parseJsonc } from "jsonc-parser";
 import { resolveConfig } from "../config/config.ts";
 import { setStateField } from "../edit/state-writers.ts";
-import { PlaybookError } from "../errors.ts";
+import { locationAt, PlaybookError } from "../errors.ts";
 import type { SecurityMode } from "../model/state.ts";
 import { parseState } from "../parse/parse-state.ts";
 import { HOOK_LOADER } from "../paths/trust-paths.ts";
@@ -129,6 +129,7 @@ export function priorManifest(text: string | null): Manifest | null {
       `${MANIFEST_FILE} cannot be read: ${previous.problem}.`,
       {
         hint: `Restore it from git (\`git checkout -- ${MANIFEST_FILE}\`), or delete it: init then treats every existing file as yours and writes nothing over it.`,
+        location: { file: MANIFEST_FILE },
       },
     );
   return previous.status === "ok" ? previous.manifest : null;
@@ -272,9 +273,10 @@ export function planInit(choices: InitChoices, facts: InitFacts): InitPlan {
   if (!settings.ok)
     throw new PlaybookError(
       "E_CONFIG",
-      `${SETTINGS}:${settings.line}:${settings.column}: ${settings.problem}.`,
+      `playbook cannot merge its settings into ${SETTINGS}: ${settings.problem}.`,
       {
         hint: `Fix ${SETTINGS} (Claude Code cannot read it either), then run \`playbook init\` again. Nothing was changed.`,
+        location: locationAt(SETTINGS, settings),
       },
     );
   notes.push(...settings.notes);
@@ -339,13 +341,10 @@ export function planInit(choices: InitChoices, facts: InitFacts): InitPlan {
     facts.renderTemplate(blockSource),
   );
   if (!block.ok)
-    throw new PlaybookError(
-      "E_CONFIG",
-      `${CLAUDE_MD}:${block.line}: ${block.problem}.`,
-      {
-        hint: "Keep exactly one `<!-- playbook:begin -->` … `<!-- playbook:end -->` pair (or none), then run `playbook init` again. Nothing was changed.",
-      },
-    );
+    throw new PlaybookError("E_CONFIG", `${block.problem}.`, {
+      hint: "Keep exactly one `<!-- playbook:begin -->` … `<!-- playbook:end -->` pair (or none), then run `playbook init` again. Nothing was changed.",
+      location: { file: CLAUDE_MD, line: block.line },
+    });
   steps.push(
     sharedStep(
       CLAUDE_MD,

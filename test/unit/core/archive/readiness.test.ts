@@ -18,14 +18,19 @@ function summaryOf(text: string) {
   return summarizePlaybook(parsed.value, parsed.diagnostics);
 }
 
-/** The refusal `run` throws: its code, message and next step. */
+/** The refusal `run` throws: its code, message, next step and where, if anywhere. */
 function refusal(run: () => unknown) {
   try {
     run();
   } catch (error) {
     expect(error).toBeInstanceOf(PlaybookError);
     const e = error as PlaybookError;
-    return { code: e.code, message: e.message, hint: e.hint ?? "" };
+    return {
+      code: e.code,
+      message: e.message,
+      hint: e.hint,
+      location: e.location,
+    };
   }
   return null;
 }
@@ -52,8 +57,9 @@ describe("what the archive checks before it plans a step", () => {
     const r = refusal(() => assertLintClean(PATH, broken));
     expect(r?.code).toBe("E_CONFIG");
     expect(r?.message).toBe(
-      `${PATH} has lint errors, first: line 7: Unexpected x, expected y.`,
+      `${PATH} has lint errors, first: Unexpected x, expected y.`,
     );
+    expect(r?.location).toEqual({ file: PATH, line: 7, column: 1 });
     expect(r?.hint).toContain("playbook lint");
   });
 
@@ -91,6 +97,8 @@ describe("what the archive checks before it plans a step", () => {
     expect(refusal(() => assertMergeable(PATH, "feat/x", "main"))).toBeNull();
     const r = refusal(() => assertMergeable(PATH, "main", "main"));
     expect(r?.message).toContain("there is nothing to merge");
-    expect(r?.hint).toBe("Work on the playbook's own branch.");
+    expect(r?.hint).toBe(
+      "Set `branch:` in its `## meta` to the task's own branch (`playbook new` makes one), and work there.",
+    );
   });
 });

@@ -328,5 +328,9 @@ describe("writers on unusual documents", () => {
     const result = setTaskChecked(text, "p1.1", true);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.reason).toMatch(/`p1\.1` appears 2 times/);
+    // The refusal points at the second one, the id to rename.
+    const second =
+      text.split("\n").findLastIndex((l) => l.includes("**p1.1**")) + 1;
+    expect(result).toMatchObject({ at: { line: second } });
   });
 });

@@ -35,27 +35,29 @@ describe("a refused write to a trust path is the user's to act on, not a bug", (
   it.each([
     [
       "playbook verify p1.1",
-      "`.claude/playbook/records` is written only by playbook's hook or a person's terminal: run `playbook verify p1.1` through Claude Code's Bash tool, which the hook runs for you, or in your own terminal.",
+      "Run `playbook verify p1.1` through Claude Code's Bash tool, which the hook runs for you, or in your own terminal.",
     ],
     [
       "playbook confirm p1.1",
-      "`.claude/playbook/records` is written only by playbook's hook or a person's terminal: a person runs `playbook confirm p1.1` in their own terminal.",
+      "A person runs `playbook confirm p1.1` in their own terminal.",
     ],
     [
       "playbook review approve",
-      "`.claude/playbook/records` is written only by playbook's hook or a person's terminal: the reviewer subagent runs `playbook review approve` through its Bash tool, which the hook runs for it, or a person runs it in their own terminal.",
+      "The reviewer subagent runs `playbook review approve` through its Bash tool, which the hook runs for it, or a person runs it in their own terminal.",
     ],
   ])(
-    "%s says who writes the records and what to do next",
-    (command, message) => {
+    "%s says who writes the records, and its hint what to do next",
+    (command, hint) => {
       const failure = toTrustWriteFailure(
         refused("EROFS", "/p/.claude/playbook/records/plan__x.md"),
         command,
       );
       expect(failure).toBeInstanceOf(PlaybookError);
       expect(failure?.code).toBe("E_WRITE");
-      expect(failure?.message).toBe(message);
-      expect(failure?.hint).toMatch(/read-only/);
+      expect(failure?.message).toBe(
+        "`.claude/playbook/records` is written only by playbook's hook or a person's terminal, and it is read-only here (inside Claude Code's sandbox, or on a read-only disk).",
+      );
+      expect(failure?.hint).toBe(hint);
     },
   );
 
@@ -69,7 +71,10 @@ describe("a refused write to a trust path is the user's to act on, not a bug", (
       "playbook init",
     );
     expect(failure?.message).toBe(
-      "`.claude/playbook.json` is changed only by a person in their own terminal: ask the user to change `.claude/playbook.json` themselves.",
+      "`.claude/playbook.json` is changed only by a person in their own terminal, and it is read-only here (inside Claude Code's sandbox, or on a read-only disk).",
+    );
+    expect(failure?.hint).toBe(
+      "Ask the user to change `.claude/playbook.json` themselves, in their own terminal.",
     );
   });
 

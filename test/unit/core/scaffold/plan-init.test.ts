@@ -161,13 +161,23 @@ describe("planInit (pure)", () => {
     })();
     expect(error).toBeInstanceOf(PlaybookError);
     expect((error as PlaybookError).message).toMatch(
-      /^\.claude\/settings\.json:2:\d+: /,
+      /^playbook cannot merge its settings into \.claude\/settings\.json: /,
     );
+    expect((error as PlaybookError).location).toEqual({
+      file: ".claude/settings.json",
+      line: 2,
+      column: 3,
+    });
   });
 
   it("refuses a manifest it cannot read, rather than guessing which files are ours", () => {
     expect(() => priorManifest("{not json")).toThrow(
-      /playbook-manifest\.json cannot be read/,
+      expect.objectContaining({
+        message: expect.stringMatching(
+          /playbook-manifest\.json cannot be read/,
+        ) as string,
+        location: { file: ".claude/playbook-manifest.json" },
+      }) as Error,
     );
   });
 });
