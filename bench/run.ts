@@ -16,6 +16,7 @@ import { benchLoader, benchVerify } from "./verify.ts";
 import { benchSnapshots } from "./snapshot.ts";
 import { benchPlanDoor } from "./plan-door.ts";
 import { DECISION_FIGURES } from "./decision-figures.ts";
+import { SUITE_FIGURES } from "./suite-figures.ts";
 import { changesListing, startTree } from "../src/adapters/tree-listing.ts";
 import {
   gitInvocation,
@@ -976,6 +977,7 @@ try {
     "",
     ...loaderLines,
     "",
+    ...SUITE_FIGURES,
     ...DECISION_FIGURES,
     "## Notes",
     "",
