@@ -12,7 +12,7 @@ import {
 import { writeTextAtomic } from "./atomic-write.ts";
 import { RUNTIME_DIR } from "./runtime-files.ts";
 
-export const JOURNAL_FILE = join(RUNTIME_DIR, "archive-journal.json");
+const JOURNAL_FILE = join(RUNTIME_DIR, "archive-journal.json");
 export const HISTORY_FILE = join(RUNTIME_DIR, "archive-history.json");
 
 export type StoredJournal =

@@ -12,7 +12,7 @@ import { RUNTIME_DIR } from "./runtime-files.ts";
 /** This machine's Claude Code settings: masked inside the sandbox, denied to the file tools. */
 export const LOCAL_SETTINGS_FILE = join(".claude", "settings.local.json");
 /** What the hook added to them, in the trust paths: only that is ever taken out again. */
-export const LOCAL_BOUNDARY_FILE = join(RUNTIME_DIR, "local-boundary.json");
+const LOCAL_BOUNDARY_FILE = join(RUNTIME_DIR, "local-boundary.json");
 
 const MAX_BYTES = 1024 * 1024;
 

@@ -13,11 +13,7 @@ import { join } from "node:path";
  * Whether the open file lies at `root/path`: on Linux the kernel says where (`/proc/self/fd`); elsewhere the folder
  * that holds it must resolve to where the path says.
  */
-export function isOpenedWhereItSays(
-  fd: number,
-  root: string,
-  path: string,
-): boolean {
+function isOpenedWhereItSays(fd: number, root: string, path: string): boolean {
   const expected = join(realRoot(root), path);
   try {
     return readlinkSync(`/proc/self/fd/${fd}`) === expected;

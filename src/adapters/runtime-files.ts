@@ -14,7 +14,7 @@ import { writeTextAtomic } from "./atomic-write.ts";
 
 /** `.claude/playbook`, git-ignored: records, grants, locks, sessions, logs, cache. */
 export const RUNTIME_DIR = join(".claude", "playbook");
-export const LOCK_FILE = join(RUNTIME_DIR, "post-loop.json");
+const LOCK_FILE = join(RUNTIME_DIR, "post-loop.json");
 
 /** The post-loop lock (docs/archive.md), or null. An unreadable lock still counts as set: `playbook post-loop` lifts it. */
 export function readPostLoopLock(projectDir: string): PostLoopLock | null {
@@ -155,7 +155,7 @@ export function readUnfinishedArchive(projectDir: string): {
  * (a hook that crashes or times out would let the call through): holds the reason; absent when the settings are
  * sound. Removed by the next SessionStart that finds them sound, or by `playbook init`.
  */
-export const FAIL_OPEN_FILE = join(RUNTIME_DIR, "settings-fail-open");
+const FAIL_OPEN_FILE = join(RUNTIME_DIR, "settings-fail-open");
 
 /** Why the settings let a failed hook through, or null. */
 export function readFailOpen(projectDir: string): string | null {

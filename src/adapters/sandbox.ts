@@ -66,10 +66,7 @@ export type Sandbox =
  * which wire the hooks, and git's own folder (hooks, config, refs, what `.git/info/exclude` hides from the
  * fingerprint). Folders cover everything inside them.
  */
-export function protectedPaths(
-  root: string,
-  packageRoot: string | null,
-): string[] {
+function protectedPaths(root: string, packageRoot: string | null): string[] {
   const paths = WRITE_GUARDED_PATHS.map((p) => join(root, p));
   if (packageRoot !== null) {
     const rel = relative(root, packageRoot);

@@ -13,7 +13,7 @@ import {
 import { writeTextAtomic } from "./atomic-write.ts";
 import { RUNTIME_DIR } from "./runtime-files.ts";
 
-export const SESSIONS_DIR = join(RUNTIME_DIR, "sessions");
+const SESSIONS_DIR = join(RUNTIME_DIR, "sessions");
 
 /** `<id><suffix>` in the sessions folder; ids are reduced to safe file-name characters. */
 function sessionFile(

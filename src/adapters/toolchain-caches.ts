@@ -98,7 +98,7 @@ function userGoCache(input: ToolchainCacheInput): string {
 }
 
 /** `XDG_CACHE_HOME` when absolute (the specification ignores a relative one), else `~/.cache`. */
-export function xdgCacheHome(
+function xdgCacheHome(
   env: Readonly<Record<string, string | undefined>>,
   home: string,
 ): string {

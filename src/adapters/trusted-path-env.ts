@@ -5,7 +5,7 @@ import {
 } from "../core/paths/agent-writable-path.ts";
 
 /** The temp folders the agent's sandbox may write, as this process names them. */
-export function agentTempDirs(
+function agentTempDirs(
   env: Readonly<Record<string, string | undefined>>,
 ): string[] {
   const dirs = ["/tmp", "/var/tmp", env["TMPDIR"], env["TEMP"], env["TMP"]];

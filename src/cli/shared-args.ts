@@ -48,7 +48,7 @@ export function projectRoot(
 }
 
 /** The nearest folder from `start` up that holds `.claude/playbook.json`, else `state.md`, else `start`. */
-export function findProjectRoot(start: string): string {
+function findProjectRoot(start: string): string {
   for (const marker of [join(".claude", "playbook.json"), "state.md"]) {
     for (let dir = resolve(start); ; dir = dirname(dir)) {
       if (existsSync(join(dir, marker))) return dir;

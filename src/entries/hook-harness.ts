@@ -233,7 +233,7 @@ function watchdogAt(budgetMs: number): number {
  * Milliseconds from a monotonic clock. `process.hrtime` rather than `performance.now()`: the `performance` global
  * loads `node:perf_hooks` on first use, about 0.8 ms on every tool call.
  */
-export function clock(): number {
+function clock(): number {
   return Number(process.hrtime.bigint()) / 1e6;
 }
 

@@ -51,7 +51,7 @@ export function summarizeLazily(projectDir: string): Summarize {
 const parsed: string[] = [];
 
 /** Documents up to this many characters are parsed without the watchdog. */
-export const QUICK_PARSE_CHARS = 32 * 1024;
+const QUICK_PARSE_CHARS = 32 * 1024;
 
 /** The documents this process parsed (a hook process serves one call): what took the time when it runs out. */
 export function parsedDocuments(): readonly string[] {

@@ -70,7 +70,7 @@ function setReply(reply: string): void {
  * The hook's claim on the one reply: true when it may write it (no watchdog, or the watchdog has not answered), and
  * from then on the watchdog stays silent.
  */
-export function claimReply(): boolean {
+function claimReply(): boolean {
   if (flag === null) return true;
   const won = Atomics.compareExchange(flag, 0, 0, 1) !== 2;
   Atomics.notify(flag, 0);

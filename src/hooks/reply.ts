@@ -89,9 +89,14 @@ export function toHookReply(event: HookEvent, answer: HookAnswer): HookReply {
 }
 
 const MAX_CHARS = 9_500;
+/** What a cut keeps of a text's end: every refusal ends with its next step and the kill switch. */
+const TAIL_CHARS = 1_500;
 
+/** Cuts a text over the cap in its middle, where a long refusal quotes the command, so its end still reads. */
 function cap(text: string): string {
-  return text.length <= MAX_CHARS
-    ? text
-    : `${text.slice(0, MAX_CHARS - 40)}\n… (${text.length - MAX_CHARS + 40} more characters)`;
+  if (text.length <= MAX_CHARS) return text;
+  // 60 characters hold the note that says what was left out.
+  const head = MAX_CHARS - TAIL_CHARS - 60;
+  const left = text.length - head - TAIL_CHARS;
+  return `${text.slice(0, head)}\n… (${left} characters left out) …\n${text.slice(-TAIL_CHARS)}`;
 }

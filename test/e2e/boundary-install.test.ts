@@ -84,8 +84,9 @@ describe("the loader init commits", () => {
     expect(read.status).toBe(0);
     // The real hook answered: a write without a playbook gets the playbook gate's reason, not the loader's.
     const reason = write(p).reply.hookSpecificOutput?.permissionDecisionReason;
-    expect(reason).toBeDefined();
-    expect(reason).not.toContain("not installed");
+    expect(reason).toContain(
+      "Blocked `src/x.ts`: no playbook is active, and work starts with a plan.",
+    );
   });
 
   it("refuses writes, not reads, when the bundle is missing (a clone without npm install), and says what to do", () => {

@@ -11,6 +11,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { requireSandboxTools } from "../helpers/required-tools.ts";
 import { runCli } from "../helpers/run-cli.ts";
 import { approveInTest } from "../helpers/guarded-repo.ts";
 import { readRecords } from "../../src/adapters/record-store.ts";
@@ -82,6 +83,7 @@ interface Repo extends TempProject {
 
 /** A repository whose p1.1 was verified (for real, in the sandbox where one runs), ticked and committed. */
 function verifiedRepo(technical = "cat flags/ok"): Repo {
+  requireSandboxTools();
   const p = createTempProject({
     "state.md": STATE,
     [PLAYBOOK]: playbook(technical),
@@ -89,7 +91,7 @@ function verifiedRepo(technical = "cat flags/ok"): Repo {
     "flags/ok": "ok\n",
     ".gitignore":
       ".claude/playbook/*\n!.claude/playbook/records/\n.claude/playbook/records/history.jsonl\nflags/\n",
-    ".claude/playbook.json": `${JSON.stringify({ security: sandboxed ? "strict" : "trusted" })}\n`,
+    ".claude/playbook.json": `${JSON.stringify({ security: "strict" })}\n`,
   });
   const git = (...args: string[]) =>
     execFileSync("git", args, {
@@ -126,17 +128,6 @@ function verifiedRepo(technical = "cat flags/ok"): Repo {
   repo.commit("work, verified");
   return repo;
 }
-
-const sandboxed =
-  process.platform === "darwin" ||
-  ["bwrap", "socat", "rg"].every((tool) => {
-    try {
-      execFileSync("which", [tool], { stdio: "ignore" });
-      return true;
-    } catch {
-      return false;
-    }
-  });
 
 function rerun(repo: Repo, ...args: string[]) {
   return runCli(["check", "--rerun", "--cwd", repo.dir, ...args]);

@@ -21,23 +21,13 @@ import {
 import { githubWorkflow } from "../../src/core/scaffold/ci-workflow.ts";
 import { approveInTest } from "../helpers/guarded-repo.ts";
 import { runPullRequestTarget } from "../helpers/actions-runner.ts";
+import { requireSandboxTools } from "../helpers/required-tools.ts";
 import { CLI_BUNDLE, runCli } from "../helpers/run-cli.ts";
 
 const PLAYBOOK = "plan/playbook-divide.md";
 const WORKFLOW = ".github/workflows/playbook.yml";
 const GOOD = "export const divide = (a, b) => a / b;\n";
 const BUGGY = "export const divide = () => 0;\n";
-
-const sandboxed =
-  process.platform === "darwin" ||
-  ["bwrap", "socat", "rg"].every((tool) => {
-    try {
-      execFileSync("which", [tool], { stdio: "ignore" });
-      return true;
-    } catch {
-      return false;
-    }
-  });
 
 function playbook(checked: boolean, done = false): string {
   return `# playbook-divide
@@ -110,6 +100,7 @@ interface World {
  * runs this build) and the workflow `init --ci github` writes; the agent works on feat/divide in a clone.
  */
 function ciWorld(): World {
+  requireSandboxTools();
   const dir = realpathSync(mkdtempSync(join(tmpdir(), "playbook-ci-")));
   const verifier = join(dir, "verifier-package");
   mkdirSync(verifier);
@@ -166,10 +157,7 @@ function ciWorld(): World {
     ".gitignore",
     "node_modules/\n.claude/playbook/*\n!.claude/playbook/records/\n.claude/playbook/records/history.jsonl\n",
   );
-  write(
-    ".claude/playbook.json",
-    `${JSON.stringify({ security: sandboxed ? "strict" : "trusted" })}\n`,
-  );
+  write(".claude/playbook.json", `${JSON.stringify({ security: "strict" })}\n`);
   write("state.md", STATE);
   write(PLAYBOOK, playbook(false));
   // Proof counts only in a plan the reviewer approved.

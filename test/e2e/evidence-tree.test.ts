@@ -143,7 +143,6 @@ describe("evidence proves the code as it was verified", () => {
       "could not check this call within 1.5 s",
       "a very large file among the changes",
     );
-    expect(repo.read(PLAYBOOK)).toContain("- [ ] **p1.1**");
   });
 
   it("a file git is told to assume unchanged or to skip is still the code: breaking it makes the evidence stale", () => {
@@ -181,8 +180,6 @@ describe("evidence proves the code as it was verified", () => {
       expectDenied(tick(repo), "the code changed since verify");
       // Refused again from the basis that reading left.
       expectDenied(tick(repo), "the code changed since verify");
-      expect(repo.read("src/multiply.ts")).toContain("a + b");
-      expect(repo.read(PLAYBOOK)).toContain("- [ ] **p1.1**");
     }
   });
 

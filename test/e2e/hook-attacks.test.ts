@@ -63,7 +63,6 @@ describe("the attack corpus is blocked", () => {
       "playbook verify p1.1",
     );
     expect(reply.reason).not.toContain("no validation kind");
-    expect(repo.read(PLAYBOOK)).toBe(before);
   });
 
   it("rewriting the whole playbook with Write to tick every box and set done", () => {

@@ -1,31 +1,20 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  writeFileSync,
-} from "node:fs";
+import { copyFileSync, existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseEntry } from "../../src/adapters/summary-entry-file.ts";
 import { describe, expect, it } from "vitest";
 import {
   createGuardedRepo,
+  expectAllowed,
   expectDenied,
   type GuardedRepo,
-  type HookReplyView,
 } from "../helpers/guarded-repo.ts";
 import { readHookReply } from "../helpers/hook-reply.ts";
 import { HOOK_BUNDLE, runHook } from "../helpers/run-hook.ts";
 import { createTempProject } from "../helpers/temp-project.ts";
 
-/** Runs `command` in the repository as the agent's shell would, unless the hook refused it. */
-function runUnlessDenied(
-  repo: GuardedRepo,
-  reply: HookReplyView,
-  command: string,
-): void {
-  if (reply.decision === "deny") return;
+/** Runs `command` in the repository's shell with no hook in the way: what the refusal kept from happening. */
+function runUnchecked(repo: GuardedRepo, command: string): void {
   spawnSync("bash", ["-c", command], { cwd: repo.dir, timeout: 60_000 });
 }
 
@@ -53,19 +42,19 @@ function preToolUse(repo: GuardedRepo, command: string) {
 }
 
 describe("PreToolUse fails closed", () => {
-  it("a call the hook could not check in time is refused, with what to do, and its target stays", () => {
+  it("a call the hook could not check in time is refused, with what to do; with the time it has, the same call goes through", () => {
     const repo = createGuardedRepo();
     repo.bash("git status"); // state.md and the playbook are read and kept: only the command takes time
-    const before = repo.read("state.md");
-    const command = "rm -f state.md";
-    const reply = repo.hook(
-      "PreToolUse",
-      { tool_name: "Bash", tool_input: { command } },
-      { PLAYBOOK_CHECK_BUDGET_MS: "0" },
-    );
-    expectDenied(reply, "could not check this call within", "split");
-    runUnlessDenied(repo, reply, command);
-    expect(repo.read("state.md")).toBe(before);
+    const call = {
+      tool_name: "Bash",
+      tool_input: { command: "echo 2 > src/app.ts" },
+    };
+    const late = repo.hook("PreToolUse", call, {
+      PLAYBOOK_CHECK_BUDGET_MS: "0",
+    });
+    expectDenied(late, "could not check this call within", "split");
+    // The time alone refused it: the guards let this call through.
+    expectAllowed(repo.hook("PreToolUse", call));
   });
 
   it("a call that ran out of time reading a playbook that changed says so, and the same call then goes through", () => {
@@ -99,46 +88,38 @@ describe("PreToolUse fails closed", () => {
     const repo = createGuardedRepo();
     const nested = (inner: string) =>
       `echo ${"$(echo ".repeat(12)}${inner}${")".repeat(12)}`;
-    for (const command of [
-      nested("$(rm -f state.md)"),
-      nested("$(rm -rf src)"),
-    ]) {
-      const reply = repo.bash(command);
-      expectDenied(reply, "could not analyse this command", "nested");
-      runUnlessDenied(repo, reply, command);
+    for (const [command, target] of [
+      [nested("$(rm -f state.md)"), "state.md"],
+      [nested("$(rm -rf src)"), "src/app.ts"],
+    ] as const) {
+      expectDenied(
+        repo.bash(command),
+        "could not analyse this command",
+        "nested",
+      );
+      // What the refusal kept: the shell follows the nesting the parser does not, and deletes the target.
+      runUnchecked(repo, command);
+      expect(existsSync(repo.path(target)), command).toBe(false);
     }
-    expect(existsSync(repo.path("state.md"))).toBe(true);
-    expect(existsSync(repo.path("src/app.ts"))).toBe(true);
   });
 
   it("a line the parser gives up on is refused, not let through unchecked", () => {
     const repo = createGuardedRepo();
     // Arithmetic nested a hundred thousand levels deep overflows the parser's stack.
     const command = `echo $((${"(".repeat(100_000)}1${")".repeat(100_000)})) > src/app.ts`;
-    const reply = repo.bash(command);
-    expectDenied(reply, "could not analyse this command");
-    runUnlessDenied(repo, reply, command);
-    expect(repo.read("src/app.ts")).toBe("export const app = 1;\n");
+    expectDenied(repo.bash(command), "could not analyse this command");
   });
 
-  it("a glob of a million characters next to a guarded target is answered, and refused", () => {
+  it("a glob of a million characters next to a guarded target is answered and refused; the reason, cut to fit, still names the target and the next step", () => {
     const repo = createGuardedRepo();
     const command = `rm -rf /tmp/${"**?".repeat(300_000)} state.md`;
     const reply = repo.bash(command);
-    expect(reply.decision).toBe("deny");
-    runUnlessDenied(repo, reply, command);
-    expect(existsSync(repo.path("state.md"))).toBe(true);
-  });
-
-  it("forty thousand commands in one call (under the 1 MB limit) are refused once the time is up", () => {
-    const repo = createGuardedRepo();
-    mkdirSync(repo.path("build"), { recursive: true });
-    const command = Array.from(
-      { length: 40_000 },
-      (_, i) => `rm -rf build/d${i}/*`,
-    ).join("; ");
-    const reply = repo.bash(command);
-    expectDenied(reply, "could not check this call within 6 s");
+    expectDenied(
+      reply,
+      "state.md` could change `state.md` from the shell",
+      "Next: use the Edit or Write tool for state.md",
+    );
+    expect(reply.reason).toMatch(/\n… \(\d+ characters left out\) …\n/);
   });
 
   it("a command over the 1 MB the parser reads is refused, whatever it names", () => {
@@ -174,7 +155,6 @@ describe("PreToolUse fails closed", () => {
     const reply = readHookReply(result.stdout);
     expect(reply.decision).toBe("deny");
     expect(reply.reason).toContain("playbook's hook failed: broken bundle");
-    expect(repo.read("state.md")).not.toBe("");
   });
 
   it("a cache entry edited into a shape the guards cannot read refuses one call, then is rebuilt", () => {
@@ -224,12 +204,11 @@ describe("PreToolUse fails closed by construction", () => {
   const slowPlaybook = (repo: GuardedRepo) =>
     `${repo.read("plan/playbook-login-form.md")}\n${"word *emph* `code` [link](x) ".repeat(60_000)}\n`;
 
-  it("while a parse holds the main thread past the watchdog's time, the watchdog refuses the call with a reason, and the target stays", () => {
+  it("while a parse holds the main thread past the watchdog's time, the watchdog refuses the call with a reason", () => {
     const repo = createGuardedRepo();
     // state.md parsed and cached first: on a loaded machine its own cold parse could outlast the 0.3 s.
     repo.bash("git status");
     repo.write("plan/playbook-login-form.md", slowPlaybook(repo));
-    const before = repo.read("src/app.ts");
     const result = runHook(
       "PreToolUse",
       {
@@ -251,7 +230,6 @@ describe("PreToolUse fails closed by construction", () => {
     expect(reply.reason).toContain("could not finish checking this call");
     expect(reply.reason).toContain("plan/playbook-login-form.md");
     expect(result.status).toBeNull();
-    expect(repo.read("src/app.ts")).toBe(before);
   });
 
   it("when the hook answers first, the watchdog stays silent and the process ends normally", () => {
@@ -318,15 +296,12 @@ describe("PreToolUse fails closed by construction", () => {
         ["-c", `import base64;exec(base64.b64decode('${code}'))`],
         { cwd: repo.dir },
       );
-      const before = repo.read("src/app.ts");
       const reply = repo.pre("Edit", {
         file_path: repo.path("src/app.ts"),
         old_string: "export const app = 1;",
         new_string: "export const app = 2;",
       });
       expectDenied(reply, file, "more than the");
-      runUnlessDenied(repo, reply, "sed -i 's/1/2/' src/app.ts");
-      expect(repo.read("src/app.ts")).toBe(before);
       // The repair: the Write tool replaces the document whole.
       const repair = repo.pre("Write", {
         file_path: repo.path(file),
@@ -365,18 +340,12 @@ describe("settings that would let a failed hook through", () => {
     repo.write(".claude/settings.json", oldSettings({}));
     const start = repo.hook("SessionStart", { source: "startup" });
     expect(start.raw).toContain('without \\"onFailure\\": \\"block\\"');
-    const before = repo.read("src/app.ts");
     const write = repo.pre("Write", {
       file_path: repo.path("src/app.ts"),
       content: "x\n",
     });
     expectDenied(write, "onFailure", "npx --no playbook init");
-    runUnlessDenied(
-      repo,
-      repo.bash("echo y > src/app.ts"),
-      "echo y > src/app.ts",
-    );
-    expect(repo.read("src/app.ts")).toBe(before);
+    expectDenied(repo.bash("echo y > src/app.ts"), "onFailure");
     expect(
       repo.pre("Read", { file_path: repo.path("src/app.ts") }).decision,
     ).not.toBe("deny");

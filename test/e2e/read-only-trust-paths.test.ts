@@ -1,6 +1,10 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
+import {
+  INSTALL_SANDBOX_TOOLS,
+  requireTool,
+} from "../helpers/required-tools.ts";
 import { CLI_BUNDLE, childEnv } from "../helpers/run-cli.ts";
 import { SAMPLE_PLAYBOOK, SAMPLE_STATE } from "../helpers/sample-docs.ts";
 import {
@@ -10,14 +14,9 @@ import {
 
 const PLAYBOOK = "plan/playbook-login-form.md";
 
-const hasBwrap = (() => {
-  try {
-    execFileSync("which", ["bwrap"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+// bubblewrap, which mounts the paths read-only here as Claude Code's sandbox does, exists only on Linux; macOS's
+// sandbox-exec takes a profile these tests do not write.
+const onLinux = describe.runIf(process.platform === "linux");
 
 /** Runs the CLI with `readOnly` (project paths) mounted read-only, as Claude Code's sandbox mounts the trust paths. */
 function cliWithReadOnly(p: TempProject, readOnly: string[], args: string[]) {
@@ -60,7 +59,9 @@ function project(): TempProject {
   return p;
 }
 
-describe.runIf(hasBwrap)("where a trust path is read-only", () => {
+onLinux("where a trust path is read-only", () => {
+  beforeEach(() => requireTool("which", ["bwrap"], INSTALL_SANDBOX_TOOLS));
+
   it("verify says who writes the records and how to run it, before it runs anything", () => {
     const p = project();
     const result = cliWithReadOnly(p, [".claude/playbook"], ["verify", "p1.1"]);

@@ -130,13 +130,22 @@ describe("the hook keeps a copy of the uncommitted work before a shell command t
     ["git checkout-index -a -f", "would throw away uncommitted changes"],
     ["git -C src checkout -- ..", "would throw away uncommitted changes"],
     ["git clean -fd -e '!*'", "deletes ignored files"],
-  ])("the parser still refuses %s early", (command, reason) => {
-    const repo = withWork();
-    expectDenied(repo.bash(command), reason);
-    expect(repo.read("src/app.ts")).toBe(
-      "export const app = 2; // uncommitted\n",
-    );
-  });
+  ])(
+    "the parser still refuses %s early, before a copy is taken; run unchecked, the line throws the work away",
+    (command, reason) => {
+      const repo = withWork();
+      const work = () => [
+        repo.read("src/app.ts"),
+        existsSync(repo.path("src/new.ts")),
+      ];
+      const before = work();
+      expectDenied(repo.bash(command), reason);
+      expect(manifests(repo)).toEqual([]);
+      // What the refusal kept: run unchecked, the same line throws the work away.
+      spawnSync("bash", ["-c", command], { cwd: repo.dir });
+      expect(work()).not.toEqual(before);
+    },
+  );
 
   it("playbook undo is not refused, and the hook keeps the work before it runs", () => {
     const repo = withWork();

@@ -1,13 +1,14 @@
 import { execFileSync, spawn } from "node:child_process";
 import { randomInt } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { readRecords } from "../../src/adapters/record-store.ts";
 import { approveInTest } from "../helpers/guarded-repo.ts";
 import {
   createFinishedRepo,
   finishedPlaybookWith,
 } from "../helpers/finished-repo.ts";
+import { requireSandboxTools } from "../helpers/required-tools.ts";
 import { childEnv, CLI_BUNDLE } from "../helpers/run-cli.ts";
 import {
   createTempProject,
@@ -219,16 +220,8 @@ describe("playbook verify shows each validation as it finishes", () => {
   });
 });
 
-const canSandbox =
-  process.platform === "linux" &&
-  ["bwrap", "socat", "rg"].every((tool) => {
-    try {
-      execFileSync("which", [tool], { stdio: "ignore" });
-      return true;
-    } catch {
-      return false;
-    }
-  });
+// The process tree is read from /proc and the sandbox is bubblewrap's: Linux's. macOS has neither.
+const onLinux = describe.runIf(process.platform === "linux");
 
 /** A process as /proc shows it: its pid with its start time, so a reused pid is not taken for it. */
 interface ProcessId {
@@ -341,7 +334,8 @@ async function expectAllGone(tree: ProcessId[]): Promise<void> {
   );
 }
 
-describe.runIf(canSandbox)("Ctrl-C on playbook verify", () => {
+onLinux("Ctrl-C on playbook verify", () => {
+  beforeEach(requireSandboxTools);
   const started: ProcessId[] = [];
   afterEach(() => {
     // A failing run must not leave its sleeper behind.

@@ -9,11 +9,12 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { readRecords } from "../../src/adapters/record-store.ts";
 import { readWorkingTree } from "../../src/adapters/tree-fingerprint.ts";
 import { runCli } from "../helpers/run-cli.ts";
 import { approveInTest } from "../helpers/guarded-repo.ts";
+import { requireSandboxTools } from "../helpers/required-tools.ts";
 import {
   createTempProject,
   type TempProject,
@@ -134,18 +135,9 @@ function verify(p: TempProject, env: Record<string, string> = {}) {
   };
 }
 
-const canSandbox =
-  process.platform === "darwin" ||
-  ["bwrap", "socat", "rg"].every((tool) => {
-    try {
-      execFileSync("which", [tool], { stdio: "ignore" });
-      return true;
-    } catch {
-      return false;
-    }
-  });
+describe("playbook verify runs validations sandboxed", () => {
+  beforeEach(requireSandboxTools);
 
-describe.runIf(canSandbox)("playbook verify runs validations sandboxed", () => {
   it("a validation cannot forge a record, change the configuration or rewrite playbook itself", () => {
     const p = project([
       "mkdir -p .claude/playbook/records && echo '{}' > .claude/playbook/records/forged.json",
@@ -342,6 +334,7 @@ describe.runIf(canSandbox)("playbook verify runs validations sandboxed", () => {
   });
 });
 
+// Linux's programs and install line: on macOS the sandbox is the system's sandbox-exec, and the line names brew.
 describe("without a sandbox", () => {
   /** A PATH with git and nothing else: no bubblewrap, socat or ripgrep. */
   function bareEnv(): Record<string, string> {

@@ -13,6 +13,7 @@ import { describe, expect, it } from "vitest";
 import { detectDefaults } from "../../src/core/scaffold/detect-defaults.ts";
 import { readToolchainFiles } from "../../src/core/scaffold/detect-toolchains.ts";
 import { approveInTest } from "../helpers/guarded-repo.ts";
+import { requireSandboxTools, requireTool } from "../helpers/required-tools.ts";
 import { CLI_BUNDLE, childEnv } from "../helpers/run-cli.ts";
 import {
   createTempProject,
@@ -154,21 +155,6 @@ function verify(p: TempProject, env: Record<string, string | undefined> = {}) {
   };
 }
 
-/** Fails (never skips) when a tool the test needs is missing, with the command that installs it. */
-function requireTool(command: string, args: string[], install: string): void {
-  const found = spawnSync(command, args, { stdio: "ignore" });
-  if (found.error || found.status !== 0)
-    throw new Error(
-      `\`${[command, ...args].join(" ")}\` does not run here: ${install} (.ci/run installs it on Linux).`,
-    );
-}
-
-function requireSandbox(): void {
-  if (process.platform === "darwin") return;
-  for (const tool of ["bwrap", "socat", "rg"])
-    requireTool("which", [tool], "apt-get install bubblewrap socat ripgrep");
-}
-
 /** Every file under `dir` with a hash of its content, to show that nothing changed there. */
 function snapshot(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -188,7 +174,7 @@ function snapshot(dir: string): Record<string, string> {
 
 describe("the project's own toolchain runs in verify's sandbox as in a terminal: no network, its caches allowed", () => {
   it("pytest: the proposed command passes, a failing test fails it, the network stays closed, its caches are the project's", () => {
-    requireSandbox();
+    requireSandboxTools();
     requireTool(
       "python3",
       ["-m", "pytest", "--version"],
@@ -231,7 +217,7 @@ describe("the project's own toolchain runs in verify's sandbox as in a terminal:
   });
 
   it("make: a Makefile's test target runs as the test command", () => {
-    requireSandbox();
+    requireSandboxTools();
     requireTool("make", ["--version"], "apt-get install make");
     requireTool(
       "python3",
@@ -253,7 +239,7 @@ describe("the project's own toolchain runs in verify's sandbox as in a terminal:
   });
 
   it("npm and vitest: plain `vitest` becomes `npx vitest run`, which runs once, from what the project installed", () => {
-    requireSandbox();
+    requireSandboxTools();
     const p = project({
       "package.json": JSON.stringify({
         name: "calc",
@@ -282,7 +268,7 @@ describe("the project's own toolchain runs in verify's sandbox as in a terminal:
   });
 
   it("cargo: offline, its registry read where it is and never written, the project's target/ for the build", () => {
-    requireSandbox();
+    requireSandboxTools();
     requireTool("cargo", ["--version"], "apt-get install cargo");
     const cargoHome = createTempProject();
     // A local registry stands in for crates.io; it sits in cargo's home, which the sandbox shows even under /tmp.
@@ -351,7 +337,7 @@ describe("the project's own toolchain runs in verify's sandbox as in a terminal:
   });
 
   it("go: module cache read where it is, GOPROXY=off fails at once, the build cache playbook keeps, never the user's", () => {
-    requireSandbox();
+    requireSandboxTools();
     requireTool("go", ["version"], "apt-get install golang-go");
     const outside = createTempProject();
     const proxy = goModuleProxy(outside.path("proxy"));

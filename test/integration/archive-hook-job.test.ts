@@ -126,37 +126,42 @@ describe("a job's state", () => {
     return dir;
   };
 
+  /** Sets the time `file` in the job was last written: the clock these tests read, whatever the machine's is. */
+  const touched = (dir: string, file: string, at: number) =>
+    utimesSync(join(dir, file), new Date(at), new Date(at));
+  const NOW = Date.parse("2026-11-27T10:00:00Z");
+
   it("runs until its status is written, and is gone once its heartbeat stops for 15 s", () => {
     const repo = createFinishedRepo();
     const dir = job(repo.dir, { alive: "" });
-    const now = Date.now();
-    expect(readJob(dir, now)).toMatchObject({ exitCode: null, gone: false });
-    expect(runningJobs(repo.dir, "archive", now)).toHaveLength(1);
-    expect(runningJobs(repo.dir, "verify", now)).toEqual([]);
-    const old = new Date(now - 60_000);
-    utimesSync(join(dir, "alive"), old, old);
-    expect(readJob(dir, now)).toMatchObject({ gone: true });
-    expect(runningJobs(repo.dir, "archive", now)).toEqual([]);
+    touched(dir, "alive", NOW - 14_000);
+    expect(readJob(dir, NOW)).toMatchObject({ exitCode: null, gone: false });
+    expect(runningJobs(repo.dir, "archive", NOW)).toHaveLength(1);
+    expect(runningJobs(repo.dir, "verify", NOW)).toEqual([]);
+    touched(dir, "alive", NOW - 16_000);
+    expect(readJob(dir, NOW)).toMatchObject({ gone: true });
+    expect(runningJobs(repo.dir, "archive", NOW)).toEqual([]);
     writeFileSync(join(dir, "status"), "3\n");
-    expect(readJob(dir, now)).toMatchObject({ exitCode: 3, gone: false });
+    expect(readJob(dir, NOW)).toMatchObject({ exitCode: 3, gone: false });
   });
 
   it("counts a job whose runner has not started yet as running, from when the hook made it", () => {
     const repo = createFinishedRepo();
     const dir = job(repo.dir, {});
-    expect(readJob(dir, Date.now())).toMatchObject({
+    touched(dir, "command.json", NOW);
+    expect(readJob(dir, NOW + 14_000)).toMatchObject({
       exitCode: null,
       gone: false,
     });
-    expect(readJob(dir, Date.now() + 60_000)).toMatchObject({ gone: true });
+    expect(readJob(dir, NOW + 16_000)).toMatchObject({ gone: true });
   });
 
   it("is not a job without a command of string arguments", () => {
     const repo = createFinishedRepo();
     const dir = job(repo.dir, {});
     writeFileSync(join(dir, "command.json"), '{"args": [1]}');
-    expect(readJob(dir, Date.now())).toBeNull();
+    expect(readJob(dir, NOW)).toBeNull();
     writeFileSync(join(dir, "command.json"), "not json");
-    expect(readJob(dir, Date.now())).toBeNull();
+    expect(readJob(dir, NOW)).toBeNull();
   });
 });

@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { createGitHubPort } from "../../src/adapters/github-port.ts";
 import { readRecords } from "../../src/adapters/record-store.ts";
@@ -19,23 +18,13 @@ import {
   useGitHubServers,
 } from "../helpers/github-servers.ts";
 import { PLAYBOOK, type GuardedRepo } from "../helpers/guarded-repo.ts";
+import { requireSandboxTools } from "../helpers/required-tools.ts";
 import { runCliAsync } from "../helpers/run-cli.ts";
 
 // The pull request's body on the local GitHub, compared with the records of the archive that opened it.
 
 const TOKEN = GITHUB_TEST_TOKEN;
 const startServer = useGitHubServers();
-
-const sandboxed =
-  process.platform === "darwin" ||
-  ["bwrap", "socat", "rg"].every((tool) => {
-    try {
-      execFileSync("which", [tool], { stdio: "ignore" });
-      return true;
-    } catch {
-      return false;
-    }
-  });
 
 const envFor = (server: GitHubServer) => ({
   GITHUB_TOKEN: TOKEN,
@@ -114,11 +103,12 @@ describe("the pull request's body", () => {
       /(automated|hybrid) - npx (vitest|tsc|playwright)[^"'\n+]*/g,
       "$1 - test -f src/login-form.tsx ",
     );
+    requireSandboxTools();
     const repo = createFinishedRepo({
       playbook,
       files: {
         ".claude/playbook.json": JSON.stringify({
-          security: sandboxed ? "strict" : "trusted",
+          security: "strict",
           archive: {
             repository: "acme/app",
             checkWaitSeconds: 0,

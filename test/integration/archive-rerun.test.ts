@@ -10,6 +10,7 @@ import {
 } from "../helpers/finished-repo.ts";
 import { addWrittenFile } from "../../src/adapters/written-files-store.ts";
 import { PLAYBOOK, type GuardedRepo } from "../helpers/guarded-repo.ts";
+import { requireSandboxTools } from "../helpers/required-tools.ts";
 import { runCli } from "../helpers/run-cli.ts";
 import { readWorkingTree } from "../../src/adapters/tree-fingerprint.ts";
 
@@ -44,13 +45,14 @@ function finishedWith(
   consistency: string,
   work: Record<string, string> = {},
 ): GuardedRepo {
+  requireSandboxTools();
   const playbook = finishedPlaybookWith(consistency);
   return createFinishedRepo(
     {
       playbook,
       files: {
         ".claude/playbook.json": `${JSON.stringify({
-          security: sandboxed ? "strict" : "trusted",
+          security: "strict",
           archive: { requireRerun: true },
         })}\n`,
       },
@@ -58,17 +60,6 @@ function finishedWith(
     work,
   );
 }
-
-const sandboxed =
-  process.platform === "darwin" ||
-  ["bwrap", "socat", "rg"].every((tool) => {
-    try {
-      execFileSync("which", [tool], { stdio: "ignore" });
-      return true;
-    } catch {
-      return false;
-    }
-  });
 
 function archive(repo: GuardedRepo, ...args: string[]) {
   // After `--`, the host's temp folder for the archive (the tests' own may have moved TMPDIR).
@@ -136,7 +127,7 @@ describe("the archive's final proof (archive.requireRerun, on by default)", () =
     // With git plumbing, the agent commits a configuration that lets validations write anywhere, and hides the
     // difference from git status, so the archive's commit leaves it in.
     const evil = `${JSON.stringify({
-      security: sandboxed ? "strict" : "trusted",
+      security: "strict",
       archive: { requireRerun: true },
       verify: { allowWrite: [outside] },
     })}\n`;
@@ -253,34 +244,31 @@ describe("the archive's final proof (archive.requireRerun, on by default)", () =
     },
   );
 
-  it.skipIf(!sandboxed)(
-    "a file planted in the project outside the commit cannot make a validation pass: the checkout's project is hidden",
-    () => {
-      // A project outside the host's temp folder, which the sandbox hides anyway: as a user's project is.
-      const hostTemp = tmpdir();
-      const outside = join(import.meta.dirname, "..", "..", ".test-projects");
-      mkdirSync(outside, { recursive: true });
-      process.env["TMPDIR"] = outside;
-      let repo: GuardedRepo;
-      try {
-        // The committed check climbs out of the clean checkout into the project, where an uncommitted file waits.
-        repo = finishedWith("automated - sh check.sh", {
-          "check.sh": "cat ../../../../../planted.txt\n",
-          "planted.txt": "the answer\n",
-          ".gitignore": ".claude/playbook/\nplanted.txt\n",
-        });
-      } finally {
-        process.env["TMPDIR"] = hostTemp;
-      }
-      expect(repo.dir.startsWith(outside)).toBe(true);
+  it("a file planted in the project outside the commit cannot make a validation pass: the checkout's project is hidden", () => {
+    // A project outside the host's temp folder, which the sandbox hides anyway: as a user's project is.
+    const hostTemp = tmpdir();
+    const outside = join(import.meta.dirname, "..", "..", ".test-projects");
+    mkdirSync(outside, { recursive: true });
+    process.env["TMPDIR"] = outside;
+    let repo: GuardedRepo;
+    try {
+      // The committed check climbs out of the clean checkout into the project, where an uncommitted file waits.
+      repo = finishedWith("automated - sh check.sh", {
+        "check.sh": "cat ../../../../../planted.txt\n",
+        "planted.txt": "the answer\n",
+        ".gitignore": ".claude/playbook/\nplanted.txt\n",
+      });
+    } finally {
+      process.env["TMPDIR"] = hostTemp;
+    }
+    expect(repo.dir.startsWith(outside)).toBe(true);
 
-      const result = archive(repo, "--", hostTemp);
+    const result = archive(repo, "--", hostTemp);
 
-      expect(result.status).not.toBe(0);
-      expect(result.stdout + result.stderr).toContain("p1.1 consistency");
-      expect(remoteBranches(repo)).not.toContain("feat/login-form");
-    },
-  );
+    expect(result.status).not.toBe(0);
+    expect(result.stdout + result.stderr).toContain("p1.1 consistency");
+    expect(remoteBranches(repo)).not.toContain("feat/login-form");
+  });
 
   it("a gate with a time budget (the hook's) stops the validation that outlasts it and runs none after it", () => {
     const repo = finishedWith("automated - sleep 60");

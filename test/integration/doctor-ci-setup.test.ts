@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createGitHubPort } from "../../src/adapters/github-port.ts";
 import { checkCiSetup } from "../../src/app/scaffold/check-ci-setup.ts";
-import type { Finding } from "../../src/app/scaffold/run-doctor.ts";
+import type { Finding } from "../../src/app/scaffold/finding.ts";
 import {
   CI_CHECK_NAME,
   GITHUB_WORKFLOW,

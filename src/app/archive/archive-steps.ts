@@ -31,7 +31,7 @@ import {
   type StepOutcome,
 } from "./step-kit.ts";
 
-export { StepFailure, type StepContext, type StepOutcome } from "./step-kit.ts";
+export { StepFailure, type StepContext } from "./step-kit.ts";
 
 /**
  * One step of the archive: what it will do, in words (`playbook archive --dry-run` prints exactly these), and doing

@@ -83,18 +83,16 @@ export interface Cost {
  * merge pushed over, unchecked or unseen code merged, a kill that cannot be resumed, code pushed that its
  * validations do not prove (the final gate).
  */
-export const SAFETY_CHECKS = [
-  "readiness",
-  "final-gate",
-  "secrets",
-  "branch-secrets",
-  "conflicts",
-  "clean-tree",
-  "fetch",
-  "pull-request",
-  "journal",
-] as const;
-export type SafetyCheck = (typeof SAFETY_CHECKS)[number];
+export type SafetyCheck =
+  | "readiness"
+  | "final-gate"
+  | "secrets"
+  | "branch-secrets"
+  | "conflicts"
+  | "clean-tree"
+  | "fetch"
+  | "pull-request"
+  | "journal";
 
 export interface CostMeter {
   /** Runs `work` (sync or async) as part of `check`, adding what it cost; it must not overlap other git work. */

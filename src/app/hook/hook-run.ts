@@ -85,6 +85,6 @@ export function preparePayload(
   return { ok: true, payload: parsed.payload };
 }
 
-export function notice(text: string): HookAnswer {
+function notice(text: string): HookAnswer {
   return { block: null, context: [], notice: text };
 }

@@ -415,7 +415,7 @@ function changedPaths(
  * Where the records of a playbook are filed: under the path it had while it was worked on, so an archived
  * `plan/archive/playbook-x.2026-11-25-1.md` reads those of `plan/playbook-x.md`.
  */
-export function recordPathOf(path: string): string {
+function recordPathOf(path: string): string {
   const archived =
     /^plan\/archive\/(playbook-.+?)(?:\.\d{4}-\d{2}-\d{2}(?:-\d+)?)?\.md$/.exec(
       path,

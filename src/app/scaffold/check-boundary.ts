@@ -28,7 +28,7 @@ import {
   installCommand,
   upgradeCommand,
 } from "../../core/scaffold/setup-kind.ts";
-import type { Finding } from "./run-doctor.ts";
+import type { Finding } from "./finding.ts";
 
 const INSTALL_HINT =
   "Install them (Debian/Ubuntu: `sudo apt-get install bubblewrap socat ripgrep`; Fedora: `sudo dnf install bubblewrap socat ripgrep`).";

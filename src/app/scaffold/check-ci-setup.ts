@@ -8,7 +8,7 @@ import { evaluateCiSetup } from "../../core/scaffold/ci-setup.ts";
 import { GITHUB_WORKFLOW } from "../../core/scaffold/ci-workflow.ts";
 import { MANIFEST_FILE, parseManifest } from "../../core/scaffold/manifest.ts";
 import { readConfig } from "../workspace/read-config.ts";
-import type { Finding } from "./run-doctor.ts";
+import type { Finding } from "./finding.ts";
 
 export interface CiSetupDeps {
   env: Readonly<Record<string, string | undefined>>;

@@ -49,6 +49,6 @@ export function locateHook(dir: string, packageRoot: string): LocatedHook {
 }
 
 /** npm puts every package it installs (project, global, npx's cache) in a `node_modules` folder. */
-export function isInstalledPackage(packageRoot: string): boolean {
+function isInstalledPackage(packageRoot: string): boolean {
   return packageRoot.split(sep).includes("node_modules");
 }

@@ -15,7 +15,7 @@ import {
 import type { SecurityMode } from "../../core/model/state.ts";
 import { isRepairPath } from "../../core/paths/repo-path.ts";
 import { planProtectedBoundary } from "../../core/paths/protected-sandbox.ts";
-import type { Finding } from "./run-doctor.ts";
+import type { Finding } from "./finding.ts";
 
 const PROTECTED_FILE = ".claude/protected-files.txt";
 

@@ -20,14 +20,7 @@ import { checkBoundary } from "./check-boundary.ts";
 import { HOOK_LOADER } from "../../core/paths/trust-paths.ts";
 import { agentWritablePath } from "../../adapters/trusted-path-env.ts";
 import { runLint } from "../lint/lint.ts";
-
-export interface Finding {
-  level: "ok" | "warn" | "error";
-  area: string;
-  message: string;
-  /** What to do about it; null when nothing needs doing. */
-  fix: string | null;
-}
+import type { Finding } from "./finding.ts";
 
 export interface DoctorDeps {
   env: Readonly<Record<string, string | undefined>>;

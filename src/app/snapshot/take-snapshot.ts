@@ -350,7 +350,7 @@ function isPlaceholder(path: string, found: WorkStat): boolean {
   );
 }
 
-export function formatBytes(bytes: number): string {
+function formatBytes(bytes: number): string {
   return bytes >= 1024 * 1024
     ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`
     : bytes >= 1024

@@ -13,14 +13,12 @@ import { diagnosticAt, type Diagnostic } from "../../core/model/diagnostic.ts";
 import type { PlaybookRuleOptions } from "../../core/validate/validate-playbook.ts";
 import { CONFIG_FILE, readConfigText } from "./read-config.ts";
 
-export { CONFIG_FILE };
-
 /**
  * Reads `.claude/playbook.json` for the CLI: the configuration, and every problem as a diagnostic at its line
  * (broken JSON with jsonc-parser's position, values the schema refuses, unknown keys). A broken or unreadable file
  * keeps the defaults.
  */
-export function readConfigWithDiagnostics(root: string): {
+function readConfigWithDiagnostics(root: string): {
   config: PlaybookConfig;
   diagnostics: Diagnostic[];
 } {

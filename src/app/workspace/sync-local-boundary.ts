@@ -50,7 +50,7 @@ export interface LocalBoundarySync {
 }
 
 /** How long Claude Code took to reload a changed settings file (about 1 s on a loaded 2-core VM), with margin. */
-export const SETTINGS_RELOAD_MS = 2000;
+const SETTINGS_RELOAD_MS = 2000;
 
 /**
  * Brings `.claude/settings.local.json` in line with the protected files and with whether the project is read-only to

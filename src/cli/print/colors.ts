@@ -7,10 +7,7 @@ export type Colors = ReturnType<typeof pc.createColors>;
  * (`0` and `false` turn colour off, anything else on); otherwise colour a terminal that is not `TERM=dumb`, or CI.
  * picocolors alone treats any FORCE_COLOR, even `0`, as on.
  */
-export function isColorEnabled(
-  env: NodeJS.ProcessEnv,
-  isTTY: boolean,
-): boolean {
+function isColorEnabled(env: NodeJS.ProcessEnv, isTTY: boolean): boolean {
   if (env["NO_COLOR"]) return false;
   const force = env["FORCE_COLOR"];
   if (force) return force !== "0" && force.toLowerCase() !== "false";

@@ -6,7 +6,7 @@ import { toTerminalText } from "./terminal-text.ts";
 
 const BAR_WIDTH = 20;
 
-export function progressBar(done: number, total: number, c: Colors): string {
+function progressBar(done: number, total: number, c: Colors): string {
   const filled = total === 0 ? 0 : Math.round((done / total) * BAR_WIDTH);
   return c.green("█".repeat(filled)) + c.dim("░".repeat(BAR_WIDTH - filled));
 }

@@ -1,7 +1,7 @@
 import { recordFolderName } from "../records/record-path.ts";
 
 /** Where the hook keeps, per playbook, the files the agent wrote with its file tools while that playbook was active. */
-export const WRITTEN_FILES_DIR = ".claude/playbook/written";
+const WRITTEN_FILES_DIR = ".claude/playbook/written";
 
 /** A list larger than this is not the hook's: the archive refuses it instead of reading on. */
 export const MAX_WRITTEN_LIST_BYTES = 4 * 1024 * 1024;

@@ -22,7 +22,7 @@ export function findExecRanges(args: readonly string[]): [number, number][] {
 }
 
 /** The folders `find` searches (`.` when it names none) and the expression after them. */
-export function findRoots(args: readonly string[]): {
+function findRoots(args: readonly string[]): {
   roots: string[];
   expression: string[];
 } {

@@ -1,6 +1,6 @@
 import type { InterpreterSpec } from "./interpreter-args.ts";
 
-export const PYTHON: InterpreterSpec = {
+const PYTHON: InterpreterSpec = {
   code: "c",
   value: "WXQ",
   attached: "",
@@ -16,17 +16,17 @@ export const RUBY: InterpreterSpec = {
   value: "rICE",
   attached: "i0FKTWx",
 };
-export const PHP: InterpreterSpec = {
+const PHP: InterpreterSpec = {
   code: "rBRE",
   value: "cdfztS",
   attached: "",
 };
-export const OSASCRIPT: InterpreterSpec = {
+const OSASCRIPT: InterpreterSpec = {
   code: "e",
   value: "ls",
   attached: "",
 };
-export const NODE: InterpreterSpec = {
+const NODE: InterpreterSpec = {
   code: "ep",
   value: "rC",
   attached: "",

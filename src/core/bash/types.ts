@@ -1,4 +1,4 @@
-import type { TrustedArgs } from "../guards/trusted-args.ts";
+import type { TrustedArgs } from "../guards/trusted-args-result.ts";
 /** One simple command found anywhere in a Bash command line (after `;`, `&&`, pipes, `$(...)`, `bash -c`, ...). */
 export interface SimpleCommand {
   /** The words after env prefixes, unquoted; a word with an expansion the parser cannot resolve keeps its source text. */

@@ -27,7 +27,7 @@ export interface Unwrapped {
 }
 
 /** The path write targets use for the names `xargs` reads at run time. */
-export const XARGS_NAMES = "$XARGS";
+const XARGS_NAMES = "$XARGS";
 
 /** Multi-call binaries that run the applet their first argument names. */
 const MULTI_CALL = new Set(["busybox", "toybox"]);

@@ -53,7 +53,7 @@ function regexProblem(source: string): string | null {
 }
 
 /** Each section of `.claude/playbook.json`; a section that does not validate falls back to its defaults alone. */
-export const CONFIG_SECTIONS = {
+const CONFIG_SECTIONS = {
   lint: v.object({
     bannedPhrases: v.optional(
       v.pipe(

@@ -1,6 +1,7 @@
 import { posix } from "node:path";
 import type { BashAnalysis } from "../bash/types.ts";
 import { playbookArgs } from "./command-words.ts";
+import type { TrustedArgs } from "./trusted-args-result.ts";
 
 /**
  * The grammar of each playbook command the hook runs for the agent outside its sandbox (docs/trust-boundary.md, "One
@@ -47,9 +48,6 @@ const GRAMMARS: Readonly<Record<string, Grammar>> = {
     values: { "--playbook": "playbook", "--evidence": "text" },
   },
 };
-
-export type TrustedArgs =
-  { ok: true; args: string[] } | { ok: false; reason: string };
 
 /**
  * Checks `args` (`["verify", "p1.1", "--playbook", "../plan/playbook-x.md"]`) against the command's grammar, and

@@ -45,7 +45,7 @@ export function rootEnd(root: Root): number {
   return root.position?.end.offset ?? 0;
 }
 
-export function normaliseName(text: string): string {
+function normaliseName(text: string): string {
   return text.trim().toLowerCase().replace(/\s+/g, " ");
 }
 

@@ -2,9 +2,9 @@
  * How large an agent-writable file a trusted process reads (docs/trust-boundary.md, "Fail closed"). Larger ones are
  * not read: a document is then a broken one, whose next step is to shrink it.
  */
-export const MAX_STATE_BYTES = 256 * 1024;
+const MAX_STATE_BYTES = 256 * 1024;
 /** A 5,000-subtask playbook is about 1.7 MB; a cold parse of this many bytes takes a few seconds. */
-export const MAX_PLAYBOOK_BYTES = 2 * 1024 * 1024;
+const MAX_PLAYBOOK_BYTES = 2 * 1024 * 1024;
 /** `.git/HEAD`, a worktree's `.git` file, `commondir`: a line each. */
 export const MAX_GIT_POINTER_BYTES = 4 * 1024;
 /** `packed-refs`: tens of thousands of refs. */

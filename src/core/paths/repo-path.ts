@@ -37,7 +37,7 @@ export function isStatePath(repoPath: string): boolean {
 }
 
 /** Anything under `plan/`: playbooks, templates, archive. */
-export function isPlanPath(repoPath: string): boolean {
+function isPlanPath(repoPath: string): boolean {
   return repoPath.startsWith("plan/");
 }
 

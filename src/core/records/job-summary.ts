@@ -3,7 +3,7 @@ import { renderProofPieces } from "./proof-markdown.ts";
 import type { ProofModel } from "./proof-model.ts";
 
 /** GitHub Actions keeps at most this many bytes of one step's summary. */
-export const STEP_SUMMARY_LIMIT = 1024 * 1024;
+const STEP_SUMMARY_LIMIT = 1024 * 1024;
 
 export interface RerunSummaryInput {
   /** One proof model per playbook the re-run covered, with its re-run results. */

@@ -213,13 +213,13 @@ function fileLine(label: string, files: readonly string[]): string {
 }
 
 /** `sha256:0123…` as its first 12 hex digits, in a code span; anything else as a cut code span. */
-export function shortHash(hash: string): string {
+function shortHash(hash: string): string {
   const hex = /^sha256:([0-9a-f]{12})[0-9a-f]*$/.exec(hash)?.[1];
   return markdownCode(hex ?? hash, 24);
 }
 
 /** An ISO time as `2026-11-27 10:00 UTC`; anything else as escaped text. */
-export function timeOf(at: string): string {
+function timeOf(at: string): string {
   const iso = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?Z$/.exec(
     at,
   );

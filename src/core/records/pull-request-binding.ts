@@ -15,7 +15,7 @@ export interface RecordBasis {
 }
 
 /** The basis a record states, or null where it states none (written before records carried one, or forged). */
-export function basisOf(record: PlaybookRecord): Partial<RecordBasis> {
+function basisOf(record: PlaybookRecord): Partial<RecordBasis> {
   const { plan, tree } = record.detail;
   return {
     ...(typeof plan === "string" ? { plan } : {}),

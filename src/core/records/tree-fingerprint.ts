@@ -74,7 +74,7 @@ export type PathState = { mode: string; oid: string } | "none";
  * What the fingerprint leaves out: the plan and state.md change with every tick, and the runtime folder with every
  * record; none of them is the code a validation proves.
  */
-export function isOutsideFingerprint(path: string): boolean {
+function isOutsideFingerprint(path: string): boolean {
   return (
     path === "state.md" ||
     path.startsWith("plan/") ||

@@ -114,7 +114,7 @@ export function removeBoundary(
     if (isEmptyObject(editor.read(path))) editor.set(path, undefined);
 }
 
-export const EMPTY_BOUNDARY_RECORD: BoundaryRecord = {
+const EMPTY_BOUNDARY_RECORD: BoundaryRecord = {
   addedKeys: [],
   denyWrite: [],
   deny: [],

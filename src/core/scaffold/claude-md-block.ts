@@ -1,5 +1,5 @@
-export const BLOCK_BEGIN = "<!-- playbook:begin -->";
-export const BLOCK_END = "<!-- playbook:end -->";
+const BLOCK_BEGIN = "<!-- playbook:begin -->";
+const BLOCK_END = "<!-- playbook:end -->";
 
 export type BlockRead =
   | { status: "none" }
@@ -7,7 +7,7 @@ export type BlockRead =
   | { status: "broken"; line: number; problem: string };
 
 /** Finds playbook's block in CLAUDE.md: the text between the markers (each alone on its line). */
-export function readClaudeBlock(text: string): BlockRead {
+function readClaudeBlock(text: string): BlockRead {
   const lines = text.split("\n");
   const begins = lines.flatMap((l, i) => (l.trim() === BLOCK_BEGIN ? [i] : []));
   const ends = lines.flatMap((l, i) => (l.trim() === BLOCK_END ? [i] : []));

@@ -3,7 +3,7 @@
  * that `playbook check` can verify a pull request in CI. The history log is left out: every branch appends to it,
  * so committing it would make merges conflict.
  */
-export const GITIGNORE_LINES: readonly string[] = [
+const GITIGNORE_LINES: readonly string[] = [
   ".claude/playbook/*",
   "!.claude/playbook/records/",
   ".claude/playbook/records/history.jsonl",

@@ -12,7 +12,7 @@ import {
 } from "./setup-kind.ts";
 
 /** The `dist` expression of a project install: relative to the loader, so the committed file works everywhere. */
-export const PROJECT_DIST_EXPRESSION =
+const PROJECT_DIST_EXPRESSION =
   'path.join(__dirname, "..", "..", "node_modules", "playbook-kit", "dist")';
 
 /** The `dist` expression of the runtime setup's copy (`.claude/playbook/runtime`), relative to the loader. */

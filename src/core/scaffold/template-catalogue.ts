@@ -36,13 +36,13 @@ export const COMMANDS = [
   "state-rollback",
 ] as const;
 
-export const FRAMEWORKS = [
+const FRAMEWORKS = [
   "done-criteria-validation",
   "playbook-review-criteria",
   "playbook-reviewer-spec",
 ] as const;
 
-export const RULES = ["coding", "testing", "operations"] as const;
+const RULES = ["coding", "testing", "operations"] as const;
 
 /** The tools each agent may use (docs/playbook-format.md); the guards enforce the rest. */
 export const AGENT_TOOLS: Readonly<

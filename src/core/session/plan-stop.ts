@@ -41,7 +41,7 @@ export interface StopPlan {
 }
 
 /** The promise that ends the playbook continuation: the agent says it is done or needs the user. */
-export const DONE_PROMISE = "DONE";
+const DONE_PROMISE = "DONE";
 
 /** Steps the agent can take without anyone else: only these keep a turn going. */
 const AGENT_STEPS: ReadonlySet<NextStep["kind"]> = new Set([

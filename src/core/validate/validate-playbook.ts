@@ -14,9 +14,9 @@ export interface PlaybookRuleOptions {
   bannedPhrases?: readonly string[];
 }
 
-export const PHASE_ID = /^p(\d+|_[a-z0-9_]+)$/;
-export const SUBTASK_ID = /^(p(?:\d+|_[a-z0-9_]+))\.\d+$/;
-export const FINAL_TASK_ID = /^ft\d+$/;
+const PHASE_ID = /^p(\d+|_[a-z0-9_]+)$/;
+const SUBTASK_ID = /^(p(?:\d+|_[a-z0-9_]+))\.\d+$/;
+const FINAL_TASK_ID = /^ft\d+$/;
 
 type Report = (
   at: Point,

@@ -75,6 +75,25 @@ describe("toHookReply", () => {
     );
   });
 
+  it("cuts a refusal over the cap in its middle, where a long command is quoted: its next step and kill switch still read", () => {
+    const command = `rm -rf /tmp/${"**?".repeat(20_000)} state.md`;
+    const end =
+      "would delete `state.md`. Next: delete the specific files the task needs gone. Kill switch: PLAYBOOK_DISABLE=1.";
+    const block = `Blocked: \`${command}\` ${end}`;
+    const parsed = JSON.parse(
+      toHookReply("PreToolUse", { ...nothing, block }).stdout,
+    ) as { hookSpecificOutput: Record<string, string> };
+    const reason = parsed.hookSpecificOutput["permissionDecisionReason"]!;
+
+    expect(reason.length).toBeLessThanOrEqual(9_500);
+    expect(reason.startsWith("Blocked: `rm -rf /tmp/**?**?")).toBe(true);
+    expect(reason.endsWith(`**?**? state.md\` ${end}`)).toBe(true);
+    const note = /\n… \((\d+) characters left out\) …\n/.exec(reason);
+    expect(Number(note?.[1])).toBe(
+      block.length - (reason.length - (note?.[0].length ?? 0)),
+    );
+  });
+
   it("writes exactly one JSON object on one line", () => {
     const reply = toHookReply("SessionStart", {
       ...nothing,

@@ -179,8 +179,10 @@ describe("decodeChunk", () => {
     expect(decodeChunk(stored, chunkText)).toBeNull();
   });
 
-  it("accepts the chunk's own tree", () => {
-    expect(decodeChunk(chunkStored, chunkText)).not.toBeNull();
+  it("accepts the chunk's own tree, which reads back as stored", () => {
+    const nodes = decodeChunk(chunkStored, chunkText);
+    expect(nodes).not.toBeNull();
+    expect(encodeChunk(nodes!, chunkText)).toEqual(chunkStored);
   });
 });
 

@@ -218,18 +218,29 @@ describe("planStop: the playbook continuation", () => {
     expect(plan.session.continuation.consecutive).toBe(0);
   });
 
+  /** The stop refused with the playbook's next step, as the first continuation for p1. */
+  const expectContinued = (plan: ReturnType<typeof planStop>) => {
+    expect(plan.block).toContain("Next: p1.1");
+    expect(plan.block).toContain("continuation 1/10 for p1");
+    expect(plan.session.continuation).toEqual({
+      consecutive: 1,
+      byPhase: { p1: 1 },
+    });
+  };
+
   it('carries on after a short go-ahead that is neither work nor a question ("yes", "keep going")', () => {
-    expect(planStop(input({}, { lastPrompt: "other" })).block).not.toBeNull();
+    expectContinued(planStop(input({}, { lastPrompt: "other" })));
   });
 
   it("continues again after a cancel once the user has spoken", () => {
-    const plan = planStop(
-      input(
-        { cancelledAt: "2026-11-23T09:00:00.000Z" },
-        { lastPromptAt: "2026-11-23T10:00:00.000Z" },
+    expectContinued(
+      planStop(
+        input(
+          { cancelledAt: "2026-11-23T09:00:00.000Z" },
+          { lastPromptAt: "2026-11-23T10:00:00.000Z" },
+        ),
       ),
     );
-    expect(plan.block).not.toBeNull();
   });
 
   it("does not count a different error as the same one", () => {
@@ -239,7 +250,8 @@ describe("planStop: the playbook continuation", () => {
         { failures: [...failures(2), { signature: "Edit: x", summary: "x" }] },
       ),
     );
-    expect(plan.block).not.toBeNull();
+    expectContinued(plan);
+    expect(plan.block).not.toContain("same error");
   });
 });
 
