@@ -270,7 +270,12 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
   },
   {
-    files: ["test/**/*.ts", "bench/**/*.ts", "scripts/**/*.ts"],
+    files: [
+      "test/**/*.ts",
+      "bench/**/*.ts",
+      "scripts/**/*.ts",
+      "harness/**/*.ts",
+    ],
     rules: { "@typescript-eslint/no-non-null-assertion": "off" },
   },
   prettier,

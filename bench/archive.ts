@@ -21,7 +21,7 @@ import {
   reviewHash,
   subtaskHash,
 } from "../src/core/records/content-hash.ts";
-import { startGitHubServer } from "../test/helpers/github-server.ts";
+import { startGitHubServer } from "../harness/github-server.ts";
 import { renderLargePlaybook } from "../test/helpers/large-playbook.ts";
 import { stateDoc } from "../test/helpers/sample-docs.ts";
 import {

@@ -6,19 +6,19 @@ import {
   type ClaudeSession,
   type HookRun,
   type PermissionMode,
-} from "../test/helpers/claude-session.ts";
+} from "../harness/claude-session.ts";
 import {
   startModelServer,
   type LoggedRequest,
   type ScriptedToolUse,
   type ScriptedTurn,
-} from "../test/helpers/model-server.ts";
+} from "../harness/model-server.ts";
 import {
   contextsOf,
   readModelReply,
   type ModelReply,
-} from "../test/helpers/model-view.ts";
-import { spawnText } from "../test/helpers/spawn-text.ts";
+} from "../harness/model-view.ts";
+import { spawnText } from "../harness/spawn-text.ts";
 import {
   installPlaybook,
   npxEnv,

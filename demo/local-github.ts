@@ -1,7 +1,7 @@
 import {
   startGitHubServer,
   type GitHubServer,
-} from "../test/helpers/github-server.ts";
+} from "../harness/github-server.ts";
 import type { GoldenPathOptions } from "./golden-path.ts";
 
 /** The repository the local GitHub serves the sample project as. */

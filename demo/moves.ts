@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { ScriptedToolUse } from "../test/helpers/model-server.ts";
+import type { ScriptedToolUse } from "../harness/model-server.ts";
 import type { Move, ModelActor } from "./golden-path.ts";
 import type { SampleTask } from "./tasks.ts";
 

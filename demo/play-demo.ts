@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { claudeCodeVersion, ensureClaudeCode } from "../scripts/claude-code.ts";
 import { createColors } from "../src/cli/print/colors.ts";
-import type { GitHubServer } from "../test/helpers/github-server.ts";
+import type { GitHubServer } from "../harness/github-server.ts";
 import {
   createGoldenPath,
   type GoldenPath,

@@ -5,7 +5,7 @@ import { readTaskOutcome } from "../../demo/outcome.ts";
 import { playDemo, type DemoRun } from "../../demo/play-demo.ts";
 import { runTask } from "../../demo/run-task.ts";
 import { DIVIDE } from "../../demo/tasks.ts";
-import { contextsOf } from "../helpers/model-view.ts";
+import { contextsOf } from "../../harness/model-view.ts";
 import {
   probeBefore,
   expectOnPath,

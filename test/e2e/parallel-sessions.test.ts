@@ -7,7 +7,7 @@ import { createMoves } from "../../demo/moves.ts";
 import { goldenPathSessions } from "../../demo/run-task.ts";
 import { PARALLEL_TASKS } from "../../demo/tasks.ts";
 import { addWorktree } from "../../demo/worktrees.ts";
-import type { GitHubServer } from "../helpers/github-server.ts";
+import type { GitHubServer } from "../../harness/github-server.ts";
 import {
   createWorld,
   expectOnPath,

@@ -11,7 +11,7 @@ import { MULTIPLY } from "../../demo/tasks.ts";
 import {
   createClaudeHome,
   removeClaudeHome,
-} from "../helpers/claude-session.ts";
+} from "../../harness/claude-session.ts";
 import {
   createWorld,
   expectOnPath,

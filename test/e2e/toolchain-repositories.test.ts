@@ -19,7 +19,7 @@ import {
   refusal,
   stepTitled,
 } from "../helpers/golden-path-world.ts";
-import { spawnText } from "../helpers/spawn-text.ts";
+import { spawnText } from "../../harness/spawn-text.ts";
 
 const CLI = "node .claude/playbook/runtime/dist/cli.mjs";
 const RECORDS = ".claude/playbook/records/plan__playbook-multiply.md";

@@ -9,7 +9,7 @@ import type {
 } from "../../src/core/ports.ts";
 
 // GitHub as the archive's steps see it through GitHubPort, in memory: for step logic that does not need HTTP,
-// Octokit or a bare repository. It refuses what test/helpers/github-server.ts (and GitHub) refuse, with the same
+// Octokit or a bare repository. It refuses what harness/github-server.ts (and GitHub) refuse, with the same
 // statuses and GitHub's messages, as a GitHubError like the real port's. Its message is always
 // "<what> failed: GitHub answered <status>: <GitHub's message>", where the port words 401, 403, 404 and 422 more
 // fully: the steps branch on `status`, never on that wording.
@@ -376,7 +376,7 @@ export class GitHubFake implements GitHubPort {
     return pr;
   }
 
-  /** GitHub's checks before a merge, in the order test/helpers/github-server/merge-pull.ts makes them. */
+  /** GitHub's checks before a merge, in the order harness/github-server/merge-pull.ts makes them. */
   private mergeOpen(
     pr: FakePullRequest,
     input: { sha: string; method: string; title: string },

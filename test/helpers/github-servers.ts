@@ -1,5 +1,8 @@
 import { afterEach, expect } from "vitest";
-import { startGitHubServer, type GitHubServer } from "./github-server.ts";
+import {
+  startGitHubServer,
+  type GitHubServer,
+} from "../../harness/github-server.ts";
 
 /** The token the local GitHub servers of the archive tests accept. */
 export const GITHUB_TEST_TOKEN = "ghp_testtoken0123456789abcdefghijklmnopqr";

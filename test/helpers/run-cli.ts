@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { spawnText } from "./spawn-text.ts";
+import { spawnText } from "../../harness/spawn-text.ts";
 
 export const CLI_BUNDLE = fileURLToPath(
   new URL("../../dist/cli.mjs", import.meta.url),

@@ -18,7 +18,7 @@ import {
   pushConflictingStateToMain,
   pushConflictingWorkToMain,
 } from "../helpers/finished-repo.ts";
-import { type GitHubServer } from "../helpers/github-server.ts";
+import { type GitHubServer } from "../../harness/github-server.ts";
 import { PLAYBOOK, type GuardedRepo } from "../helpers/guarded-repo.ts";
 import { createTempProject } from "../helpers/temp-project.ts";
 import { runCliAsync } from "../helpers/run-cli.ts";

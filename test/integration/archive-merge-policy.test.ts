@@ -11,7 +11,7 @@ import {
 import { archiveFromHook } from "../../src/entries/archive-job.ts";
 import { HOOK_BUNDLE } from "../helpers/run-hook.ts";
 import { createFinishedRepo } from "../helpers/finished-repo.ts";
-import { type GitHubServer } from "../helpers/github-server.ts";
+import { type GitHubServer } from "../../harness/github-server.ts";
 import {
   GITHUB_TEST_TOKEN,
   useGitHubServers,

@@ -12,7 +12,7 @@ import {
   createFinishedRepo,
   FINISHED_PLAYBOOK,
 } from "../helpers/finished-repo.ts";
-import type { GitHubServer } from "../helpers/github-server.ts";
+import type { GitHubServer } from "../../harness/github-server.ts";
 import {
   GITHUB_TEST_TOKEN,
   useGitHubServers,

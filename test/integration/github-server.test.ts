@@ -6,7 +6,7 @@ import {
   startGitHubServer,
   type GitHubServer,
   type GitHubServerOptions,
-} from "../helpers/github-server.ts";
+} from "../../harness/github-server.ts";
 import { createTempProject } from "../helpers/temp-project.ts";
 
 const OWNER = "acme";

@@ -3,7 +3,7 @@ import {
   startModelServer,
   type ContentBlock,
   type ModelServer,
-} from "../helpers/model-server.ts";
+} from "../../harness/model-server.ts";
 
 let server: ModelServer | null = null;
 afterEach(async () => {

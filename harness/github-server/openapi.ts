@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import ajvFormats from "ajv-formats";
-import { readFixture } from "../read-fixture.ts";
+import { readGitHubDescription } from "./github-description.ts";
 
 // GitHub's OpenAPI description (the subset in test/fixtures/github/) and the Ajv validators built from it.
 
@@ -50,7 +50,9 @@ let validation: Validation | undefined;
 /** The subset and one Ajv instance holding it, shared by every server of the process (compiling is the slow part). */
 export function loadValidation(): Validation {
   if (validation) return validation;
-  const spec = JSON.parse(readFixture("github/openapi-subset.json")) as OpenApi;
+  const spec = JSON.parse(
+    readGitHubDescription("openapi-subset.json"),
+  ) as OpenApi;
   const ajv = new Ajv({ strict: false, allErrors: true });
   ajvFormats.default(ajv);
   ajv.addFormat("repo.nwo", /^[^/\s]+\/[^/\s]+$/);

@@ -3,10 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import {
-  claudeCodeBinary,
-  claudeCodeVersion,
-} from "../../scripts/claude-code.ts";
+import { claudeCodeBinary, claudeCodeVersion } from "../scripts/claude-code.ts";
 
 /** How Claude Code asks before a tool runs: bypass every prompt, or accept edits and allow only the listed tools. */
 export type PermissionMode = "bypassPermissions" | "acceptEdits";

@@ -8,7 +8,7 @@ import {
   type GraphQLError,
   type GraphQLSchema,
 } from "graphql";
-import { readFixture } from "../read-fixture.ts";
+import { readGitHubDescription } from "./github-description.ts";
 import { mergePull } from "./merge-pull.ts";
 import { blockingCheck, refreshPull } from "./pull-state.ts";
 import type { Reply } from "./replies.ts";
@@ -27,7 +27,9 @@ import {
 let schema: GraphQLSchema | undefined;
 
 function loadSchema(): GraphQLSchema {
-  schema ??= buildSchema(readFixture("github/graphql-schema-subset.graphql"));
+  schema ??= buildSchema(
+    readGitHubDescription("graphql-schema-subset.graphql"),
+  );
   return schema;
 }
 

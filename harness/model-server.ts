@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { isSandboxStartRace } from "../../src/core/session/sandbox-start-race.ts";
+import { isSandboxStartRace } from "../src/core/session/sandbox-start-race.ts";
 
 /** One `tool_use` block the scripted model sends: Claude Code runs the tool and answers with a `tool_result`. */
 export interface ScriptedToolUse {
