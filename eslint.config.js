@@ -59,6 +59,8 @@ const appFolders = [
   "loop",
   "archive",
   "scaffold",
+  // The proof page reads what the others keep; nothing imports it.
+  "view",
 ];
 const sameRank = ["hook", "loop"];
 
