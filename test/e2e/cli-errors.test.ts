@@ -1,9 +1,9 @@
-import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/run-cli.ts";
 import { SAMPLE_PLAYBOOK, SAMPLE_STATE } from "../helpers/sample-docs.ts";
 import {
   createTempProject,
+  createTempRepository,
   type TempProject,
 } from "../helpers/temp-project.ts";
 
@@ -33,22 +33,10 @@ function failure(stdout: string): JsonError["error"] {
   return json.error;
 }
 
-/** A git repository with one commit, as `playbook init` needs. */
-function repository(files: Record<string, string>): TempProject {
-  const p = createTempProject(files);
-  const git = (...args: string[]) =>
-    execFileSync("git", args, { cwd: p.dir, stdio: "ignore" });
-  git("init", "-q", "-b", "main");
-  git("config", "user.name", "Dev");
-  git("config", "user.email", "dev@example.com");
-  git("commit", "-q", "--allow-empty", "-m", "init");
-  return p;
-}
-
 describe("one error model, end to end: every failure says what to do next, and where when it is about a place in a file", () => {
   it("a malformed .claude/settings.json: init --json names the file, line and column, stderr starts with them, nothing is written", () => {
     const settings = '{\n  "model": "opus",\n  oops\n}\n';
-    const p = repository({ ".claude/settings.json": settings });
+    const p = createTempRepository({ ".claude/settings.json": settings });
 
     const result = cli(p, ["init", "--yes", "--json"]);
 

@@ -9,6 +9,7 @@ import { runInTerminal } from "../helpers/terminal.ts";
 const HOOK_BUNDLE = join(import.meta.dirname, "..", "..", "dist", "hook.cjs");
 import {
   createTempProject,
+  createTempRepository,
   type TempProject,
 } from "../helpers/temp-project.ts";
 
@@ -16,7 +17,7 @@ const HOOK = "${CLAUDE_PROJECT_DIR}/.claude/hooks/playbook.cjs";
 
 /** A git repository with a package.json and playbook-kit installed in node_modules (as `npm i -D` leaves it). */
 function project(files: Record<string, string> = {}): TempProject {
-  const p = createTempProject({
+  return createTempRepository({
     "package.json": JSON.stringify({
       name: "acme-web",
       scripts: { test: "vitest run", lint: "eslint ." },
@@ -26,13 +27,6 @@ function project(files: Record<string, string> = {}): TempProject {
     "node_modules/playbook-kit/dist/hook-session.cjs": "// session events\n",
     ...files,
   });
-  const git = (...args: string[]) =>
-    execFileSync("git", args, { cwd: p.dir, stdio: "ignore" });
-  git("init", "-q", "-b", "main");
-  git("config", "user.name", "Dev");
-  git("config", "user.email", "dev@example.com");
-  git("commit", "-q", "--allow-empty", "-m", "init");
-  return p;
 }
 
 /** The user commits playbook's setup on main, as init's next step says. */

@@ -6,6 +6,7 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
+import { execFileSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { onTestFinished } from "vitest";
@@ -51,4 +52,18 @@ function removeWhenDone(dir: string): void {
       });
     leftovers.push(dir);
   }
+}
+
+/** A throwaway git repository on `main` with one empty commit by "Dev", holding `files` uncommitted: what init needs. */
+export function createTempRepository(
+  files: Record<string, string> = {},
+): TempProject {
+  const p = createTempProject(files);
+  const git = (...args: string[]) =>
+    execFileSync("git", args, { cwd: p.dir, stdio: "ignore" });
+  git("init", "-q", "-b", "main");
+  git("config", "user.name", "Dev");
+  git("config", "user.email", "dev@example.com");
+  git("commit", "-q", "--allow-empty", "-m", "init");
+  return p;
 }
