@@ -11,6 +11,8 @@ import { readBounded } from "../../adapters/read-bounded.ts";
 import { LOG_DIR, readPostLoopLock } from "../../adapters/runtime-files.ts";
 import { readRecords } from "../../adapters/record-store.ts";
 import { listWorktrees } from "../../adapters/worktrees.ts";
+import type { ArchiveHistoryEntry } from "../../core/archive/archive-history.ts";
+import type { WorktreeEntry } from "../../core/view/worktree-list.ts";
 import { summarizePlaybook } from "../../core/cache/summary.ts";
 import type { ProofPage } from "../../core/records/proof-html.ts";
 import {
@@ -50,39 +52,27 @@ const ARCHIVED_SHOWN = 50;
  */
 export function readProofPage(root: string, now: Date): ProofPage {
   const here = readWorkingTree(root, { planChanges: true });
-  const journal = readArchiveJournal(root);
-  const trees = listWorktrees(root);
-  const self = realOrSelf(root);
-  const others = trees
-    .filter((t) => !t.unusable && realOrSelf(t.path) !== self)
-    .map((t) => ({ entry: t, tree: readWorkingTree(t.path, {}) }));
-  const history = readArchiveHistory(root);
+  const { journal } = here;
+  const { self, others: otherEntries } = splitWorktrees(root);
+  const others = otherEntries.map((t) => ({
+    entry: t,
+    tree: readWorkingTree(t.path, {}),
+  }));
   const archived = archivedPlaybooks(
     [
-      {
-        worktree: null,
-        entries: history.status === "ok" ? history.history.entries : [],
-      },
-      ...others.map((o) => {
-        const h = readArchiveHistory(o.entry.path);
-        return {
-          worktree: o.entry.path,
-          entries: h.status === "ok" ? h.history.entries : [],
-        };
-      }),
+      { worktree: null, entries: here.history },
+      ...others.map((o) => ({
+        worktree: o.entry.path,
+        entries: o.tree.history,
+      })),
     ],
     listArchivedFiles(root),
   );
   const worktrees: WorktreeView[] =
-    trees.length < 2
+    others.length === 0
       ? []
       : [
-          worktreeView(
-            root,
-            trees.find((t) => realOrSelf(t.path) === self)?.branch ?? null,
-            true,
-            here,
-          ),
+          worktreeView(root, self?.branch ?? null, true, here),
           ...others.map((o) =>
             worktreeView(o.entry.path, o.entry.branch, false, o.tree),
           ),
@@ -110,10 +100,20 @@ export function readProofPage(root: string, now: Date): ProofPage {
 
 /** The repository's other working trees that can be read (not gone, not bare). */
 export function otherWorktrees(root: string): string[] {
-  const self = realOrSelf(root);
-  return listWorktrees(root)
-    .filter((t) => !t.unusable && realOrSelf(t.path) !== self)
-    .map((t) => t.path);
+  return splitWorktrees(root).others.map((t) => t.path);
+}
+
+/** This working tree's entry in git's list, and the others that can be read. */
+function splitWorktrees(root: string): {
+  self: WorktreeEntry | undefined;
+  others: WorktreeEntry[];
+} {
+  const here = realOrSelf(root);
+  const trees = listWorktrees(root);
+  return {
+    self: trees.find((t) => realOrSelf(t.path) === here),
+    others: trees.filter((t) => !t.unusable && realOrSelf(t.path) !== here),
+  };
 }
 
 interface WorkingTreeProof {
@@ -121,6 +121,9 @@ interface WorkingTreeProof {
   planChanges: PlanChange[] | null;
   lock: { playbook: string | null; at: string | null } | null;
   archiveStatus: WorktreeView["archive"];
+  journal: ReturnType<typeof readArchiveJournal>;
+  /** The archives this working tree recorded. */
+  history: ArchiveHistoryEntry[];
 }
 
 /** The active playbook's proof in one working tree, its lock and its archive's status. */
@@ -162,9 +165,12 @@ function readWorkingTree(
       : null;
   }
   const journal = readArchiveJournal(root);
+  const history = readArchiveHistory(root);
   return {
     proof,
     planChanges,
+    journal,
+    history: history.status === "ok" ? history.history.entries : [],
     lock: lock ? { playbook: lock.playbook ?? null, at: lock.at } : null,
     archiveStatus:
       journal.status === "ok"
