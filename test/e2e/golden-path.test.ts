@@ -6,6 +6,7 @@ import { playDemo, type DemoRun } from "../../demo/play-demo.ts";
 import { runTask } from "../../demo/run-task.ts";
 import { DIVIDE } from "../../demo/tasks.ts";
 import { contextsOf } from "../../harness/model-view.ts";
+import { stripColors } from "../../src/cli/print/colors.ts";
 import {
   probeBefore,
   expectOnPath,
@@ -38,8 +39,9 @@ async function demo(
   const run = await playDemo({
     github,
     date: TODAY,
-    out: (text) => (out += text),
-    err: (text) => (err += text),
+    // CI=true turns colour on, as it does for `npm run demo` in CI: the words are what is checked.
+    out: (text) => (out += stripColors(text)),
+    err: (text) => (err += stripColors(text)),
     ...(prepare ? { prepare } : {}),
   });
   runs.push(run);
