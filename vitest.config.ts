@@ -10,8 +10,9 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: "forks",
-    // A test file spends most of its time waiting on the processes it starts (Claude Code, git, the hook), so two
-    // keep a 2-core machine busy where Vitest's default (cores - 1) would run one file at a time.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // A test file spends much of its time waiting on the processes it starts (Claude Code, git, the hook, the 2 s a
+    // changed sandbox setting is given to reload), so one file more than there are cores keeps them busy: measured on
+    // 2 cores, 607 s with two workers, 545 s with three, 545 s with four (bench/results.md).
+    maxWorkers: availableParallelism() + 1,
   },
 });
