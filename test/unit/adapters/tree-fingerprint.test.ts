@@ -93,8 +93,7 @@ function inOneSecond(
       }).ctimeNs / 1_000_000_000n;
     const written = paths.map(
       (path) =>
-        statSync(project.path(path), { bigint: true }).ctimeNs /
-        1_000_000_000n,
+        statSync(project.path(path), { bigint: true }).ctimeNs / 1_000_000_000n,
     );
     if (written.every((second) => second === clock)) return;
     if (attempt === 4)
