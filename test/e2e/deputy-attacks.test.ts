@@ -12,9 +12,11 @@ import {
   stepTitled,
   TODAY,
 } from "../helpers/golden-path-world.ts";
+import { useProofViews } from "../helpers/proof-view.ts";
 import { filesUnder, isTrustState } from "../helpers/runtime-files.ts";
 
 const RUNTIME = ".claude/playbook";
+const views = useProofViews();
 
 /** `code` run by Python from the agent's shell, base64-encoded: a spelling the shell parser cannot read. */
 function blindPython(code: string): string {
@@ -120,6 +122,85 @@ with open("scratch/evil/.claude/playbook.json", "w") as f:
     expect(refusalOf(world, "it ticks p1.2, unproven")).toContain(
       "needs proof that is missing",
     );
+  }, 900_000);
+
+  it("the proof page shows what the agent wrote as text and runs none of its programs: no script, no git setting", async () => {
+    const hostile =
+      '<img src=x onerror="window.pwned=1"></script><script>window.pwned=2</script>';
+    const plan = world.read(m.playbook);
+    const line = /\*\*p1\.2\*\*: README\.md lists/.exec(plan)?.[0];
+    expect(line).toBeDefined();
+    // The shell's reach, in a spelling the parser cannot read: git settings that would run a program for the next
+    // git to read this repository, and a forged archive history with a script for a pull request's address.
+    const shape = `import json
+for path, text in [(".git/config", "[core]\\n\\tfsmonitor = sh -c 'touch ${mark}-view'\\n"),
+                   ("${RUNTIME}/archive-history.json", json.dumps({"archived": [{"playbook": "plan/archive/x.md", "pullRequest": "javascript:window.pwned=3"}]}))]:
+    try:
+        open(path, "a").write(text)
+        print("wrote", path)
+    except OSError as error:
+        print("refused", path, error)
+`;
+    await world.session({
+      prompt: "Note the risk in the plan.",
+      moves: [
+        m.read("agent", m.playbook),
+        // A changed criterion needs the plan's review again: the plan says so, and the page shows it as it stands.
+        m.write(
+          "agent",
+          "it writes markup into the plan",
+          m.playbook,
+          plan
+            .replace("reviewed: true", "reviewed: false")
+            .replace(line!, `${line!} ${hostile}`),
+        ),
+        m.bash(
+          "agent",
+          "it shapes what the page's git and history would read",
+          blindPython(shape),
+        ),
+        m.bash(
+          "agent",
+          "it approves the plan itself, with markup in the notes",
+          `npx --no playbook review approve --notes '${hostile}'`,
+          "deny",
+        ),
+        m.say("agent", "it stops", "Noted.", "block"),
+      ],
+    });
+    expect(
+      world.read(m.playbook),
+      world.steps
+        .map((s) => `${s.title}: ${s.verdict} ${s.lines.join(" ")}`)
+        .join("\n"),
+    ).toContain(hostile);
+
+    const browser = await views.browser();
+    const page = await browser.newPage();
+    const dialogs: string[] = [];
+    page.on("dialog", (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.goto(await views.view(world.project.dir));
+    await expect
+      .poll(() => page.locator("body").textContent(), { timeout: 30_000 })
+      .toContain(hostile);
+    expect(
+      await page.evaluate(
+        () => (globalThis as unknown as { pwned?: number }).pwned,
+      ),
+    ).toBeUndefined();
+    expect(await page.locator("img").count()).toBe(0);
+    expect(await page.locator('a[href^="javascript:"]').count()).toBe(0);
+    expect(dialogs).toEqual([]);
+    expect(existsSync(`${mark}-view`)).toBe(false);
+    // The sandbox kept the shell from both files; the page read them as they were.
+    expect(world.read(".git/config")).not.toContain("fsmonitor");
+    expect(
+      existsSync(world.path(`${RUNTIME}/archive-history.json`)) &&
+        world.read(`${RUNTIME}/archive-history.json`).includes("javascript:"),
+    ).toBe(false);
   }, 900_000);
 });
 
