@@ -43,32 +43,35 @@ function repo(): TempProject & { git: (...args: string[]) => string } {
   return { ...project, git };
 }
 
+/** The file system's clock now, in nanoseconds: the ctime of a probe file written for it. */
+function fileSystemNow(project: TempProject): bigint {
+  const probe = project.path(".settle-probe");
+  writeFileSync(probe, "");
+  const { ctimeNs } = statSync(probe, { bigint: true });
+  rmSync(probe);
+  return ctimeNs;
+}
+
+function secondOf(ns: bigint): bigint {
+  return ns / 1_000_000_000n;
+}
+
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** The second of the file system's clock in which `path` was last changed. */
+function changedInSecond(project: TempProject, path: string): bigint {
+  return secondOf(statSync(project.path(path), { bigint: true }).ctimeNs);
+}
+
 /**
  * Waits until the file system's clock has moved past `path`'s last write, so a reading made now sees the file as
  * older than itself (a write in the same tick of that clock is never taken from the basis).
  */
 function settle(project: TempProject, path: string): void {
   const { ctimeNs } = statSync(project.path(path), { bigint: true });
-  const probe = project.path(".settle-probe");
-  for (;;) {
-    writeFileSync(probe, "");
-    if (statSync(probe, { bigint: true }).ctimeNs > ctimeNs) break;
-  }
-  rmSync(probe);
-}
-
-/** Waits until the file system's clock has just entered a new second. */
-function freshSecond(project: TempProject): void {
-  const second = (): bigint => {
-    const probe = project.path(".settle-probe");
-    writeFileSync(probe, "");
-    const now = statSync(probe, { bigint: true }).ctimeNs / 1_000_000_000n;
-    rmSync(probe);
-    return now;
-  };
-  const start = second();
-  while (second() === start)
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+  while (fileSystemNow(project) <= ctimeNs);
 }
 
 /**
@@ -83,19 +86,17 @@ function inOneSecond(
   read: () => void,
 ): void {
   for (let attempt = 0; ; attempt++) {
-    freshSecond(project);
+    // Start just after the clock enters a new second, so the whole second is there to use.
+    const start = secondOf(fileSystemNow(project));
+    while (secondOf(fileSystemNow(project)) === start) pause(5);
     write();
     for (const path of paths) settle(project, path);
     read();
-    const clock =
-      statSync(project.path(".claude/playbook/cache/.tree-clock"), {
-        bigint: true,
-      }).ctimeNs / 1_000_000_000n;
-    const written = paths.map(
-      (path) =>
-        statSync(project.path(path), { bigint: true }).ctimeNs / 1_000_000_000n,
+    const clock = changedInSecond(
+      project,
+      ".claude/playbook/cache/.tree-clock",
     );
-    if (written.every((second) => second === clock)) return;
+    if (paths.every((path) => changedInSecond(project, path) === clock)) return;
     if (attempt === 4)
       throw new Error("the file system's clock passed a second on every try");
   }
@@ -117,15 +118,8 @@ function settleSecond(project: TempProject): void {
     }
     return max;
   };
-  const second = newest(project.dir) / 1_000_000_000n;
-  const probe = project.path(".settle-probe");
-  for (;;) {
-    writeFileSync(probe, "");
-    const now = statSync(probe, { bigint: true }).ctimeNs / 1_000_000_000n;
-    rmSync(probe);
-    if (now > second) return;
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
-  }
+  const second = secondOf(newest(project.dir));
+  while (secondOf(fileSystemNow(project)) <= second) pause(20);
 }
 
 function ownIndex(project: TempProject): string {
